@@ -1,0 +1,147 @@
+/// Reads cost files into `CostRow`s: maps the header, checks every field, drops repeated
+/// request ids, and sends every refused row to the reject log with its file, line, field,
+/// value and reason.
+package final class CostFileReader {
+    package let mapping: [CostColumns.Name: String]
+    package let rejects: RejectLog
+    private var seenRequests = Set<Fingerprint>()
+
+    package init(mapping: [CostColumns.Name: String] = [:], rejects: RejectLog) {
+        self.mapping = mapping
+        self.rejects = rejects
+    }
+
+    /// Reads one file; `onBytes` gets progress, `body` every accepted row.
+    package func read(
+        path: String, onBytes: (Int) -> Void = { _ in }, _ body: (CostRow) throws -> Void
+    ) throws -> CostFileSummary {
+        var summary = CostFileSummary(path: path, bytes: FileSystem.fileSize(path) ?? 0)
+        var columns: CostColumns?
+        try CSVReader.read(path: path, onBlock: onBytes) { record in
+            guard let columns else {
+                columns = try CostColumns(header: record.strings, file: path, mapping: mapping)
+                return
+            }
+            summary.rows += 1
+            switch parse(record, columns, path: path) {
+            case .accepted(let row, let requestID):
+                if let requestID, !seenRequests.insert(requestID).inserted {
+                    summary.duplicates += 1
+                    try summary.duplicateCost.add(row.cost, in: row.currency)
+                    return
+                }
+                summary.accepted += 1
+                try summary.acceptedCost.add(row.cost, in: row.currency)
+                try body(row)
+            case .rejected(let reject, let cost):
+                summary.rejected += 1
+                if let cost { try summary.rejectedCost.add(cost.amount, in: cost.currency) }
+                try rejects.record(reject)
+            }
+        }
+        if columns == nil { throw CostInputError.emptyFile(file: path) }
+        return summary
+    }
+
+    private enum Outcome {
+        case accepted(CostRow, requestID: Fingerprint?)
+        /// The cost, when it could be read, so rejected money is still counted.
+        case rejected(Reject, cost: (amount: Money, currency: CurrencyCode)?)
+    }
+
+    private func parse(_ record: CSVRecord, _ columns: CostColumns, path: String) -> Outcome {
+        func reject(_ field: Int?, _ reason: String, cost: (Money, CurrencyCode)? = nil) -> Outcome {
+            let name = field.map(columns.name(ofField:)) ?? ""
+            let value = field.flatMap { $0 < record.count ? record.string($0) : nil } ?? ""
+            return .rejected(Reject(file: path, line: record.line, field: name, value: value, reason: reason), cost: cost)
+        }
+        guard record.count == columns.width else {
+            let missing = record.count < columns.width ? record.count : nil
+            return reject(
+                missing,
+                "row has \(record.count) fields but the header has \(columns.width) (an unquoted comma, or a cut line?)")
+        }
+        var currency = CurrencyCode.usd
+        if let index = columns.currency, !record[index].isEmpty {
+            guard let code = CurrencyCode(record[index]) else {
+                return reject(index, "not a three-letter currency code")
+            }
+            currency = code
+        }
+        let cost: Money
+        do {
+            cost = try Money.parse(record[columns.cost])
+        } catch {
+            return reject(columns.cost, error.description)
+        }
+        let known = (cost, currency)
+        guard let timestamp = TimestampParser.parse(record[columns.timestamp]) else {
+            return reject(
+                columns.timestamp,
+                "not a timestamp (use ISO-8601 like 2026-10-05T14:30:00Z, '2026-10-05 14:30:00' in UTC, or epoch milliseconds)",
+                cost: known)
+        }
+        let account = record[columns.accountID]
+        guard !account.isEmpty else {
+            return reject(columns.accountID, "empty account_id: every cost row must name the account it served", cost: known)
+        }
+        var quantityNanos: Int64?
+        if let index = columns.quantity, !record[index].isEmpty {
+            do {
+                quantityNanos = try Money.parse(record[index]).nanos
+            } catch {
+                return reject(index, "quantity is \(error.description)", cost: known)
+            }
+        }
+        var requestID: Fingerprint?
+        if let index = columns.requestID, !record[index].isEmpty {
+            requestID = Fingerprint(record[index])
+        }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        let row = CostRow(
+            timestamp: timestamp, accountID: account, category: record[columns.category], cost: cost,
+            currency: currency, quantityNanos: quantityNanos,
+            unit: columns.unit.map { record[$0] } ?? empty, line: record.line)
+        return .accepted(row, requestID: requestID)
+    }
+
+}
+
+/// What reading one cost file found.
+package struct CostFileSummary: Sendable, Hashable {
+    package var path: String
+    package var bytes: Int
+    /// Data rows (the header excluded).
+    package var rows = 0
+    package var accepted = 0
+    package var rejected = 0
+    package var duplicates = 0
+    package var acceptedCost = CostTotals()
+    package var rejectedCost = CostTotals()
+    package var duplicateCost = CostTotals()
+
+    package init(path: String, bytes: Int) {
+        self.path = path
+        self.bytes = bytes
+    }
+}
+
+/// Money per currency, summed exactly.
+package struct CostTotals: Sendable, Hashable {
+    package private(set) var byCurrency: [CurrencyCode: Money] = [:]
+
+    package init() {}
+
+    package mutating func add(_ amount: Money, in currency: CurrencyCode) throws(MoneyError) {
+        byCurrency[currency] = try (byCurrency[currency] ?? .zero).adding(amount)
+    }
+
+    package mutating func add(_ other: CostTotals) throws(MoneyError) {
+        for (currency, amount) in other.byCurrency { try add(amount, in: currency) }
+    }
+
+    /// Currencies in alphabetical order, for stable output.
+    package var sorted: [(currency: CurrencyCode, amount: Money)] {
+        byCurrency.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,170 @@
+import RefundCost
+
+/// One option a subcommand accepts.
+struct OptionSpec {
+    var name: String
+    /// Placeholder for the value (`DIR`, `N`); nil for a flag.
+    var value: String?
+    var help: String
+    var repeatable = false
+}
+
+/// What a subcommand accepts and how its help page reads.
+struct CommandSpec {
+    var name: String
+    var summary: String
+    var usage: String
+    var options: [OptionSpec]
+    var discussion: String
+    var examples: [String]
+}
+
+/// The options given on the command line, by name (without the leading dashes).
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+
+    func required(_ name: String, command: String) throws(UsageError) -> String {
+        guard let value = value(name) else { throw .missingOption("--" + name, command: command) }
+        return value
+    }
+}
+
+/// A command line the tool cannot follow; exit status 2.
+enum UsageError: Error, CustomStringConvertible {
+    case unknownCommand(String, suggestion: String?)
+    case unknownOption(String, command: String, suggestion: String?)
+    case missingValue(String, command: String)
+    case missingOption(String, command: String)
+    case unexpectedArgument(String, command: String)
+    case invalidValue(option: String, value: String, expected: String, command: String)
+
+    var description: String {
+        switch self {
+        case .unknownCommand(let name, let suggestion):
+            return "error: unknown command '\(name)'" + didYouMean(suggestion) + "\nRun 'refund-cost --help' to see the commands."
+        case .unknownOption(let option, let command, let suggestion):
+            return "error: unknown option '\(option)' for '\(command)'" + didYouMean(suggestion) + hint(command)
+        case .missingValue(let option, let command):
+            return "error: \(option) needs a value" + hint(command)
+        case .missingOption(let option, let command):
+            return "error: \(command) needs \(option)" + hint(command)
+        case .unexpectedArgument(let argument, let command):
+            return "error: unexpected argument '\(argument)' (options start with --)" + hint(command)
+        case .invalidValue(let option, let value, let expected, let command):
+            return "error: \(option) '\(value)': expected \(expected)" + hint(command)
+        }
+    }
+
+    private func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    private func hint(_ command: String) -> String {
+        "\nRun 'refund-cost \(command) --help' for usage."
+    }
+}
+
+enum ArgumentParser {
+    /// Parses `--name value`, `--name=value` and `--flag` against the command's options.
+    static func parse(_ arguments: [String], for command: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw .unexpectedArgument(argument, command: command.name)
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = command.options.first(where: { $0.name == name }) else {
+                let suggestion = closest(to: name, among: command.options.map(\.name)).map { "--" + $0 }
+                throw .unknownOption("--" + name, command: command.name, suggestion: suggestion)
+            }
+            if option.value == nil {
+                if inlineValue != nil { throw .invalidValue(option: "--" + name, value: inlineValue ?? "", expected: "no value (it is a flag)", command: command.name) }
+                parsed.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                    throw .missingValue("--" + name, command: command.name)
+                }
+                value = arguments[index]
+                index += 1
+            }
+            if option.repeatable {
+                parsed.values[name, default: []].append(value)
+            } else {
+                parsed.values[name] = [value]
+            }
+        }
+        return parsed
+    }
+
+    /// The candidate within two edits of `word`, if exactly one is nearest.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(Array(word.utf8), Array($0.utf8))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+extension ParsedArguments {
+    /// Reads `--NAME` as a count: a whole number ≥ 0.
+    func count(_ name: String, default fallback: Int, command: String) throws(UsageError) -> Int {
+        guard let text = value(name) else { return fallback }
+        guard let number = Int(text), number >= 0 else {
+            throw .invalidValue(option: "--" + name, value: text, expected: "a whole number, 0 or more", command: command)
+        }
+        return number
+    }
+
+    func duration(_ name: String, default fallback: TimeSpan, command: String) throws(UsageError) -> TimeSpan {
+        guard let text = value(name) else { return fallback }
+        guard let duration = TimeSpan(parsing: text) else {
+            throw .invalidValue(option: "--" + name, value: text, expected: "a duration like 90s, 15m, 1h or 2d", command: command)
+        }
+        return duration
+    }
+
+    /// `--cost-column NAME=HEADER`, repeated: which header holds each cost column.
+    func costColumnMapping(command: String) throws(UsageError) -> [CostColumns.Name: String] {
+        var mapping: [CostColumns.Name: String] = [:]
+        for pair in all("cost-column") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            let names = CostColumns.Name.allCases.map(\.rawValue)
+            guard parts.count == 2, !parts[1].isEmpty, let name = CostColumns.Name(rawValue: parts[0]) else {
+                throw .invalidValue(
+                    option: "--cost-column", value: pair,
+                    expected: "NAME=HEADER with NAME one of \(names.joined(separator: ", "))", command: command)
+            }
+            mapping[name] = parts[1]
+        }
+        return mapping
+    }
+}

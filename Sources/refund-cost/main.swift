@@ -1,0 +1,7 @@
+import RefundCost
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

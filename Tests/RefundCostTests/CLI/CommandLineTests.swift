@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import refund_cost
+@testable import RefundCost
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test func parsesValuesFlagsAndRepeats() throws {
+        let parsed = try ArgumentParser.parse(
+            ["--data", "in", "--quiet", "--cost-column=cost=amount", "--cost-column", "timestamp=ts", "--max-rejects=3"],
+            for: ValidateCommand.spec)
+        #expect(parsed.value("data") == "in")
+        #expect(parsed.has("quiet"))
+        #expect(parsed.all("cost-column") == ["cost=amount", "timestamp=ts"])
+        #expect(try parsed.count("max-rejects", default: 0, command: "validate") == 3)
+        #expect(try parsed.costColumnMapping(command: "validate") == [.cost: "amount", .timestamp: "ts"])
+    }
+
+    @Test func unknownOptionSuggestsTheNearestOne() {
+        do {
+            _ = try ArgumentParser.parse(["--max-reject", "2"], for: ValidateCommand.spec)
+            Issue.record("unknown option must fail")
+        } catch {
+            #expect(error.description.contains("did you mean '--max-rejects'?"))
+            #expect(error.description.contains("refund-cost validate --help"))
+        }
+    }
+
+    @Test func badValuesAreUsageErrors() throws {
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--data"], for: ValidateCommand.spec) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["stray"], for: ValidateCommand.spec) }
+        let parsed = try ArgumentParser.parse(["--max-rejects", "-1", "--cost-column", "price=x"], for: ValidateCommand.spec)
+        #expect(throws: UsageError.self) { try parsed.count("max-rejects", default: 0, command: "validate") }
+        #expect(throws: UsageError.self) { try parsed.costColumnMapping(command: "validate") }
+    }
+
+    /// Runs the built executable, as a user or a script would.
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var executable = binary.appendingPathComponent("refund-cost")
+        if !FileManager.default.fileExists(atPath: executable.path) {
+            // xctest bundles live one level deeper than the executable on some layouts.
+            executable = binary.deletingLastPathComponent().appendingPathComponent("refund-cost")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func helpAndVersionExitZeroOnStdout() throws {
+        let help = try run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("validate"))
+        let commandHelp = try run(["validate", "--help"])
+        #expect(commandHelp.status == 0)
+        #expect(commandHelp.stdout.contains("--cost-column NAME=HEADER"))
+        #expect(commandHelp.stdout.contains("EXAMPLES:"))
+        let version = try run(["--version"])
+        #expect(version.stdout == "refund-cost \(ToolVersion.current)\n")
+    }
+
+    @Test func usageErrorsExitTwoWithAHint() throws {
+        let unknown = try run(["validat"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("did you mean 'validate'?"))
+        let missing = try run(["validate"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("validate needs --data"))
+    }
+
+    @Test func validateExitCodesFollowMaxRejects() throws {
+        let directory = try TestFiles.temporaryDirectory()
+        try TestFiles.write(
+            "timestamp,account_id,category,cost\n2026-10-01T00:00:00Z,a1,compute,1.5\nnot-a-time,a2,compute,2\n",
+            to: directory + "/costs/october.csv")
+        let failing = try run(["validate", "--data", directory, "--rejects", directory + "/rejects.csv", "--quiet"])
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("costs/october.csv:3: error: timestamp \"not-a-time\""))
+        #expect(try TestFiles.read(directory + "/rejects.csv").hasPrefix("file,line,field,value,reason\n"))
+        let tolerated = try run(["validate", "--data", directory, "--max-rejects", "1", "--quiet"])
+        #expect(tolerated.status == 0)
+        #expect(tolerated.stdout.contains("USD") && tolerated.stdout.contains(" 1.500000\n"))
+        let noData = try run(["validate", "--data", directory + "/missing"])
+        #expect(noData.status == 1)
+        #expect(noData.stderr.contains("not a folder"))
+    }
+}

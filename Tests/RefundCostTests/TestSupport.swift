@@ -1,0 +1,55 @@
+import Foundation
+@testable import RefundCost
+
+/// Paths and scratch files for tests that go through real files.
+enum TestFiles {
+    /// `Tests/RefundCostTests/Fixtures/NAME`.
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
+    }
+
+    static var packageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// A fresh empty folder under the system temporary folder.
+    static func temporaryDirectory(_ label: String = #function) throws -> String {
+        let name = label.filter { $0.isLetter || $0.isNumber }
+        let path = NSTemporaryDirectory() + "refund-cost-tests/\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func read(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+}
+
+/// Reads a whole CSV file through the real reader into strings.
+func readRecords(_ path: String) throws -> [(line: Int, fields: [String])] {
+    var records: [(line: Int, fields: [String])] = []
+    try CSVReader.read(path: path) { record in records.append((record.line, record.strings)) }
+    return records
+}
+
+/// Parses bytes through a `CSVParser` fed in blocks of `blockSize`, to test block boundaries.
+func parseInBlocks(_ bytes: [UInt8], blockSize: Int) throws -> [(line: Int, fields: [String])] {
+    var records: [(line: Int, fields: [String])] = []
+    let parser = CSVParser(file: "memory.csv")
+    try bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let end = min(raw.count, offset + blockSize)
+            try parser.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { records.append(($0.line, $0.strings)) }
+            offset = end
+        }
+    }
+    try parser.finish { records.append(($0.line, $0.strings)) }
+    return records
+}
