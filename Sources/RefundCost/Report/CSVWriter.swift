@@ -1,51 +1,39 @@
 /// Writes CSV the way every output file promises: UTF-8, comma, RFC 4180 quoting, `\n`,
 /// and a leading `'` on text that a spreadsheet would run as a formula.
 ///
-/// Rows go to a temporary file beside the destination, flushed in large blocks so memory
-/// stays small however many rows there are; `commit()` renames it into place, so a reader
-/// never sees half a file.
+/// Rows go through an `AtomicFileWriter`: nothing is visible until `commit()`.
 package final class CSVFileWriter {
-    package let path: String
-    private let temporaryPath: String
-    private let file: FileDescriptor
-    private var buffer: [UInt8] = []
+    private let file: AtomicFileWriter
     private var fieldsInRow = 0
-    private var committed = false
-    private static let flushThreshold = 1 << 20
+
+    package var path: String { file.path }
 
     package init(path: String, header: [String]) throws(SystemError) {
-        self.path = path
-        self.temporaryPath = path + ".partial-\(FileSystem.processID)"
-        self.file = try FileDescriptor.create(temporaryPath)
-        buffer.reserveCapacity(CSVFileWriter.flushThreshold + 4096)
+        file = try AtomicFileWriter(path: path)
         for name in header { text(name) }
         try endRow()
-    }
-
-    deinit {
-        if !committed { FileSystem.remove(temporaryPath) }
     }
 
     /// A free-text field: quoted when needed, guarded against formula injection.
     package func text(_ value: String) {
         separate()
-        CSVEncoding.appendText(value, to: &buffer)
+        CSVEncoding.appendText(value, to: &file.buffer)
     }
 
     /// A field known to hold no separator, quote or newline and not to be text (numbers, dates).
     package func raw(_ value: String) {
         separate()
-        buffer.append(contentsOf: value.utf8)
+        file.buffer.append(contentsOf: value.utf8)
     }
 
     package func money(_ value: Money) {
         separate()
-        value.append(to: &buffer)
+        value.append(to: &file.buffer)
     }
 
     package func integer(_ value: Int) {
         separate()
-        buffer.append(contentsOf: String(value).utf8)
+        file.buffer.append(contentsOf: String(value).utf8)
     }
 
     package func bool(_ value: Bool) {
@@ -54,12 +42,12 @@ package final class CSVFileWriter {
 
     package func timestamp(_ value: Timestamp?) {
         separate()
-        value?.append(to: &buffer)
+        value?.append(to: &file.buffer)
     }
 
     package func date(_ value: CivilDate) {
         separate()
-        value.append(to: &buffer)
+        value.append(to: &file.buffer)
     }
 
     package func empty() {
@@ -67,31 +55,19 @@ package final class CSVFileWriter {
     }
 
     package func endRow() throws(SystemError) {
-        buffer.append(UInt8(ascii: "\n"))
+        file.buffer.append(UInt8(ascii: "\n"))
         fieldsInRow = 0
-        if buffer.count >= CSVFileWriter.flushThreshold { try flush() }
+        try file.flushIfFull()
     }
 
     /// Flushes, syncs and renames the file into place.
     package func commit() throws(SystemError) {
-        try flush()
-        try file.synchronize()
-        try FileSystem.rename(temporaryPath, to: path)
-        committed = true
+        try file.commit()
     }
 
     private func separate() {
-        if fieldsInRow > 0 { buffer.append(UInt8(ascii: ",")) }
+        if fieldsInRow > 0 { file.buffer.append(UInt8(ascii: ",")) }
         fieldsInRow += 1
-    }
-
-    private func flush() throws(SystemError) {
-        var failure: SystemError?
-        buffer.withUnsafeBytes { raw in
-            do throws(SystemError) { try file.write(raw) } catch { failure = error }
-        }
-        buffer.removeAll(keepingCapacity: true)
-        if let failure { throw failure }
     }
 }
 

@@ -1,0 +1,54 @@
+/// Writes a file under a temporary name beside its destination, in large blocks so memory
+/// stays small, and renames it into place on `commit()`: a reader never sees half a file,
+/// and a run that fails leaves no partial file behind.
+package final class AtomicFileWriter {
+    package let path: String
+    private let temporaryPath: String
+    private let file: FileDescriptor
+    package var buffer: [UInt8] = []
+    private var committed = false
+    private static let flushThreshold = 1 << 20
+
+    package init(path: String) throws(SystemError) {
+        self.path = path
+        temporaryPath = path + ".partial-\(FileSystem.processID)"
+        file = try FileDescriptor.create(temporaryPath)
+        buffer.reserveCapacity(AtomicFileWriter.flushThreshold + 4096)
+    }
+
+    deinit {
+        if !committed { FileSystem.remove(temporaryPath) }
+    }
+
+    package func append(_ bytes: [UInt8]) throws(SystemError) {
+        buffer.append(contentsOf: bytes)
+        try flushIfFull()
+    }
+
+    package func append(_ text: String) throws(SystemError) {
+        buffer.append(contentsOf: text.utf8)
+        try flushIfFull()
+    }
+
+    /// Writes the buffer out once it is large; callers that fill `buffer` directly call this.
+    package func flushIfFull() throws(SystemError) {
+        if buffer.count >= AtomicFileWriter.flushThreshold { try flush() }
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    package func commit() throws(SystemError) {
+        try flush()
+        try file.synchronize()
+        try FileSystem.rename(temporaryPath, to: path)
+        committed = true
+    }
+
+    private func flush() throws(SystemError) {
+        var failure: SystemError?
+        buffer.withUnsafeBytes { raw in
+            do throws(SystemError) { try file.write(raw) } catch { failure = error }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw failure }
+    }
+}
