@@ -17,7 +17,7 @@ build: deps
 	$(SWIFT) build -c release
 
 report: build
-	.build/release/refund-cost validate --data $(DATA)
+	.build/release/refund-cost validate --data $(DATA) --as-of 2026-11-01
 
 test: deps
 	$(SWIFT) test

@@ -168,3 +168,33 @@ extension ParsedArguments {
         return mapping
     }
 }
+
+extension ParsedArguments {
+    /// `--as-of`: a timestamp in any input form, or a date meaning its midnight UTC.
+    func asOf(command: String, default fallback: Timestamp) throws(UsageError) -> Timestamp {
+        guard let text = value("as-of") else { return fallback }
+        if let timestamp = TimestampParser.parse(text) { return timestamp }
+        if let date = TimestampParser.parseDate(text) { return date.start }
+        throw .invalidValue(option: "--as-of", value: text, expected: "a time like 2026-11-01T00:00:00Z or a date like 2026-11-01", command: command)
+    }
+
+    func environment(command: String) throws(UsageError) -> AppStoreEnvironment {
+        guard let text = value("environment") else { return .production }
+        guard let environment = AppStoreEnvironment(rawValue: text) else {
+            throw .invalidValue(option: "--environment", value: text, expected: "Production, Sandbox or Xcode", command: command)
+        }
+        return environment
+    }
+}
+
+/// Options several commands share, with the same words everywhere.
+enum CommonOptions {
+    static let asOf = OptionSpec(
+        name: "as-of", value: "TIME", help: "Ignore data Apple signed after TIME (default: the window's end; validate: everything).")
+    static let environment = OptionSpec(
+        name: "environment", value: "ENV", help: "Production (default), Sandbox or Xcode; the others are counted and left out.")
+    static let prematureWindow = OptionSpec(
+        name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h).")
+    static let quiet = OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr.")
+    static let help = OptionSpec(name: "help", value: nil, help: "Show this help.")
+}

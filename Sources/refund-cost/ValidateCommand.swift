@@ -14,10 +14,14 @@ enum ValidateCommand {
             OptionSpec(
                 name: "cost-column", value: "NAME=HEADER",
                 help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
-            OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."),
-            OptionSpec(name: "help", value: nil, help: "Show this help."),
+            CommonOptions.asOf, CommonOptions.environment, CommonOptions.prematureWindow,
+            CommonOptions.quiet, CommonOptions.help,
         ],
         discussion: """
+            Notifications, transaction history, accounts.csv and products.csv are decoded and the
+            ledger is built: the counts show retries dropped, other environments left out, how
+            access ended and how family members were linked to purchases.
+
             Every cost row is checked: a timestamp (ISO-8601 with Z or an offset, 'YYYY-MM-DD HH:MM:SS'
             in UTC, or epoch milliseconds), a non-empty account_id, a plain decimal cost, a three-letter
             currency when the column is there. A refused row is printed as 'file:line: error: ...' and,
@@ -73,7 +77,17 @@ enum ValidateCommand {
                     + Format.padLeft(Format.count(summary.duplicates), 12)
                     + Format.padLeft(Format.rate(Double(summary.bytes) / 1e6 / seconds), 9))
         }
+        let costSeconds = progress.elapsed
+
+        let asOf = try arguments.asOf(command: command, default: Timestamp(milliseconds: Int64.max / 2))
+        let environment = try arguments.environment(command: command)
+        let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(environment: environment, asOf: asOf), rejects: rejects)
+        let ledger = try Ledger(
+            input: load.input, accountLinks: load.accountLinks, products: load.products,
+            options: LedgerOptions(asOf: asOf, prematureWindow: try arguments.duration("premature-window", default: .hours(2), command: command)),
+            rejects: rejects)
         try rejects.commit()
+        LedgerSummary.print(load, ledger, environment: environment, asOf: asOf)
 
         print("")
         print("cost accepted, by currency:")
@@ -82,9 +96,9 @@ enum ValidateCommand {
             let money = duplicateCost.sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: ", ")
             print("duplicates dropped (request_id seen before): \(Format.count(duplicates)) rows, \(money)")
         }
-        let seconds = progress.elapsed
+        let seconds = costSeconds
         print(
-            "read \(Format.count(rows)) rows, \(Format.megabytes(totalBytes)) in \(Format.seconds(seconds)): "
+            "read \(Format.count(rows)) cost rows, \(Format.megabytes(totalBytes)) in \(Format.seconds(seconds)): "
                 + "\(Format.count(Int(Double(rows) / max(seconds, 1e-9)))) rows/s, "
                 + "\(Format.rate(Double(totalBytes) / 1e6 / max(seconds, 1e-9))) MB/s, "
                 + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")

@@ -1,0 +1,99 @@
+import Foundation
+@testable import RefundCost
+
+/// Builds App Store inputs by hand for tests: transactions and notifications as JSON, signed
+/// into JWS form, written into a real `--data` folder and read through the real code path.
+struct AppStoreFixture {
+    /// 2026-10-01T00:00:00Z, the start of the month most tests look at.
+    static let october: Int64 = 1_790_812_800_000
+    static let hour: Int64 = 3_600_000
+    static let day: Int64 = 86_400_000
+
+    var notificationLines: [String] = []
+    var historyLines: [String] = []
+    var accounts: [(String, String, String)] = []
+    var products = "product_id,type,period,credits\n"
+    var costs = "timestamp,account_id,category,cost\n"
+
+    /// A transaction payload as a JSON object; `extra` adds or overrides fields.
+    static func transaction(
+        _ id: String, original: String? = nil, product: String = "pro.lifetime", ownership: String = "PURCHASED",
+        type: String = "Non-Consumable", purchase: Int64, expires: Int64? = nil, signed: Int64, extra: [String: Any] = [:]
+    ) -> [String: Any] {
+        var json: [String: Any] = [
+            "transactionId": id, "originalTransactionId": original ?? id, "productId": product, "purchaseDate": purchase,
+            "originalPurchaseDate": purchase, "quantity": 1, "type": type, "inAppOwnershipType": ownership, "signedDate": signed,
+            "environment": "Production", "price": 9990, "currency": "USD",
+        ]
+        if let expires { json["expiresDate"] = expires }
+        for (key, value) in extra { json[key] = value }
+        return json
+    }
+
+    static func json(_ object: Any) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    static func jws(_ object: Any) -> String {
+        let header = Base64URL.encode(Array(#"{"alg":"ES256","x5c":["MIIB"]}"#.utf8))
+        return header + "." + Base64URL.encode(Array(json(object).utf8)) + ".c2lnbmF0dXJl"
+    }
+
+    /// Adds a V2 notification as Apple sends it: `{"signedPayload": JWS, "receivedAt": ...}`.
+    mutating func notify(
+        _ type: String, uuid: String, signed: Int64, transaction: [String: Any]?, received: Int64? = nil,
+        environment: String = "Production", subtype: String? = nil, reason: String? = nil
+    ) {
+        var data: [String: Any] = ["environment": environment, "bundleId": "com.example.app", "appAppleId": 1]
+        if let transaction { data["signedTransactionInfo"] = AppStoreFixture.jws(transaction) }
+        if let reason { data["consumptionRequestReason"] = reason }
+        var payload: [String: Any] = [
+            "notificationType": type, "notificationUUID": uuid, "version": "2.0", "signedDate": signed, "data": data,
+        ]
+        if let subtype { payload["subtype"] = subtype }
+        var body: [String: Any] = ["signedPayload": AppStoreFixture.jws(payload)]
+        if let received { body["receivedAt"] = received }
+        notificationLines.append(AppStoreFixture.json(body))
+    }
+
+    mutating func link(_ account: String, _ original: String, token: String = "") {
+        accounts.append((account, original, token))
+    }
+
+    /// Writes the folder and returns its path.
+    func write(_ label: String = #function) throws -> String {
+        let root = try TestFiles.temporaryDirectory(label)
+        try TestFiles.write(notificationLines.joined(separator: "\n") + "\n", to: root + "/notifications/n.jsonl")
+        if !historyLines.isEmpty {
+            try TestFiles.write(historyLines.joined(separator: "\n") + "\n", to: root + "/transactions/history.jsonl")
+        }
+        let accountText = "account_id,original_transaction_id,app_account_token\n"
+            + accounts.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()
+        try TestFiles.write(accountText, to: root + "/accounts.csv")
+        try TestFiles.write(products, to: root + "/products.csv")
+        try TestFiles.write(costs, to: root + "/costs/costs.csv")
+        return root
+    }
+}
+
+/// Reads a fixture folder through ingestion and the ledger, as every command does.
+func buildLedger(_ root: String, asOf: Int64 = AppStoreFixture.october + 60 * AppStoreFixture.day,
+                 environment: AppStoreEnvironment = .production) throws -> (ledger: Ledger, load: AppStoreLoad, rejects: RejectLog) {
+    let rejects = RejectLog(keepingFirst: 100)
+    let layout = try InputLayout(root: root)
+    let cutOff = Timestamp(milliseconds: asOf)
+    let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(environment: environment, asOf: cutOff), rejects: rejects)
+    let ledger = try Ledger(
+        input: load.input, accountLinks: load.accountLinks, products: load.products, options: LedgerOptions(asOf: cutOff),
+        rejects: rejects)
+    return (ledger, load, rejects)
+}
+
+extension Ledger {
+    func access(_ account: String, at milliseconds: Int64) -> Access {
+        guard let index = accountIndex[account] else { return .none }
+        return access(account: index, at: Timestamp(milliseconds: milliseconds))
+    }
+
+    func index(_ transaction: String) -> Int { transactionIndex[transaction] ?? -1 }
+}
