@@ -6,11 +6,11 @@ OUT ?= reports
 
 .PHONY: deps build report test bench clean
 
-# libcsv-dev is the only system package the build needs (Debian's, no pkg-config file).
+# The build needs two Debian packages: libcsv-dev (CSV parsing) and libssl-dev (SHA-256).
 deps:
-	@if [ ! -f /usr/include/csv.h ]; then \
-		echo "installing libcsv-dev"; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev; \
+	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ]; then \
+		echo "installing libcsv-dev and libssl-dev"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev; \
 	fi
 
 build: deps

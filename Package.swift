@@ -12,9 +12,14 @@ let package = Package(
             name: "CLibCSV",
             providers: [.apt(["libcsv-dev"])]
         ),
+        // OpenSSL's SHA-256 for the input checksums in run.json (uses the CPU's SHA instructions).
+        .systemLibrary(
+            name: "COpenSSL",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "RefundCost",
-            dependencies: ["CLibCSV"]
+            dependencies: ["CLibCSV", "COpenSSL"]
         ),
         .executableTarget(
             name: "refund-cost",
@@ -23,7 +28,7 @@ let package = Package(
         .testTarget(
             name: "RefundCostTests",
             dependencies: ["RefundCost", "refund-cost"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures", "Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -18,7 +18,12 @@ final class ProgressLine {
 
     /// Adds bytes read and prints a line when the interval has passed.
     func advance(bytes count: Int, rows: Int, file: String) {
-        bytes += count
+        advance(toBytes: bytes + count, rows: rows, file: file)
+    }
+
+    /// Sets the bytes read so far and prints a line when the interval has passed.
+    func advance(toBytes total: Int, rows: Int, file: String) {
+        bytes = total
         guard !quiet else { return }
         let now = Clock.monotonicSeconds()
         guard now - lastPrinted >= interval else { return }

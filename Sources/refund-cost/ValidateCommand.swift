@@ -63,7 +63,7 @@ enum ValidateCommand {
             let started = Clock.monotonicSeconds()
             var fileRows = 0
             let summary = try reader.read(
-                path: path, onBytes: { progress.advance(bytes: $0, rows: fileRows, file: relative(path, to: data)) }
+                path: path, onBytes: { progress.advance(bytes: $0.count, rows: fileRows, file: relative(path, to: data)) }
             ) { _ in fileRows += 1 }
             let seconds = Clock.monotonicSeconds() - started
             rows += summary.rows

@@ -97,9 +97,10 @@ package final class CSVParser {
 package enum CSVReader {
     package static let blockSize = 1 << 20
 
-    /// Calls `body` for every record of the file; `onBlock` gets the byte count of each block read.
+    /// Calls `body` for every record of the file; `onBlock` sees each block read (for progress
+    /// and checksums) after its records were handled.
     package static func read(
-        path: String, onBlock: (Int) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
+        path: String, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
     ) throws {
         let file = try FileDescriptor.openForReading(path)
         let parser = CSVParser(file: path)
@@ -108,8 +109,9 @@ package enum CSVReader {
         while true {
             let count = try file.read(into: block)
             if count == 0 { break }
-            try parser.feed(UnsafeRawBufferPointer(rebasing: block[..<count]), body)
-            onBlock(count)
+            let bytes = UnsafeRawBufferPointer(rebasing: block[..<count])
+            try parser.feed(bytes, body)
+            onBlock(bytes)
         }
         try parser.finish(body)
     }

@@ -13,7 +13,7 @@ package final class CostFileReader {
 
     /// Reads one file; `onBytes` gets progress, `body` every accepted row.
     package func read(
-        path: String, onBytes: (Int) -> Void = { _ in }, _ body: (CostRow) throws -> Void
+        path: String, onBytes: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CostRow) throws -> Void
     ) throws -> CostFileSummary {
         var summary = CostFileSummary(path: path, bytes: FileSystem.fileSize(path) ?? 0)
         var columns: CostColumns?

@@ -194,3 +194,9 @@ package func writeStandardError(_ text: String) {
         _ = Glibc.write(2, bytes.baseAddress, bytes.count)
     }
 }
+
+/// Byte-wise equality of two ranges with libc's `memcmp`.
+@inline(__always)
+func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    memcmp(a, b, count) == 0
+}

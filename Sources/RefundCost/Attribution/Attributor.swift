@@ -1,0 +1,122 @@
+/// Attributes cost rows one at a time into `AttributionTotals`: converts to the report
+/// currency, asks the ledger about the row's account and time, and adds the row to every
+/// aggregate it belongs to. Nothing is dropped: every accepted row lands in exactly one class
+/// (inside the window) or in the before/after-window counts.
+package struct Attributor {
+    package let classifier: Classifier
+    package let window: ReportWindow
+    package let rates: ExchangeRates
+    package let products: ProductIndex
+    /// Account ids of the ledger, in ledger order, so a table id is the ledger's account index.
+    private let accounts: ByteKeyTable
+    package private(set) var totals: AttributionTotals
+    private let periodMilliseconds: [Int64]
+
+    static let week: Int64 = 7 * 86_400_000
+    static let month30: Int64 = 30 * 86_400_000
+
+    package init(ledger: Ledger, window: ReportWindow, grace: TimeSpan, rates: ExchangeRates) {
+        classifier = Classifier(ledger: ledger, grace: grace)
+        self.window = window
+        self.rates = rates
+        products = ProductIndex(ledger: ledger)
+        var table = ByteKeyTable(capacity: ledger.accounts.count)
+        for account in ledger.accounts { table.insert(account) }
+        accounts = table
+        totals = AttributionTotals(products: products.names.count, transactions: ledger.transactions.count)
+        periodMilliseconds = ledger.transactions.map { SubscriptionPeriod.of($0, products: ledger.products).span.milliseconds }
+    }
+
+    /// A fresh attributor for another share of the rows: same ledger and options, empty totals.
+    package func emptyCopy() -> Attributor {
+        var copy = self
+        copy.totals = AttributionTotals(products: products.names.count, transactions: classifier.ledger.transactions.count)
+        return copy
+    }
+
+    package mutating func add(_ row: CostRow) throws {
+        let t = row.timestamp
+        let cost = try rates.convert(row.cost, from: row.currency, onDay: t.dayNumber)
+        let inWindow = window.contains(t)
+        if !inWindow {
+            if t < window.start {
+                totals.rowsBeforeWindow += 1
+                try totals.costBeforeWindow.add(row.cost, in: row.currency)
+            } else {
+                totals.rowsAfterWindow += 1
+                try totals.costAfterWindow.add(row.cost, in: row.currency)
+            }
+            // History matters only for what sunk cost and subscription loss look back on.
+            guard t <= window.asOf else { return }
+        }
+        let account = accounts.find(row.accountID)
+        let decided = classifier.classify(account: account, at: t)
+        let costClass = decided.costClass
+        let product = products.of(transaction: decided.transaction)
+
+        if inWindow {
+            totals.rowsInWindow += 1
+            try totals.inputByCurrency.add(row.cost, in: row.currency)
+            try totals.classByProduct[product].add(cost, to: costClass)
+            var byCurrency = totals.classByCurrency[row.currency] ?? ClassCosts()
+            try byCurrency.add(row.cost, to: costClass)
+            totals.classByCurrency[row.currency] = byCurrency
+            let category = totals.categories.insert(row.category)
+            let key = DayKey(day: t.dayNumber, category: category, costClass: costClass)
+            var cell = totals.byDay[key] ?? DayCell()
+            cell.rows += 1
+            cell.cost = try cell.cost.adding(cost)
+            totals.byDay[key] = cell
+            if let phase = decided.phase, let account {
+                let leakKey = TransactionAccountKey(account: account, transaction: decided.transaction)
+                var leak = totals.leaks[leakKey] ?? LeakCell()
+                try leak.add(cost, phase: phase, at: t)
+                totals.leaks[leakKey] = leak
+                if costClass.isLeak && phase == .beyondGrace {
+                    totals.beyondGraceByProduct[product] = try totals.beyondGraceByProduct[product].adding(cost)
+                    totals.leakingAccountsByProduct[product].insert(account)
+                }
+            }
+        }
+
+        guard t <= window.asOf, decided.transaction >= 0 else { return }
+        let transaction = Int(decided.transaction)
+        if costClass.isEntitled {
+            totals.grantedByTransaction[transaction] = try totals.grantedByTransaction[transaction].adding(cost)
+        } else if costClass == .afterRefund {
+            totals.afterRefundByTransaction[transaction] = try totals.afterRefundByTransaction[transaction].adding(cost)
+        }
+        if costClass.isLeak, let account, classifier.ledger.transactions[transaction].type == .autoRenewable,
+            let end = classifier.ledger.transactions[transaction].end
+        {
+            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
+        }
+    }
+
+    private mutating func addSubscriptionLeak(
+        _ cost: Money, at t: Timestamp, account: Int32, transaction: Int32, accessEnd: Timestamp, inWindow: Bool
+    ) throws {
+        let key = TransactionAccountKey(account: account, transaction: transaction)
+        var cell = totals.subscriptionLeaks[key] ?? SubscriptionLeakCell()
+        let period = max(1, periodMilliseconds[Int(transaction)])
+        let index = (t.milliseconds - accessEnd.milliseconds) / period
+        cell.byPeriod[index] = try (cell.byPeriod[index] ?? .zero).adding(cost)
+        cell.total = try cell.total.adding(cost)
+        if inWindow { cell.inWindow = try cell.inWindow.adding(cost) }
+        let end = window.end.milliseconds
+        if t.milliseconds < end && t.milliseconds >= end - Attributor.week { cell.last7Days = try cell.last7Days.adding(cost) }
+        if t.milliseconds < end && t.milliseconds >= end - Attributor.month30 { cell.last30Days = try cell.last30Days.adding(cost) }
+        totals.subscriptionLeaks[key] = cell
+    }
+}
+
+/// A subscription's billing period: the product's, else inferred from the transaction's dates.
+package enum SubscriptionPeriod {
+    package static func of(_ transaction: LedgerTransaction, products: [String: Product]) -> BillingPeriod {
+        if let period = products[transaction.record.productID]?.period { return period }
+        if let expires = transaction.record.expiresDate {
+            return BillingPeriod.nearest(to: TimeSpan(milliseconds: expires.milliseconds - transaction.record.purchaseDate.milliseconds))
+        }
+        return BillingPeriod.standard[1]
+    }
+}

@@ -1,0 +1,146 @@
+/// What `refund-cost report` was asked to do.
+package struct ReportOptions: Sendable {
+    package var data: String
+    package var out: String
+    package var window: ReportWindow
+    package var environment: AppStoreEnvironment = .production
+    package var grace: TimeSpan = .hours(1)
+    package var prematureWindow: TimeSpan = .hours(2)
+    package var currency: CurrencyCode = .usd
+    package var maxRejects = 0
+    package var costColumns: [CostColumns.Name: String] = [:]
+
+    package init(data: String, out: String, window: ReportWindow) {
+        self.data = data
+        self.out = out
+        self.window = window
+    }
+}
+
+/// How a report run ended.
+package struct ReportOutcome: Sendable {
+    package var folder: String
+    package var figures: ReportFigures?
+    package var conservation: Conservation?
+    package var rejects: Int
+    package var rejectSamples: [Reject]
+    package var costRows: Int
+    package var costBytes: Int
+    package var costSeconds: Double
+    package var totalSeconds: Double
+    /// True when rejects exceeded `--max-rejects`: only rejects.csv was written.
+    package var failedOnRejects: Bool
+}
+
+/// Progress a run reports while it reads cost files.
+package struct ReportProgress: Sendable {
+    package var file: String
+    package var bytes: Int
+    package var rows: Int
+}
+
+/// The monthly batch: read everything, attribute every cost row, write every output file.
+package enum ReportRun {
+    package static func execute(_ options: ReportOptions, progress: (ReportProgress) -> Void = { _ in }) throws -> ReportOutcome {
+        let started = Clock.monotonicSeconds()
+        let layout = try InputLayout(root: options.data)
+        let folder = try OutputFolder(out: options.out, label: options.window.label)
+        do {
+            return try run(options, layout: layout, folder: folder, started: started, progress: progress)
+        } catch {
+            folder.abandon()
+            throw error
+        }
+    }
+
+    private static func run(
+        _ options: ReportOptions, layout: InputLayout, folder: OutputFolder, started: Double, progress: (ReportProgress) -> Void
+    ) throws -> ReportOutcome {
+        let rejects = RejectLog()
+        try rejects.streamTo(folder.staging + "/rejects.csv")
+        let window = options.window
+        let load = try AppStoreLoad(
+            layout: layout, options: AppStoreOptions(environment: options.environment, asOf: window.asOf), rejects: rejects)
+        let ledger = try Ledger(
+            input: load.input, accountLinks: load.accountLinks, products: load.products,
+            options: LedgerOptions(asOf: window.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
+        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
+        let appStoreSeconds = Clock.monotonicSeconds() - started
+
+        var attributor = Attributor(ledger: ledger, window: window, grace: options.grace, rates: rates)
+        let reader = CostFileReader(mapping: options.costColumns, rejects: rejects)
+        var inputs: [InputFileRecord] = []
+        var summaries: [CostFileSummary] = []
+        var accepted = CostTotals()
+        let costStarted = Clock.monotonicSeconds()
+        var rowsSoFar = 0
+        var bytesSoFar = 0
+        for path in layout.costFiles {
+            let hasher = SHA256()
+            let name = relative(path, to: options.data)
+            let summary = try reader.read(path: path, onBytes: { block in
+                hasher.update(block)
+                bytesSoFar += block.count
+                progress(ReportProgress(file: name, bytes: bytesSoFar, rows: rowsSoFar))
+            }) { row in
+                rowsSoFar += 1
+                try attributor.add(row)
+            }
+            try accepted.add(summary.acceptedCost)
+            summaries.append(summary)
+            inputs.append(InputFileRecord(path: name, bytes: summary.bytes, sha256: hasher.finish()))
+        }
+        let costSeconds = Clock.monotonicSeconds() - costStarted
+        for path in layout.allFiles where !layout.costFiles.contains(path) {
+            inputs.append(InputFileRecord(path: relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: try SHA256.file(path)))
+        }
+        inputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        try rejects.commit()
+
+        var outcome = ReportOutcome(
+            folder: folder.destination, figures: nil, conservation: nil, rejects: rejects.count, rejectSamples: rejects.firstRejects,
+            costRows: summaries.reduce(0) { $0 + $1.rows }, costBytes: summaries.reduce(0) { $0 + $1.bytes },
+            costSeconds: costSeconds, totalSeconds: 0, failedOnRejects: false)
+        if rejects.count > options.maxRejects {
+            try folder.commitOnly(["rejects.csv"])
+            outcome.failedOnRejects = true
+            outcome.totalSeconds = Clock.monotonicSeconds() - started
+            return outcome
+        }
+
+        let figures = try ReportFigures(ledger: ledger, totals: attributor.totals, window: window, rates: rates)
+        let conservation = try Conservation(figures: figures, accepted: accepted)
+        guard conservation.holds else { throw ConservationError(conservation: conservation) }
+
+        let writeStarted = Clock.monotonicSeconds()
+        try SummaryFile.write(figures, to: folder.staging)
+        try CostByDayFile.write(figures, to: folder.staging)
+        try RefundsFile.write(figures, to: folder.staging)
+        try LeaksFile.write(figures, to: folder.staging)
+        try SubscriptionLossFile.write(figures, to: folder.staging)
+        try FamilyLinksFile.write(figures, to: folder.staging)
+        try ReportPage.write(figures, conservation: conservation, inputs: inputs, to: folder.staging)
+        let record = RunRecord(
+            options: options, inputs: inputs, summaries: summaries, counts: load.input.counts, totals: attributor.totals,
+            rejects: rejects.count, conservation: conservation,
+            timings: [("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
+                      ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started)])
+        try record.write(to: folder.staging + "/run.json")
+        try folder.commit()
+        outcome.figures = figures
+        outcome.conservation = conservation
+        outcome.totalSeconds = Clock.monotonicSeconds() - started
+        return outcome
+    }
+
+    static func relative(_ path: String, to root: String) -> String {
+        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
+}
+
+/// An input file as `run.json` lists it.
+package struct InputFileRecord: Sendable, Hashable {
+    package var path: String
+    package var bytes: Int
+    package var sha256: String
+}

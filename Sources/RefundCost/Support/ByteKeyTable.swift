@@ -1,0 +1,100 @@
+/// Interns byte strings (account ids, categories) into dense integer ids without making a
+/// `String` per lookup: keys live back to back in one buffer, slots are open-addressed.
+package struct ByteKeyTable: Sendable {
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = []
+    private var lengths: [Int] = []
+    private var hashes: [UInt64] = []
+    /// -1 for an empty slot, else the id stored there.
+    private var slots: [Int32]
+    private var mask: Int
+
+    package var count: Int { starts.count }
+
+    package init(capacity: Int = 16) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = Array(repeating: -1, count: size)
+        mask = size - 1
+    }
+
+    /// The id of `key`, if it was inserted.
+    @inline(__always)
+    package func find(_ key: UnsafeRawBufferPointer) -> Int32? {
+        let hash = ByteKeyTable.hash(key)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let id = slots[slot]
+            if id < 0 { return nil }
+            if hashes[Int(id)] == hash && equals(Int(id), key) { return id }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The id of `key`, inserting it when new.
+    @discardableResult
+    package mutating func insert(_ key: UnsafeRawBufferPointer) -> Int32 {
+        if let id = find(key) { return id }
+        if (count + 1) * 2 > slots.count { grow() }
+        let id = Int32(count)
+        let hash = ByteKeyTable.hash(key)
+        starts.append(bytes.count)
+        lengths.append(key.count)
+        hashes.append(hash)
+        bytes.append(contentsOf: key)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = id
+        return id
+    }
+
+    @discardableResult
+    package mutating func insert(_ key: String) -> Int32 {
+        var key = key
+        return key.withUTF8 { insert(UnsafeRawBufferPointer($0)) }
+    }
+
+    package func find(_ key: String) -> Int32? {
+        var key = key
+        return key.withUTF8 { find(UnsafeRawBufferPointer($0)) }
+    }
+
+    package func key(_ id: Int32) -> String {
+        let start = starts[Int(id)]
+        return String(decoding: bytes[start..<(start + lengths[Int(id)])], as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func equals(_ id: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        guard lengths[id] == key.count else { return false }
+        let start = starts[id]
+        return bytes.withUnsafeBytes { stored in
+            guard let storedBase = stored.baseAddress, let keyBase = key.baseAddress else { return key.isEmpty }
+            return memcmpBytes(storedBase + start, keyBase, key.count)
+        }
+    }
+
+    private mutating func grow() {
+        let size = slots.count * 2
+        slots = Array(repeating: -1, count: size)
+        mask = size - 1
+        for id in 0..<count {
+            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(id)
+        }
+    }
+
+    /// FNV-1a, 64-bit, finished with a multiply-xorshift so the low bits (the slot) mix well.
+    @inline(__always)
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        hash ^= hash >> 32
+        hash &*= 0xD6E8_FEB8_6659_FD93
+        return hash ^ (hash >> 32)
+    }
+}

@@ -1,0 +1,114 @@
+import RefundCost
+
+/// `refund-cost report`: the monthly batch.
+enum ReportCommand {
+    static let spec = CommandSpec(
+        name: "report",
+        summary: "The monthly batch: attribute every cost row and write every report file.",
+        usage: "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
+        options: [
+            OptionSpec(name: "data", value: "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...)."),
+            OptionSpec(name: "month", value: "YYYY-MM", help: "Report this calendar month (UTC)."),
+            OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, UTC midnight, included)."),
+            OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
+            OptionSpec(name: "out", value: "DIR", help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole."),
+            CommonOptions.asOf, CommonOptions.environment,
+            OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
+            CommonOptions.prematureWindow,
+            OptionSpec(name: "currency", value: "CODE", help: "Report currency (default USD); other currencies convert with fx.csv."),
+            OptionSpec(name: "max-rejects", value: "N", help: "Rejected input lines tolerated before the run fails (default 0)."),
+            OptionSpec(
+                name: "cost-column", value: "NAME=HEADER",
+                help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
+            CommonOptions.quiet, CommonOptions.help,
+        ],
+        discussion: """
+            Every cost row gets one class: paid, family_shared, premature, after_refund,
+            after_family_exit, after_expiry, unentitled or unlinked, decided by the access its
+            account had at the row's time. The window's cost by class always adds up to the cost
+            read; the run checks it and says so.
+
+            Written to OUT/LABEL/: summary.csv, cost_by_day.csv, refunds.csv, leaks.csv,
+            subscription_loss.csv, family_links.csv, rejects.csv, run.json and report.html (open it
+            in a browser). docs/outputs.md describes every column.
+
+            Data Apple signed after --as-of (default: the window's end) is ignored, so re-running a
+            closed month gives the same files. Cost rows before the window count for the sunk cost
+            of refunds made in it.
+
+            Exit status: 0 written; 1 more rejected lines than --max-rejects (only rejects.csv is
+            written) or an input that cannot be read, such as a missing exchange rate; 2 usage error.
+            """,
+        examples: [
+            "refund-cost report --data Data/sample --month 2026-10 --out reports",
+            "refund-cost report --data exports/ --from 2026-07-01 --to 2026-10-01 --out reports --grace 30m",
+            "refund-cost report --data exports/ --month 2026-10 --out reports --as-of 2026-11-03T00:00:00Z",
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let command = spec.name
+        let data = try arguments.required("data", command: command)
+        let out = try arguments.required("out", command: command)
+        var window: ReportWindow
+        if let month = arguments.value("month") {
+            guard arguments.value("from") == nil && arguments.value("to") == nil else {
+                throw UsageError.invalidValue(option: "--month", value: month, expected: "either --month or --from/--to, not both", command: command)
+            }
+            guard let parsed = ReportWindow(month: month) else {
+                throw UsageError.invalidValue(option: "--month", value: month, expected: "a month like 2026-10", command: command)
+            }
+            window = parsed
+        } else if let from = arguments.value("from"), let to = arguments.value("to") {
+            guard let start = TimestampParser.parseDate(from) else {
+                throw UsageError.invalidValue(option: "--from", value: from, expected: "a date like 2026-07-01", command: command)
+            }
+            guard let end = TimestampParser.parseDate(to), end > start else {
+                throw UsageError.invalidValue(option: "--to", value: to, expected: "a date after --from, like 2026-10-01", command: command)
+            }
+            window = ReportWindow(start: start.start, end: end.start, label: "\(start)_\(end)")
+        } else {
+            throw UsageError.missingOption("--month YYYY-MM (or --from DATE --to DATE)", command: command)
+        }
+        window.asOf = try arguments.asOf(command: command, default: window.end)
+
+        var options = ReportOptions(data: data, out: out, window: window)
+        options.environment = try arguments.environment(command: command)
+        options.grace = try arguments.duration("grace", default: .hours(1), command: command)
+        options.prematureWindow = try arguments.duration("premature-window", default: .hours(2), command: command)
+        options.maxRejects = try arguments.count("max-rejects", default: 0, command: command)
+        options.costColumns = try arguments.costColumnMapping(command: command)
+        if let code = arguments.value("currency") {
+            guard let currency = CurrencyCode(validating: code) else {
+                throw UsageError.invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
+            }
+            options.currency = currency
+        }
+
+        let progress = ProgressLine(quiet: arguments.has("quiet"))
+        let outcome = try ReportRun.execute(options) { step in
+            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
+        }
+        if outcome.failedOnRejects {
+            for reject in outcome.rejectSamples { writeStandardError(reject.description + "\n") }
+            writeStandardError(
+                "error: \(Format.count(outcome.rejects)) input lines rejected, more than --max-rejects \(options.maxRejects); "
+                    + "nothing but \(outcome.folder)/rejects.csv was written. Fix the inputs, or allow them with --max-rejects.\n")
+            return 1
+        }
+        guard let figures = outcome.figures, let all = figures.summary.last, let conservation = outcome.conservation else { return 1 }
+        let currency = figures.currency
+        print("refund-cost report \(window.label): \(outcome.folder)/")
+        print("  cost served          \(try all.classes.total()) \(currency)")
+        print("  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace, \(all.leakedAccounts) accounts)")
+        print("  refunds              \(all.refunds), sunk cost \(all.refundSunkCost) \(currency)")
+        print("  recurring loss       \(all.recurringLossRunRate) \(currency) per 30 days")
+        print("  \(conservation.sentence(currency: currency))")
+        if outcome.rejects > 0 { print("  \(outcome.rejects) rejected lines (within --max-rejects), see rejects.csv") }
+        print("  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes)) in \(Format.seconds(outcome.costSeconds)) "
+            + "(\(Format.count(Int(Double(outcome.costRows) / max(outcome.costSeconds, 1e-9)))) rows/s, "
+            + "\(Format.rate(Double(outcome.costBytes) / 1e6 / max(outcome.costSeconds, 1e-9))) MB/s); total \(Format.seconds(outcome.totalSeconds)), "
+            + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
+        print("  open \(outcome.folder)/report.html")
+        return 0
+    }
+}
