@@ -16,8 +16,10 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
+# The monthly report of the sample's latest complete month; reports/2026-10/ is committed.
+MONTH ?= 2026-10
 report: build
-	.build/release/refund-cost validate --data $(DATA) --as-of 2026-11-01
+	.build/release/refund-cost report --data $(DATA) --month $(MONTH) --out $(OUT)
 
 test: deps
 	$(SWIFT) test

@@ -13,7 +13,8 @@ struct AppStoreFixture {
     var historyLines: [String] = []
     var accounts: [(String, String, String)] = []
     var products = "product_id,type,period,credits\n"
-    var costs = "timestamp,account_id,category,cost\n"
+    var costs = "timestamp,account_id,category,cost,currency\n"
+    var rates: String?
 
     /// A transaction payload as a JSON object; `extra` adds or overrides fields.
     static func transaction(
@@ -56,6 +57,11 @@ struct AppStoreFixture {
         notificationLines.append(AppStoreFixture.json(body))
     }
 
+    /// Adds a cost row at `at` (epoch milliseconds) for `account`.
+    mutating func cost(_ account: String, at: Int64, _ amount: String, category: String = "compute", currency: String = "USD") {
+        costs += "\(Timestamp(milliseconds: at)),\(account),\(category),\(amount),\(currency)\n"
+    }
+
     mutating func link(_ account: String, _ original: String, token: String = "") {
         accounts.append((account, original, token))
     }
@@ -72,6 +78,7 @@ struct AppStoreFixture {
         try TestFiles.write(accountText, to: root + "/accounts.csv")
         try TestFiles.write(products, to: root + "/products.csv")
         try TestFiles.write(costs, to: root + "/costs/costs.csv")
+        if let rates { try TestFiles.write(rates, to: root + "/fx.csv") }
         return root
     }
 }

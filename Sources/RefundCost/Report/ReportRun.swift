@@ -113,13 +113,7 @@ package enum ReportRun {
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
         let writeStarted = Clock.monotonicSeconds()
-        try SummaryFile.write(figures, to: folder.staging)
-        try CostByDayFile.write(figures, to: folder.staging)
-        try RefundsFile.write(figures, to: folder.staging)
-        try LeaksFile.write(figures, to: folder.staging)
-        try SubscriptionLossFile.write(figures, to: folder.staging)
-        try FamilyLinksFile.write(figures, to: folder.staging)
-        try ReportPage.write(figures, conservation: conservation, inputs: inputs, to: folder.staging)
+        try ReportFiles.write(figures, conservation: conservation, inputs: inputs, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: load.input.counts, totals: attributor.totals,
             rejects: rejects.count, conservation: conservation,
@@ -143,4 +137,24 @@ package struct InputFileRecord: Sendable, Hashable {
     package var path: String
     package var bytes: Int
     package var sha256: String
+}
+
+/// The report files that come from the figures alone (everything but rejects.csv and run.json).
+package enum ReportFiles {
+    package static func write(
+        _ figures: ReportFigures, conservation: Conservation, inputs: [InputFileRecord], to folder: String
+    ) throws {
+        try SummaryFile.write(figures, to: folder)
+        try CostByDayFile.write(figures, to: folder)
+        try RefundsFile.write(figures, to: folder)
+        try LeaksFile.write(figures, to: folder)
+        try SubscriptionLossFile.write(figures, to: folder)
+        try FamilyLinksFile.write(figures, to: folder)
+        try ReportPage.write(figures, conservation: conservation, inputs: inputs, to: folder)
+    }
+
+    /// The CSV files every run writes from its figures, in the order they are described.
+    package static let csvNames = [
+        "summary.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "subscription_loss.csv", "family_links.csv",
+    ]
 }

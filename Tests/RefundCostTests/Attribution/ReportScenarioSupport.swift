@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import RefundCost
+
+/// Runs the real report on a fixture folder and reads its CSV files back by column name.
+struct ReportResult {
+    let folder: String
+    let outcome: ReportOutcome
+
+    func rows(_ file: String) throws -> [[String: String]] {
+        let path = folder + "/" + file
+        var header: [String] = []
+        var rows: [[String: String]] = []
+        try CSVReader.read(path: path) { record in
+            if header.isEmpty {
+                header = record.strings
+            } else {
+                rows.append(Dictionary(uniqueKeysWithValues: zip(header, record.strings)))
+            }
+        }
+        return rows
+    }
+
+    /// The summary row of a product (`*` for all).
+    func summary(_ product: String) throws -> [String: String] {
+        try #require(try rows("summary.csv").first { $0["product_id"] == product })
+    }
+
+    func text(_ file: String) throws -> String { try TestFiles.read(folder + "/" + file) }
+}
+
+func runReport(
+    _ root: String, month: String = "2026-10", asOf: Int64? = nil, grace: TimeSpan = .hours(1), label: String = #function
+) throws -> ReportResult {
+    let out = try TestFiles.temporaryDirectory(label + "-out")
+    var window = try #require(ReportWindow(month: month))
+    if let asOf { window.asOf = Timestamp(milliseconds: asOf) }
+    var options = ReportOptions(data: root, out: out, window: window)
+    options.grace = grace
+    let outcome = try ReportRun.execute(options)
+    return ReportResult(folder: outcome.folder, outcome: outcome)
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import RefundCost
+
+/// The bundled sample's October report, byte for byte. The committed `reports/2026-10/` is
+/// the golden copy, so what a visitor sees is what the code writes. Re-record on purpose with
+/// `RECORD_GOLDENS=1 swift test` (or `make report`), then review the diff.
+@Suite("Golden report of Data/sample")
+struct GoldenReportTests {
+    static let files = ReportFiles.csvNames + ["rejects.csv", "run.json", "report.html"]
+
+    /// run.json minus its timings, which are the one part that differs between runs.
+    static func stable(_ text: String, file: String) -> String {
+        guard file == "run.json", let range = text.range(of: ",\n  \"timings\"") else { return text }
+        return String(text[..<range.lowerBound])
+    }
+
+    @Test func sampleOctoberMatchesTheCommittedReport() throws {
+        let root = TestFiles.packageRoot
+        let result = try runReport(root + "/Data/sample")
+        let golden = root + "/reports/2026-10"
+        let record = ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1"
+        for file in GoldenReportTests.files {
+            let actual = try result.text(file)
+            if record {
+                try FileManager.default.createDirectory(atPath: golden, withIntermediateDirectories: true)
+                try TestFiles.write(actual, to: golden + "/" + file)
+                continue
+            }
+            let expected = try TestFiles.read(golden + "/" + file)
+            let same = GoldenReportTests.stable(actual, file: file) == GoldenReportTests.stable(expected, file: file)
+            #expect(same, "\(file) differs from reports/2026-10/\(file): \(firstDifference(actual, expected)); re-record with RECORD_GOLDENS=1 if intended")
+        }
+    }
+
+    @Test func theSameInputsGiveTheSameBytes() throws {
+        let root = TestFiles.packageRoot + "/Data/sample"
+        let first = try runReport(root, label: "first")
+        let second = try runReport(root, label: "second")
+        for file in GoldenReportTests.files {
+            #expect(GoldenReportTests.stable(try first.text(file), file: file) == GoldenReportTests.stable(try second.text(file), file: file))
+        }
+    }
+
+    /// Attribution split over two halves of the cost rows, merged, gives exactly the one-pass files.
+    @Test func mergingPartialTotalsEqualsOnePass() throws {
+        let root = TestFiles.packageRoot + "/Data/sample"
+        let window = try #require(ReportWindow(month: "2026-10"))
+        let rejects = RejectLog()
+        let layout = try InputLayout(root: root)
+        let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(asOf: window.asOf), rejects: rejects)
+        let ledger = try Ledger(input: load.input, accountLinks: load.accountLinks, products: load.products,
+                                options: LedgerOptions(asOf: window.asOf), rejects: rejects)
+        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: .usd, rejects: rejects)
+        var whole = Attributor(ledger: ledger, window: window, grace: .hours(1), rates: rates)
+        var odd = whole.emptyCopy()
+        var even = whole.emptyCopy()
+        let reader = CostFileReader(rejects: rejects)
+        var index = 0
+        for path in layout.costFiles {
+            _ = try reader.read(path: path) { row in
+                try whole.add(row)
+                if index % 2 == 0 { try even.add(row) } else { try odd.add(row) }
+                index += 1
+            }
+        }
+        // Merge in the order that makes category ids differ from the one-pass order.
+        var merged = odd.totals
+        try merged.merge(even.totals)
+        let one = try ReportFigures(ledger: ledger, totals: whole.totals, window: window, rates: rates)
+        let two = try ReportFigures(ledger: ledger, totals: merged, window: window, rates: rates)
+        let oneFolder = try TestFiles.temporaryDirectory("one")
+        let twoFolder = try TestFiles.temporaryDirectory("two")
+        try ReportFiles.write(one, conservation: try Conservation(figures: one, accepted: CostTotals()), inputs: [], to: oneFolder)
+        try ReportFiles.write(two, conservation: try Conservation(figures: two, accepted: CostTotals()), inputs: [], to: twoFolder)
+        #expect(index > 10_000)
+        for file in ReportFiles.csvNames + ["report.html"] {
+            #expect(try TestFiles.read(oneFolder + "/" + file) == TestFiles.read(twoFolder + "/" + file), "\(file) differs after merging")
+        }
+    }
+}
+
+/// Where two texts first differ, as `line N: "expected" / "actual"`, for failure messages.
+func firstDifference(_ actual: String, _ expected: String) -> String {
+    let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+    let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    for index in 0..<max(a.count, e.count) {
+        let left = index < a.count ? String(a[index]) : "<end>"
+        let right = index < e.count ? String(e[index]) : "<end>"
+        if left != right { return "line \(index + 1): expected \"\(right.prefix(160))\" got \"\(left.prefix(160))\"" }
+    }
+    return "no difference"
+}
