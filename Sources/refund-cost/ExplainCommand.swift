@@ -9,13 +9,20 @@ enum ExplainCommand {
         options: [
             OptionSpec(name: "data", value: "DIR", help: "The input folder."),
             OptionSpec(name: "account", value: "ID", help: "The app's account id, as in accounts.csv and the cost files."),
-            CommonOptions.asOf, CommonOptions.environment, CommonOptions.prematureWindow, CommonOptions.help,
+            CommonOptions.asOf, CommonOptions.environment,
+            OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
+            CommonOptions.prematureWindow,
+            OptionSpec(name: "currency", value: "CODE", help: "Currency for the cost figures (default USD); converted with fx.csv."),
+            OptionSpec(
+                name: "cost-column", value: "NAME=HEADER", help: "Read cost column NAME from header HEADER. Repeatable.", repeatable: true),
+            CommonOptions.help,
         ],
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family
             member's transaction is linked to (and the evidence), and the account's access over time:
-            the segments the cost rows are classified by.
+            the segments the cost rows are classified by. Then the account's cost rows up to the as-of
+            time, by class and by the transaction each row is tied to, exactly as the report counts them.
             """,
         examples: ["refund-cost explain --data Data/sample --account acct-000042"])
 
@@ -33,6 +40,19 @@ enum ExplainCommand {
             options: LedgerOptions(asOf: asOf, prematureWindow: try arguments.duration("premature-window", default: .hours(2), command: command)),
             rejects: rejects)
         print(AccountStory.text(for: accountID, ledger: ledger, links: load.accountLinks), terminator: "")
+        var currency = CurrencyCode.usd
+        if let code = arguments.value("currency") {
+            guard let parsed = CurrencyCode(validating: code) else {
+                throw UsageError.invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
+            }
+            currency = parsed
+        }
+        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: currency, rejects: rejects)
+        let costs = try AccountCosts.collect(
+            accountID: accountID, layout: layout, ledger: ledger, rates: rates,
+            grace: try arguments.duration("grace", default: .hours(1), command: command),
+            mapping: try arguments.costColumnMapping(command: command), rejects: rejects)
+        print(AccountStory.costText(costs, ledger: ledger, currency: currency), terminator: "")
         return 0
     }
 }
@@ -98,6 +118,23 @@ enum AccountStory {
         out += "\naccess over time (what each cost row at that time is classified by)\n"
         for (start, access) in ledger.timelines.segments(account: account) {
             out += "  from \(start)  " + describe(access, ledger) + "\n"
+        }
+        return out
+    }
+
+    static func costText(_ costs: AccountCosts, ledger: Ledger, currency: CurrencyCode) -> String {
+        guard costs.rows > 0, let first = costs.first, let last = costs.last else { return "\ncost: no cost rows for this account\n" }
+        var out = "\ncost: \(costs.rows) rows from \(first) to \(last), in \(currency)\n"
+        for costClass in CostClass.allCases where costs.byClass[costClass] != .zero {
+            out += "  " + Format.padRight(costClass.reportName, 20) + Format.padLeft(costs.byClass[costClass].description, 16) + "\n"
+        }
+        out += "\ncost by tied transaction\n"
+        let keys = costs.byTransaction.keys.sorted()
+        for key in keys {
+            guard let classes = costs.byTransaction[key] else { continue }
+            let label = key < 0 ? "(none)" : ledger.transactions[Int(key)].id
+            let parts = CostClass.allCases.filter { classes[$0] != .zero }.map { "\($0.reportName) \(classes[$0])" }
+            out += "  " + Format.padRight(label, 20) + parts.joined(separator: ", ") + "\n"
         }
         return out
     }

@@ -94,3 +94,33 @@ struct CommandLineTests {
         #expect(noData.stderr.contains("not a folder"))
     }
 }
+
+@Suite("report and explain from the command line")
+struct ReportCommandLineTests {
+    @Test func reportWritesTheMonthAndExplainsAnAccount() throws {
+        let out = try TestFiles.temporaryDirectory("out")
+        let data = TestFiles.packageRoot + "/Data/sample"
+        let cli = CommandLineTests()
+        let report = try cli.run(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet"])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("reconciliation holds"))
+        #expect(report.stderr.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: out + "/2026-10/report.html"))
+        let explain = try cli.run(["explain", "--data", data, "--account", "acct-000039"])
+        #expect(explain.status == 0)
+        #expect(explain.stdout.contains("shared from 2000000700001558 of acct-000037: purchase_match"))
+        #expect(explain.stdout.contains("family_shared               5.740017"))
+    }
+
+    @Test func reportUsageErrors() throws {
+        let cli = CommandLineTests()
+        let noWindow = try cli.run(["report", "--data", "x", "--out", "y"])
+        #expect(noWindow.status == 2)
+        #expect(noWindow.stderr.contains("--month YYYY-MM"))
+        let badMonth = try cli.run(["report", "--data", "x", "--out", "y", "--month", "2026-13"])
+        #expect(badMonth.status == 2)
+        let badGrace = try cli.run(["report", "--data", "x", "--out", "y", "--month", "2026-10", "--grace", "soon"])
+        #expect(badGrace.status == 2)
+        #expect(badGrace.stderr.contains("a duration like 90s, 15m, 1h or 2d"))
+    }
+}
