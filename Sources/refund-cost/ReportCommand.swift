@@ -18,6 +18,9 @@ enum ReportCommand {
             OptionSpec(name: "currency", value: "CODE", help: "Report currency (default USD); other currencies convert with fx.csv."),
             OptionSpec(name: "max-rejects", value: "N", help: "Rejected input lines tolerated before the run fails (default 0)."),
             OptionSpec(
+                name: "heavy-use", value: "PERCENT",
+                help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
+            OptionSpec(
                 name: "cost-column", value: "NAME=HEADER",
                 help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
             CommonOptions.quiet, CommonOptions.help,
@@ -29,8 +32,14 @@ enum ReportCommand {
             read; the run checks it and says so.
 
             Written to OUT/LABEL/: summary.csv, cost_by_day.csv, refunds.csv, leaks.csv,
-            subscription_loss.csv, family_links.csv, rejects.csv, run.json and report.html (open it
-            in a browser). docs/outputs.md describes every column.
+            subscription_loss.csv, family_links.csv, consumption_requests.csv,
+            consumption_responses.jsonl, rejects.csv, run.json and report.html (open it in a
+            browser). docs/outputs.md describes every column.
+
+            Consumption requests: each CONSUMPTION_REQUEST of the window gets the answer the
+            evidence supports (delivery from deliveries.csv, use from the cost rows and credits,
+            consent from consent.csv) and a refund preference; bodies for consented requests are
+            ready to send to Apple's Send Consumption Information endpoint within 12 hours.
 
             Data Apple signed after --as-of (default: the window's end) is ignored, so re-running a
             closed month gives the same files. Cost rows before the window count for the sunk cost
@@ -77,6 +86,12 @@ enum ReportCommand {
         options.prematureWindow = try arguments.duration("premature-window", default: .hours(2), command: command)
         options.maxRejects = try arguments.count("max-rejects", default: 0, command: command)
         options.costColumns = try arguments.costColumnMapping(command: command)
+        if let text = arguments.value("heavy-use") {
+            guard let percent = Int64(text), (1...100).contains(percent) else {
+                throw UsageError.invalidValue(option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
+            }
+            options.consumptionPolicy.heavyUse = percent * 1000
+        }
         if let code = arguments.value("currency") {
             guard let currency = CurrencyCode(validating: code) else {
                 throw UsageError.invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
@@ -102,6 +117,10 @@ enum ReportCommand {
         print("  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace, \(all.leakedAccounts) accounts)")
         print("  refunds              \(all.refunds), sunk cost \(all.refundSunkCost) \(currency)")
         print("  recurring loss       \(all.recurringLossRunRate) \(currency) per 30 days")
+        if all.consumptionRequests > 0 {
+            let pending = all.consumptionRequests - all.consumptionGranted - all.consumptionDeclined
+            print("  consumption requests \(all.consumptionRequests): \(all.consumptionGranted) granted, \(all.consumptionDeclined) declined, \(pending) pending")
+        }
         print("  \(conservation.sentence(currency: currency))")
         if outcome.rejects > 0 { print("  \(outcome.rejects) rejected lines (within --max-rejects), see rejects.csv") }
         print("  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes)) in \(Format.seconds(outcome.costSeconds)) "

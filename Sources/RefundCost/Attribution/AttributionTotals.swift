@@ -95,6 +95,11 @@ package struct AttributionTotals: Sendable {
     /// Per transaction index: after_refund cost tied to it.
     package var afterRefundByTransaction: [Money]
     package var subscriptionLeaks: [TransactionAccountKey: SubscriptionLeakCell] = [:]
+    /// Per transaction index: all cost tied to it, and the first such row's time.
+    package var tiedByTransaction: [Money]
+    package var firstTiedAt: [Int64]
+    /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`).
+    package var creditRows: [CreditRow] = []
 
     package init(products: Int, transactions: Int) {
         classByProduct = Array(repeating: ClassCosts(), count: products)
@@ -102,6 +107,8 @@ package struct AttributionTotals: Sendable {
         leakingAccountsByProduct = Array(repeating: [], count: products)
         grantedByTransaction = Array(repeating: .zero, count: transactions)
         afterRefundByTransaction = Array(repeating: .zero, count: transactions)
+        tiedByTransaction = Array(repeating: .zero, count: transactions)
+        firstTiedAt = Array(repeating: .max, count: transactions)
     }
 
     /// Adds `other` (over a disjoint set of rows) into these totals.
@@ -140,6 +147,13 @@ package struct AttributionTotals: Sendable {
         for index in grantedByTransaction.indices {
             grantedByTransaction[index] = try grantedByTransaction[index].adding(other.grantedByTransaction[index])
             afterRefundByTransaction[index] = try afterRefundByTransaction[index].adding(other.afterRefundByTransaction[index])
+            tiedByTransaction[index] = try tiedByTransaction[index].adding(other.tiedByTransaction[index])
+            firstTiedAt[index] = min(firstTiedAt[index], other.firstTiedAt[index])
+        }
+        for row in other.creditRows {
+            var mapped = row
+            mapped.category = categoryMap[Int(row.category)]
+            creditRows.append(mapped)
         }
         for (key, cell) in other.subscriptionLeaks {
             var mine = subscriptionLeaks[key] ?? SubscriptionLeakCell()

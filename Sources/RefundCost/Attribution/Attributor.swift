@@ -11,6 +11,7 @@ package struct Attributor {
     private let accounts: ByteKeyTable
     package private(set) var totals: AttributionTotals
     private let periodMilliseconds: [Int64]
+    package let credits: CreditLedger
 
     static let week: Int64 = 7 * 86_400_000
     static let month30: Int64 = 30 * 86_400_000
@@ -24,6 +25,7 @@ package struct Attributor {
         for account in ledger.accounts { table.insert(account) }
         accounts = table
         totals = AttributionTotals(products: products.names.count, transactions: ledger.transactions.count)
+        credits = CreditLedger(ledger: ledger)
         periodMilliseconds = ledger.transactions.map { SubscriptionPeriod.of($0, products: ledger.products).span.milliseconds }
     }
 
@@ -46,22 +48,104 @@ package struct Attributor {
                 totals.rowsAfterWindow += 1
                 try totals.costAfterWindow.add(row.cost, in: row.currency)
             }
-            // History matters only for what sunk cost and subscription loss look back on.
+            // History matters only for what sunk cost, credits and subscription loss look back on.
             guard t <= window.asOf else { return }
         }
         let account = accounts.find(row.accountID)
+        if row.usesCredits, let account, credits.hasPacks(account) {
+            totals.creditRows.append(CreditRow(
+                account: account, t: t, quantityNanos: row.quantityNanos ?? 0, cost: cost, originalCost: row.cost,
+                currency: row.currency, category: totals.categories.insert(row.category)))
+            return
+        }
         let decided = classifier.classify(account: account, at: t)
+        let category = inWindow ? totals.categories.insert(row.category) : -1
+        try record(decided, account: account, at: t, cost: cost, original: row.cost, currency: row.currency, category: category)
+    }
+
+    /// Settles the credit-metered rows (DOMAIN.md rule 7) into `totals`, once all rows are in
+    /// (after merging partial totals): per account in time order, each row draws its quantity
+    /// from the oldest pack with credits left. A row whose first credit comes from a valid pack
+    /// is `paid`, tied to it; from a pack refunded before the row, `after_refund`; a row no
+    /// credits cover is classified by access like any other.
+    package func settle(_ totals: inout AttributionTotals) throws -> CreditDraws {
+        var draws = CreditDraws()
+        let rows = totals.creditRows
+        totals.creditRows = []
+        let categories = totals.categories
+        let ordered = rows.indices.sorted { a, b in
+            let x = rows[a], y = rows[b]
+            if x.account != y.account { return x.account < y.account }
+            if x.t != y.t { return x.t < y.t }
+            if x.cost != y.cost { return x.cost < y.cost }
+            if x.quantityNanos != y.quantityNanos { return x.quantityNanos < y.quantityNanos }
+            return categories.key(x.category).utf8.lexicographicallyPrecedes(categories.key(y.category).utf8)
+        }
+        var currentAccount: Int32 = -1
+        var packs: [CreditPack] = []
+        var remaining: [Int64] = []
+        for index in ordered {
+            let row = rows[index]
+            if row.account != currentAccount {
+                currentAccount = row.account
+                packs = credits.packs(row.account)
+                remaining = packs.map(\.credits)
+            }
+            let funding = packs.indices.first { remaining[$0] > 0 && packs[$0].purchase <= row.t }
+            var decided: Classification
+            if let funding {
+                let pack = packs[funding]
+                if let revoked = pack.revokedAt, revoked <= row.t {
+                    decided = Classification(costClass: .afterRefund, transaction: Int32(pack.transaction), phase: classifier.phase(of: pack.transaction, at: row.t))
+                } else {
+                    decided = Classification(costClass: .paid, transaction: Int32(pack.transaction), phase: nil)
+                }
+                var wanted = row.quantityNanos
+                for position in funding..<packs.count where wanted > 0 && packs[position].purchase <= row.t {
+                    let taken = min(wanted, remaining[position])
+                    guard taken > 0 else { continue }
+                    remaining[position] -= taken
+                    wanted -= taken
+                    draws.draws[packs[position].transaction, default: []].append((row.t, taken))
+                }
+            } else {
+                decided = classifier.classify(account: row.account, at: row.t)
+            }
+            let category = window.contains(row.t) ? row.category : -1
+            try record(decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency, category: category, into: &totals)
+        }
+        return draws
+    }
+
+    /// The totals with credit rows settled, and the credit draws: what a run reports.
+    package func finished() throws -> (totals: AttributionTotals, draws: CreditDraws) {
+        var settled = totals
+        let draws = try settle(&settled)
+        return (settled, draws)
+    }
+
+    private mutating func record(
+        _ decided: Classification, account: Int32?, at t: Timestamp, cost: Money, original: Money, currency: CurrencyCode,
+        category: Int32
+    ) throws {
+        try record(decided, account: account, at: t, cost: cost, original: original, currency: currency, category: category, into: &totals)
+    }
+
+    /// Adds one classified row to every aggregate it belongs to.
+    private func record(
+        _ decided: Classification, account: Int32?, at t: Timestamp, cost: Money, original: Money, currency: CurrencyCode,
+        category: Int32, into totals: inout AttributionTotals
+    ) throws {
         let costClass = decided.costClass
         let product = products.of(transaction: decided.transaction)
-
+        let inWindow = window.contains(t)
         if inWindow {
             totals.rowsInWindow += 1
-            try totals.inputByCurrency.add(row.cost, in: row.currency)
+            try totals.inputByCurrency.add(original, in: currency)
             try totals.classByProduct[product].add(cost, to: costClass)
-            var byCurrency = totals.classByCurrency[row.currency] ?? ClassCosts()
-            try byCurrency.add(row.cost, to: costClass)
-            totals.classByCurrency[row.currency] = byCurrency
-            let category = totals.categories.insert(row.category)
+            var byCurrency = totals.classByCurrency[currency] ?? ClassCosts()
+            try byCurrency.add(original, to: costClass)
+            totals.classByCurrency[currency] = byCurrency
             let key = DayKey(day: t.dayNumber, category: category, costClass: costClass)
             var cell = totals.byDay[key] ?? DayCell()
             cell.rows += 1
@@ -81,6 +165,8 @@ package struct Attributor {
 
         guard t <= window.asOf, decided.transaction >= 0 else { return }
         let transaction = Int(decided.transaction)
+        totals.tiedByTransaction[transaction] = try totals.tiedByTransaction[transaction].adding(cost)
+        totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
         if costClass.isEntitled {
             totals.grantedByTransaction[transaction] = try totals.grantedByTransaction[transaction].adding(cost)
         } else if costClass == .afterRefund {
@@ -89,12 +175,13 @@ package struct Attributor {
         if costClass.isLeak, let account, classifier.ledger.transactions[transaction].type == .autoRenewable,
             let end = classifier.ledger.transactions[transaction].end
         {
-            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
+            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow, into: &totals)
         }
     }
 
-    private mutating func addSubscriptionLeak(
-        _ cost: Money, at t: Timestamp, account: Int32, transaction: Int32, accessEnd: Timestamp, inWindow: Bool
+    private func addSubscriptionLeak(
+        _ cost: Money, at t: Timestamp, account: Int32, transaction: Int32, accessEnd: Timestamp, inWindow: Bool,
+        into totals: inout AttributionTotals
     ) throws {
         let key = TransactionAccountKey(account: account, transaction: transaction)
         var cell = totals.subscriptionLeaks[key] ?? SubscriptionLeakCell()

@@ -63,6 +63,13 @@ package struct Classifier: Sendable {
         self.grace = grace
     }
 
+    /// Where `t` falls relative to the notice of the transaction's end and the grace after it.
+    package func phase(of transaction: Int, at t: Timestamp) -> LeakPhase {
+        guard let end = ledger.transactions[transaction].end else { return .beyondGrace }
+        if t < end.noticedAt { return .beforeNotice }
+        return t.milliseconds < end.noticedAt.milliseconds + grace.milliseconds ? .withinGrace : .beyondGrace
+    }
+
     /// `account` is the ledger's account index, or nil for an account no transaction links to.
     @inline(__always)
     package func classify(account: Int32?, at t: Timestamp) -> Classification {
@@ -82,9 +89,7 @@ package struct Classifier: Sendable {
             case .familyExit: .afterFamilyExit
             case .expiry, .upgrade: .afterExpiry
             }
-            let phase: LeakPhase = t < end.noticedAt ? .beforeNotice
-                : t.milliseconds < end.noticedAt.milliseconds + grace.milliseconds ? .withinGrace : .beyondGrace
-            return Classification(costClass: costClass, transaction: Int32(index), phase: phase)
+            return Classification(costClass: costClass, transaction: Int32(index), phase: phase(of: index, at: t))
         case .none:
             return Classification(costClass: .unentitled, transaction: -1, phase: nil)
         }

@@ -11,7 +11,14 @@ package struct ReportFigures: Sendable {
     package var subscriptionLosses: [SubscriptionLossFigure] = []
     package var ledger: Ledger
 
-    package init(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws {
+    package var draws: CreditDraws
+    package var consumption: [ConsumptionFigure] = []
+
+    package init(
+        ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates, draws: CreditDraws,
+        evidence: ConsumptionEvidence = ConsumptionEvidence(), policy: ConsumptionPolicy = ConsumptionPolicy()
+    ) throws {
+        self.draws = draws
         self.ledger = ledger
         self.totals = totals
         self.window = window
@@ -20,6 +27,8 @@ package struct ReportFigures: Sendable {
         refunds = try RefundFigure.all(ledger: ledger, totals: totals, window: window, rates: rates)
         leaks = LeakFigure.all(ledger: ledger, totals: totals)
         subscriptionLosses = try SubscriptionLossFigure.all(ledger: ledger, totals: totals)
+        consumption = ConsumptionFigure.all(
+            ledger: ledger, totals: totals, draws: draws, evidence: evidence, window: window, policy: policy)
         summary = try SummaryFigure.all(self)
     }
 }
@@ -146,6 +155,9 @@ package struct SummaryFigure: Sendable {
     package var refundedAmount = Money.zero
     package var refundSunkCost = Money.zero
     package var recurringLossRunRate = Money.zero
+    package var consumptionRequests = 0
+    package var consumptionGranted = 0
+    package var consumptionDeclined = 0
 
     package func leakedCost() throws(MoneyError) -> Money {
         try classes[.afterRefund].adding(classes[.afterFamilyExit])
@@ -153,7 +165,7 @@ package struct SummaryFigure: Sendable {
 
     var isEmpty: Bool {
         classes.amounts.allSatisfy { $0 == .zero } && refunds == 0 && refundReversals == 0 && familyRefunds == 0
-            && familyExits == 0 && refundedAmount == .zero && leakedBeyondGrace == .zero
+            && familyExits == 0 && refundedAmount == .zero && leakedBeyondGrace == .zero && consumptionRequests == 0
     }
 
     /// Product rows with any figure, sorted by product id (the empty product first), then `*`.
@@ -187,6 +199,12 @@ package struct SummaryFigure: Sendable {
             let p = product(of: loss.transaction)
             rows[p].recurringLossRunRate = try rows[p].recurringLossRunRate.adding(loss.runRate30Days)
         }
+        for request in figures.consumption {
+            let p = request.transaction.map(product(of:)) ?? 0
+            rows[p].consumptionRequests += 1
+            if request.outcome == .granted { rows[p].consumptionGranted += 1 }
+            if request.outcome == .declined { rows[p].consumptionDeclined += 1 }
+        }
         var all = SummaryFigure(product: nil)
         var leakingAccounts = Set<Int32>()
         for (index, row) in rows.enumerated() {
@@ -201,6 +219,9 @@ package struct SummaryFigure: Sendable {
             all.refundedAmount = try all.refundedAmount.adding(row.refundedAmount)
             all.refundSunkCost = try all.refundSunkCost.adding(row.refundSunkCost)
             all.recurringLossRunRate = try all.recurringLossRunRate.adding(row.recurringLossRunRate)
+            all.consumptionRequests += row.consumptionRequests
+            all.consumptionGranted += row.consumptionGranted
+            all.consumptionDeclined += row.consumptionDeclined
         }
         all.leakedAccounts = leakingAccounts.count
         return rows.filter { !$0.isEmpty } + [all]

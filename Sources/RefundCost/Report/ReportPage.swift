@@ -77,6 +77,7 @@ enum ReportPage {
         page += try refundSection(figures, currency: currency)
         page += leakTable(figures, currency: currency)
         page += subscriptionTable(figures, currency: currency)
+        page += consumptionSection(figures, currency: currency)
 
         page += "<h2>Reconciliation</h2>\n<p class=\"\(conservation.holds ? "ok" : "fail")\">\(escape(conservation.sentence(currency: figures.currency))).</p>\n"
         page += "<p class=\"muted\">\(figures.totals.rowsBeforeWindow) rows before and \(figures.totals.rowsAfterWindow) after the window were read for refund and subscription history only. "
@@ -216,6 +217,40 @@ enum ReportPage {
             text += "<tr><td>\(escape(ledger.accounts[loss.account]))</td><td>\(escape(transaction.record.originalTransactionID)) <span class=\"muted\">\(escape(transaction.record.productID)), \(transaction.ownership.reportName)</span></td><td>\(loss.period.iso)</td><td>\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td><td class=\"n\">\(loss.leakedPeriods)</td><td class=\"n\">\(money(loss.leakedCost))</td><td class=\"n\">\(money(loss.costPerPeriod))</td><td>\(loss.stillLeaking ? "<b>yes</b>" : "no")</td><td class=\"n\">\(money(loss.runRate30Days))</td></tr>\n"
         }
         return text + "</table>\n<p class=\"muted\">Amounts in \(currency).</p>\n"
+    }
+
+    /// Requests by reason, the preference the evidence supports, and how they ended.
+    private static func consumptionSection(_ figures: ReportFigures, currency: String) -> String {
+        var text = "<h2>Refund requests (consumption requests)</h2>\n"
+        guard !figures.consumption.isEmpty else { return text + "<p>No CONSUMPTION_REQUEST in this window.</p>\n" }
+        var cells: [String: [String: (count: Int, cost: Money)]] = [:]
+        var preferences: [String: Int] = [:]
+        var late = 0
+        var consented = 0
+        for request in figures.consumption {
+            let reason = request.notification.consumptionRequestReason ?? "(none)"
+            var cell = cells[reason]?[request.outcome.rawValue] ?? (0, .zero)
+            cell.count += 1
+            cell.cost = (try? cell.cost.adding(request.deliveredCost)) ?? cell.cost
+            cells[reason, default: [:]][request.outcome.rawValue] = cell
+            preferences[request.preference.rawValue, default: 0] += 1
+            if request.pastRespondBy { late += 1 }
+            if request.consented { consented += 1 }
+        }
+        text += "<table><tr><th>reason</th><th class=\"n\">granted</th><th class=\"n\">declined</th><th class=\"n\">pending</th><th class=\"n\">delivered cost (\(currency))</th></tr>\n"
+        for reason in cells.keys.sorted() {
+            let row = cells[reason] ?? [:]
+            var cost = Money.zero
+            for cell in row.values { cost = (try? cost.adding(cell.cost)) ?? cost }
+            text += "<tr><td>\(escape(reason))</td>"
+            for outcome in [ConsumptionOutcome.granted, .declined, .pending] { text += "<td class=\"n\">\(row[outcome.rawValue]?.count ?? 0)</td>" }
+            text += "<td class=\"n\">\(money(cost))</td></tr>\n"
+        }
+        text += "</table>\n<p class=\"muted\">Preference the evidence supports: "
+        text += RefundPreference.allCases.map { "\($0.rawValue) \(preferences[$0.rawValue] ?? 0)" }.joined(separator: ", ")
+        text += ". \(consented) of \(figures.consumption.count) customers consented to share consumption data (only those answers can be sent); "
+        text += "\(late) request\(late == 1 ? " is" : "s are") past the 12-hour answer window as of \(figures.window.asOf.civilDate). See consumption_requests.csv.</p>\n"
+        return text
     }
 
     // MARK: Formatting for people

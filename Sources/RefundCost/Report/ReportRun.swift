@@ -9,6 +9,7 @@ package struct ReportOptions: Sendable {
     package var currency: CurrencyCode = .usd
     package var maxRejects = 0
     package var costColumns: [CostColumns.Name: String] = [:]
+    package var consumptionPolicy = ConsumptionPolicy()
 
     package init(data: String, out: String, window: ReportWindow) {
         self.data = data
@@ -65,6 +66,7 @@ package enum ReportRun {
             input: load.input, accountLinks: load.accountLinks, products: load.products,
             options: LedgerOptions(asOf: window.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
         let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
+        let evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
         let appStoreSeconds = Clock.monotonicSeconds() - started
 
         var attributor = Attributor(ledger: ledger, window: window, grace: options.grace, rates: rates)
@@ -108,14 +110,16 @@ package enum ReportRun {
             return outcome
         }
 
-        let figures = try ReportFigures(ledger: ledger, totals: attributor.totals, window: window, rates: rates)
+        let (totals, draws) = try attributor.finished()
+        let figures = try ReportFigures(
+            ledger: ledger, totals: totals, window: window, rates: rates, draws: draws, evidence: evidence, policy: options.consumptionPolicy)
         let conservation = try Conservation(figures: figures, accepted: accepted)
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
         let writeStarted = Clock.monotonicSeconds()
         try ReportFiles.write(figures, conservation: conservation, inputs: inputs, to: folder.staging)
         let record = RunRecord(
-            options: options, inputs: inputs, summaries: summaries, counts: load.input.counts, totals: attributor.totals,
+            options: options, inputs: inputs, summaries: summaries, counts: load.input.counts, totals: totals,
             rejects: rejects.count, conservation: conservation,
             timings: [("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
                       ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started)])
@@ -150,11 +154,13 @@ package enum ReportFiles {
         try LeaksFile.write(figures, to: folder)
         try SubscriptionLossFile.write(figures, to: folder)
         try FamilyLinksFile.write(figures, to: folder)
+        try ConsumptionFiles.write(figures, to: folder)
         try ReportPage.write(figures, conservation: conservation, inputs: inputs, to: folder)
     }
 
     /// The CSV files every run writes from its figures, in the order they are described.
     package static let csvNames = [
         "summary.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "subscription_loss.csv", "family_links.csv",
+        "consumption_requests.csv", "consumption_responses.jsonl",
     ]
 }

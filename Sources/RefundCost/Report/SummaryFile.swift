@@ -5,7 +5,7 @@ enum SummaryFile {
         "cost_premature", "cost_after_refund", "cost_after_family_exit", "cost_after_expiry", "cost_unentitled",
         "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace", "leaked_accounts", "refunds", "refunds_prorated",
         "refund_reversals", "family_refunds", "family_exits", "refunded_amount", "refund_sunk_cost",
-        "recurring_loss_run_rate",
+        "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined",
     ]
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -29,6 +29,9 @@ enum SummaryFile {
             file.money(row.refundedAmount)
             file.money(row.refundSunkCost)
             file.money(row.recurringLossRunRate)
+            file.integer(row.consumptionRequests)
+            file.integer(row.consumptionGranted)
+            file.integer(row.consumptionDeclined)
             try file.endRow()
         }
         try file.commit()

@@ -40,6 +40,7 @@ package enum DatasetGenerator {
         try writeAccounts(builder.accountRows, root: root)
         try write(SyntheticCatalog.productsCSV, to: root + "/products.csv")
         try writeRates(options, root: root)
+        try writeEvidence(builder, root: root)
         return summary
     }
 
@@ -124,6 +125,25 @@ package enum DatasetGenerator {
             try writer.endRow()
         }
         try writer.commit()
+    }
+
+    private static func writeEvidence(_ builder: ScenarioBuilder, root: String) throws {
+        let consent = try CSVFileWriter(path: root + "/consent.csv", header: ["account_id", "consented", "at"])
+        for row in builder.consentRows {
+            consent.text(row.account)
+            consent.bool(row.consented)
+            consent.timestamp(Timestamp(milliseconds: row.at))
+            try consent.endRow()
+        }
+        try consent.commit()
+        let deliveries = try CSVFileWriter(path: root + "/deliveries.csv", header: ["transaction_id", "status", "at"])
+        for row in builder.deliveryRows {
+            deliveries.text(row.transaction)
+            deliveries.text(row.status)
+            deliveries.timestamp(Timestamp(milliseconds: row.at))
+            try deliveries.endRow()
+        }
+        try deliveries.commit()
     }
 
     /// EUR and GBP in US dollars, one rate per day of the window and the months before it.

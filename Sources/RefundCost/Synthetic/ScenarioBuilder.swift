@@ -13,6 +13,9 @@ struct ScenarioBuilder {
     /// accounts.csv rows: account, original transaction id (may be empty), token.
     private(set) var accountRows: [(account: String, original: String, token: String)] = []
     private(set) var scenarios: [String: Int] = [:]
+    /// consent.csv and deliveries.csv rows.
+    private(set) var consentRows: [(account: String, consented: Bool, at: Int64)] = []
+    private(set) var deliveryRows: [(transaction: String, status: String, at: Int64)] = []
     private(set) var accountCount = 0
     private var nextTransaction: Int64 = 2_000_000_700_000_000
 
@@ -224,6 +227,7 @@ struct ScenarioBuilder {
             count(prorated ? "refund_prorated" : event == .reversal ? "refund_reversed" : "refund_full")
             if random.chance(25) {
                 count("consumption_request_subscription")
+                if random.chance(60) { consentRows.append((purchaser, true, chain[refundIndex].purchase)) }
                 var copy = chain[refundIndex]
                 copy.revocationDate = nil
                 copy.revocationReason = nil
@@ -374,7 +378,14 @@ struct ScenarioBuilder {
                 count("consumption_request")
                 let requested = purchase + random.between(day, 10 * day)
                 let reasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]
-                notify("CONSUMPTION_REQUEST", nil, at: requested, pack, reason: reasons[random.weighted([30, 20, 30, 5, 15])])
+                let reason = reasons[random.weighted([30, 20, 30, 5, 15])]
+                notify("CONSUMPTION_REQUEST", nil, at: requested, pack, reason: reason)
+                if reason == "FULFILLMENT_ISSUE" && random.chance(50) {
+                    count("undelivered_pack")
+                    deliveryRows.append((id, "UNDELIVERED_SERVER_OUTAGE", purchase + 5 * 60_000))
+                } else if random.chance(30) {
+                    deliveryRows.append((id, "DELIVERED", purchase + 60_000))
+                }
                 switch random.weighted([45, 35, 20]) {
                 case 0:
                     count("consumption_refund_granted")
@@ -392,6 +403,10 @@ struct ScenarioBuilder {
             transactions.append(pack)
         }
         accountRows.append((account, firstOriginal, token))
+        if random.chance(70) {
+            count("consented_to_share_consumption")
+            consentRows.append((account, true, windowStart - 60 * day))
+        }
         return [(account, spans)]
     }
 

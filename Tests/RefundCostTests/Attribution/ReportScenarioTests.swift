@@ -304,7 +304,7 @@ struct ReportFolderTests {
         tolerant.maxRejects = 1
         let written = try ReportRun.execute(tolerant)
         #expect(!written.failedOnRejects)
-        #expect(try FileSystem.list(out + "/2026-10").count == 9)
+        #expect(try FileSystem.list(out + "/2026-10").count == 11)
         #expect(try FileSystem.list(out).map(\.name) == ["2026-10"])
     }
 }

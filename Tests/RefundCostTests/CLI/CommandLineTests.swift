@@ -106,10 +106,10 @@ struct ReportCommandLineTests {
         #expect(report.stdout.contains("reconciliation holds"))
         #expect(report.stderr.isEmpty)
         #expect(FileManager.default.fileExists(atPath: out + "/2026-10/report.html"))
-        let explain = try cli.run(["explain", "--data", data, "--account", "acct-000039"])
+        let explain = try cli.run(["explain", "--data", data, "--account", "acct-000030"])
         #expect(explain.status == 0)
-        #expect(explain.stdout.contains("shared from 2000000700001558 of acct-000037: purchase_match"))
-        #expect(explain.stdout.contains("family_shared               5.740017"))
+        #expect(explain.stdout.contains("shared from 2000000700001082 of acct-000028: purchase_match"))
+        #expect(explain.stdout.contains("family_shared               7.077003"))
     }
 
     @Test func reportUsageErrors() throws {

@@ -67,8 +67,10 @@ struct GoldenReportTests {
         // Merge in the order that makes category ids differ from the one-pass order.
         var merged = odd.totals
         try merged.merge(even.totals)
-        let one = try ReportFigures(ledger: ledger, totals: whole.totals, window: window, rates: rates)
-        let two = try ReportFigures(ledger: ledger, totals: merged, window: window, rates: rates)
+        let mergedDraws = try whole.settle(&merged)
+        let (wholeTotals, wholeDraws) = try whole.finished()
+        let one = try ReportFigures(ledger: ledger, totals: wholeTotals, window: window, rates: rates, draws: wholeDraws)
+        let two = try ReportFigures(ledger: ledger, totals: merged, window: window, rates: rates, draws: mergedDraws)
         let oneFolder = try TestFiles.temporaryDirectory("one")
         let twoFolder = try TestFiles.temporaryDirectory("two")
         try ReportFiles.write(one, conservation: try Conservation(figures: one, accepted: CostTotals()), inputs: [], to: oneFolder)
