@@ -13,8 +13,10 @@ struct AppStoreFixture {
     var historyLines: [String] = []
     var accounts: [(String, String, String)] = []
     var products = "product_id,type,period,credits\n"
-    var costs = "timestamp,account_id,category,cost,currency\n"
+    var costs = "timestamp,account_id,category,cost,currency,quantity,unit\n"
     var rates: String?
+    var consent: String?
+    var deliveries: String?
 
     /// A transaction payload as a JSON object; `extra` adds or overrides fields.
     static func transaction(
@@ -58,8 +60,12 @@ struct AppStoreFixture {
     }
 
     /// Adds a cost row at `at` (epoch milliseconds) for `account`.
-    mutating func cost(_ account: String, at: Int64, _ amount: String, category: String = "compute", currency: String = "USD") {
-        costs += "\(Timestamp(milliseconds: at)),\(account),\(category),\(amount),\(currency)\n"
+    mutating func cost(
+        _ account: String, at: Int64, _ amount: String, category: String = "compute", currency: String = "USD",
+        credits: Int? = nil
+    ) {
+        let metered = credits.map { "\($0),credit" } ?? ","
+        costs += "\(Timestamp(milliseconds: at)),\(account),\(category),\(amount),\(currency),\(metered)\n"
     }
 
     mutating func link(_ account: String, _ original: String, token: String = "") {
@@ -79,6 +85,8 @@ struct AppStoreFixture {
         try TestFiles.write(products, to: root + "/products.csv")
         try TestFiles.write(costs, to: root + "/costs/costs.csv")
         if let rates { try TestFiles.write(rates, to: root + "/fx.csv") }
+        if let consent { try TestFiles.write(consent, to: root + "/consent.csv") }
+        if let deliveries { try TestFiles.write(deliveries, to: root + "/deliveries.csv") }
         return root
     }
 }

@@ -294,7 +294,7 @@ struct ReportFolderTests {
         let good = try ReportRun.execute(ReportOptions(data: root, out: out, window: window))
         #expect(FileSystem.exists(good.folder + "/summary.csv"))
         // The same month again, now with a bad cost row: the folder holds only rejects.csv.
-        try TestFiles.write(fixture.costs + "yesterday,p,compute,1.00,USD\n", to: root + "/costs/costs.csv")
+        try TestFiles.write(fixture.costs + "yesterday,p,compute,1.00,USD,,\n", to: root + "/costs/costs.csv")
         let bad = try ReportRun.execute(ReportOptions(data: root, out: out, window: window))
         #expect(bad.failedOnRejects)
         #expect(try FileSystem.list(out + "/2026-10").map(\.name) == ["rejects.csv"])
