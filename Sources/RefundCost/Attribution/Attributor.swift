@@ -68,7 +68,13 @@ package struct Attributor {
     /// from the oldest pack with credits left. A row whose first credit comes from a valid pack
     /// is `paid`, tied to it; from a pack refunded before the row, `after_refund`; a row no
     /// credits cover is classified by access like any other.
-    package func settle(_ totals: inout AttributionTotals) throws -> CreditDraws {
+    package mutating func settle(_ external: inout AttributionTotals) throws -> CreditDraws {
+        swap(&totals, &external)
+        defer { swap(&totals, &external) }
+        return try settleOwnTotals()
+    }
+
+    private mutating func settleOwnTotals() throws -> CreditDraws {
         var draws = CreditDraws()
         let rows = totals.creditRows
         totals.creditRows = []
@@ -112,29 +118,22 @@ package struct Attributor {
                 decided = classifier.classify(account: row.account, at: row.t)
             }
             let category = window.contains(row.t) ? row.category : -1
-            try record(decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency, category: category, into: &totals)
+            try record(decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency, category: category)
         }
         return draws
     }
 
     /// The totals with credit rows settled, and the credit draws: what a run reports.
-    package func finished() throws -> (totals: AttributionTotals, draws: CreditDraws) {
-        var settled = totals
-        let draws = try settle(&settled)
-        return (settled, draws)
+    package mutating func finished() throws -> (totals: AttributionTotals, draws: CreditDraws) {
+        let draws = try settleOwnTotals()
+        return (totals, draws)
     }
 
+    /// Adds one classified row to every aggregate it belongs to. (A mutating method on the
+    /// attributor's own totals: passing them `inout` to a method of `self` would copy them.)
     private mutating func record(
         _ decided: Classification, account: Int32?, at t: Timestamp, cost: Money, original: Money, currency: CurrencyCode,
         category: Int32
-    ) throws {
-        try record(decided, account: account, at: t, cost: cost, original: original, currency: currency, category: category, into: &totals)
-    }
-
-    /// Adds one classified row to every aggregate it belongs to.
-    private func record(
-        _ decided: Classification, account: Int32?, at t: Timestamp, cost: Money, original: Money, currency: CurrencyCode,
-        category: Int32, into totals: inout AttributionTotals
     ) throws {
         let costClass = decided.costClass
         let product = products.of(transaction: decided.transaction)
@@ -175,13 +174,12 @@ package struct Attributor {
         if costClass.isLeak, let account, classifier.ledger.transactions[transaction].type == .autoRenewable,
             let end = classifier.ledger.transactions[transaction].end
         {
-            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow, into: &totals)
+            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
         }
     }
 
-    private func addSubscriptionLeak(
-        _ cost: Money, at t: Timestamp, account: Int32, transaction: Int32, accessEnd: Timestamp, inWindow: Bool,
-        into totals: inout AttributionTotals
+    private mutating func addSubscriptionLeak(
+        _ cost: Money, at t: Timestamp, account: Int32, transaction: Int32, accessEnd: Timestamp, inWindow: Bool
     ) throws {
         let key = TransactionAccountKey(account: account, transaction: transaction)
         var cell = totals.subscriptionLeaks[key] ?? SubscriptionLeakCell()

@@ -15,180 +15,247 @@ struct AppStoreDecodingError: Error, Sendable, Hashable {
         self.reason = reason
     }
 
-    init(_ error: JSONError, in container: String = "") {
-        field = [container, error.field].filter { !$0.isEmpty }.joined(separator: ".")
-        reason = error.reason
-    }
-
-    init(_ error: JWSError, field: String) {
-        self.field = field
-        reason = error.description
+    /// Maps what the JSON cursor or the JWS decoder threw.
+    init(_ error: any Error) {
+        switch error {
+        case let json as JSONError:
+            field = json.field
+            reason = json.reason
+        case let jws as JWSError:
+            field = ""
+            reason = jws.description
+        case let decoding as AppStoreDecodingError:
+            self = decoding
+        default:
+            field = ""
+            reason = "\(error)"
+        }
     }
 }
 
-/// The keys that tell which form a notification line has.
-private struct NotificationLine: Decodable {
-    var signedPayload: String?
-    var receivedAt: AppleTimestamp?
+/// Every member a notification line may hold, in any of its forms, gathered in one walk.
+private struct NotificationFields {
+    var receivedAt: Timestamp?
     var notificationType: String?
-    var notification_type: String?
+    var subtype: String?
+    var notificationUUID: String?
+    var version: String?
+    var signedDate: Timestamp?
+    var environment: String?
+    var transaction: TransactionFields?
+    var consumptionRequestReason: String?
+    var v1Type: String?
+    var v1Receipts: [V1Receipt] = []
+
+    /// Reads the members of a notification object (a body, or the payload inside `signedPayload`).
+    mutating func read(_ cursor: inout JSONCursor) throws {
+        try cursor.members { cursor, key in
+            if key == "signedPayload" {
+                let payload: [UInt8]
+                do { payload = try JWS.payload(of: try cursor.stringBytes()) } catch let error as JWSError {
+                    throw JSONError(reason: error.description, field: "")
+                }
+                try payload.withUnsafeBytes { bytes in
+                    var inner = JSONCursor(bytes)
+                    try read(&inner)
+                    try inner.finish()
+                }
+            } else if key == "receivedAt" {
+                receivedAt = try cursor.optionalTimestamp()
+            } else if key == "notificationType" {
+                notificationType = try cursor.optionalString()
+            } else if key == "subtype" {
+                subtype = try cursor.optionalString()
+            } else if key == "notificationUUID" {
+                notificationUUID = try cursor.optionalString()
+            } else if key == "version" {
+                version = try cursor.optionalString()
+            } else if key == "signedDate" {
+                signedDate = try cursor.optionalTimestamp()
+            } else if key == "data" {
+                try readData(&cursor)
+            } else if key == "notification_type" {
+                v1Type = try cursor.optionalString()
+            } else if key == "environment" {
+                environment = try cursor.optionalString()
+            } else if key == "unified_receipt" {
+                try cursor.members { cursor, key in
+                    guard key == "latest_receipt_info", !cursor.null() else { return try cursor.skip() }
+                    try cursor.elements { cursor, _ in v1Receipts.append(try V1Receipt.object(&cursor)) }
+                }
+            } else {
+                try cursor.skip()
+            }
+        }
+    }
+
+    private mutating func readData(_ cursor: inout JSONCursor) throws {
+        if cursor.null() { return }
+        try cursor.members { cursor, key in
+            if key == "environment" {
+                environment = try cursor.optionalString()
+            } else if key == "signedTransactionInfo" {
+                if cursor.null() { return }
+                do {
+                    transaction = cursor.isString() ? try TransactionFields.signed(&cursor) : try TransactionFields.object(&cursor)
+                } catch let error as JWSError {
+                    throw JSONError(reason: error.description, field: "")
+                }
+            } else if key == "consumptionRequestReason" {
+                consumptionRequestReason = try cursor.optionalString()
+            } else {
+                try cursor.skip()
+            }
+        }
+    }
 }
 
+/// One V1 `latest_receipt_info` entry: every value a string, dates as `*_ms`.
+private struct V1Receipt {
+    var transactionID: String?
+    var originalTransactionID: String?
+    var productID: String?
+    var purchase: Int64?
+    var expires: Int64?
+    var cancellation: Int64?
+    var cancellationReason: Int64?
+    var ownership: String?
+    var webOrderLineItemID: String?
+    var appAccountToken: String?
+    var quantity: Int64?
+
+    static func object(_ cursor: inout JSONCursor) throws -> V1Receipt {
+        var receipt = V1Receipt()
+        try cursor.members { cursor, key in
+            if cursor.null() { return }
+            if key == "transaction_id" { receipt.transactionID = try cursor.string() }
+            else if key == "original_transaction_id" { receipt.originalTransactionID = try cursor.string() }
+            else if key == "product_id" { receipt.productID = try cursor.string() }
+            else if key == "purchase_date_ms" { receipt.purchase = try cursor.lenientInteger() }
+            else if key == "expires_date_ms" { receipt.expires = try cursor.lenientInteger() }
+            else if key == "cancellation_date_ms" { receipt.cancellation = try cursor.lenientInteger() }
+            else if key == "cancellation_reason" { receipt.cancellationReason = try cursor.lenientInteger() }
+            else if key == "in_app_ownership_type" { receipt.ownership = try cursor.string() }
+            else if key == "web_order_line_item_id" { receipt.webOrderLineItemID = try cursor.string() }
+            else if key == "app_account_token" { receipt.appAccountToken = try cursor.string() }
+            else if key == "quantity" { receipt.quantity = try cursor.lenientInteger() }
+            else { try cursor.skip() }
+        }
+        return receipt
+    }
+}
+
+/// Decodes one line of `notifications/*.jsonl`: a V2 body, a decoded V2 payload, or a V1 body.
 func decodeNotificationLine(
     _ bytes: UnsafeRawBufferPointer, at location: SourceLocation
 ) -> Result<DecodedNotification, AppStoreDecodingError> {
     Result { () throws(AppStoreDecodingError) in
-        let line: NotificationLine
-        do throws(JSONError) { line = try JSON.decode(NotificationLine.self, from: bytes) } catch { throw AppStoreDecodingError(error) }
-        if let signed = line.signedPayload {
-            return try decodeSignedNotification(signed, receivedAt: line.receivedAt?.value, at: location)
+        var fields = NotificationFields()
+        do {
+            var cursor = JSONCursor(bytes)
+            try fields.read(&cursor)
+            try cursor.finish()
+        } catch {
+            throw AppStoreDecodingError(error)
         }
-        if line.notificationType != nil {
-            let payload: NotificationPayload
-            do throws(JSONError) { payload = try JSON.decode(NotificationPayload.self, from: bytes) } catch { throw AppStoreDecodingError(error) }
-            return try makeNotification(payload, receivedAt: line.receivedAt?.value, at: location)
-        }
-        if line.notification_type != nil {
-            let body: NotificationV1Body
-            do throws(JSONError) { body = try JSON.decode(NotificationV1Body.self, from: bytes) } catch { throw AppStoreDecodingError(error) }
-            return try makeV1Notification(body, digest: Fingerprint(bytes), receivedAt: line.receivedAt?.value, at: location)
-        }
-        throw AppStoreDecodingError(
-            field: "", reason: "not a notification: no signedPayload, notificationType or notification_type")
+        if fields.notificationType != nil { return try makeNotification(fields, at: location) }
+        if fields.v1Type != nil { return try makeV1Notification(fields, digest: Fingerprint(bytes), at: location) }
+        throw AppStoreDecodingError(field: "", reason: "not a notification: no signedPayload, notificationType or notification_type")
     }
 }
 
+/// Decodes a `signed_payload` from a notification CSV export.
 func decodeSignedNotification(
     _ signed: String, receivedAt: Timestamp?, at location: SourceLocation
 ) throws(AppStoreDecodingError) -> DecodedNotification {
-    let jws: JWS
-    do throws(JWSError) { jws = try JWS(compact: signed) } catch { throw AppStoreDecodingError(error, field: "signedPayload") }
-    let payload: NotificationPayload
-    do throws(JSONError) {
-        payload = try JSON.decode(NotificationPayload.self, from: jws.payload)
+    var fields = NotificationFields()
+    var compact = signed
+    do {
+        let payload = try compact.withUTF8 { try JWS.payload(of: UnsafeRawBufferPointer($0)) }
+        try payload.withUnsafeBytes { bytes in
+            var cursor = JSONCursor(bytes)
+            try fields.read(&cursor)
+            try cursor.finish()
+        }
+    } catch let error as JWSError {
+        throw AppStoreDecodingError(field: "signed_payload", reason: error.description)
     } catch {
-        throw AppStoreDecodingError(error, in: "signedPayload")
+        throw AppStoreDecodingError(error)
     }
-    return try makeNotification(payload, receivedAt: receivedAt, at: location)
-}
-
-private func makeNotification(
-    _ payload: NotificationPayload, receivedAt: Timestamp?, at location: SourceLocation
-) throws(AppStoreDecodingError) -> DecodedNotification {
-    guard let uuid = payload.notificationUUID, !uuid.isEmpty else {
-        throw AppStoreDecodingError(field: "notificationUUID", reason: "missing: retries cannot be told apart without it")
-    }
-    guard let type = payload.notificationType else {
+    fields.receivedAt = receivedAt ?? fields.receivedAt
+    guard fields.notificationType != nil else {
         throw AppStoreDecodingError(field: "notificationType", reason: "missing")
     }
-    guard let signedDate = payload.signedDate?.value else {
+    return try makeNotification(fields, at: location)
+}
+
+private func makeNotification(_ fields: NotificationFields, at location: SourceLocation) throws(AppStoreDecodingError) -> DecodedNotification {
+    guard let uuid = fields.notificationUUID, !uuid.isEmpty else {
+        throw AppStoreDecodingError(field: "notificationUUID", reason: "missing: retries cannot be told apart without it")
+    }
+    guard let type = fields.notificationType else {
+        throw AppStoreDecodingError(field: "notificationType", reason: "missing")
+    }
+    guard let signedDate = fields.signedDate else {
         throw AppStoreDecodingError(field: "signedDate", reason: "missing: the as-of cut-off needs it")
     }
     var transaction: TransactionRecord?
-    switch payload.data?.signedTransactionInfo {
-    case .signed(let compact):
-        let jws: JWS
-        do throws(JWSError) { jws = try JWS(compact: compact) } catch { throw AppStoreDecodingError(error, field: "data.signedTransactionInfo") }
-        let decoded: TransactionPayload
-        do throws(JSONError) {
-            decoded = try JSON.decode(TransactionPayload.self, from: jws.payload)
+    if let transactionFields = fields.transaction {
+        do {
+            transaction = try transactionFields.record(fallbackSignedDate: signedDate, at: location)
         } catch {
-            throw AppStoreDecodingError(error, in: "data.signedTransactionInfo")
+            throw AppStoreDecodingError(field: "data.signedTransactionInfo." + error.field, reason: error.reason)
         }
-        transaction = try makeTransaction(decoded, fallbackSignedDate: signedDate, at: location)
-    case .decoded(let decoded):
-        transaction = try makeTransaction(decoded, fallbackSignedDate: signedDate, at: location)
-    case nil:
-        transaction = nil
     }
     let notification = NotificationRecord(
-        uuid: uuid, rawType: type, subtype: payload.subtype, version: payload.version ?? "2.0", signedDate: signedDate,
-        receivedAt: receivedAt, rawEnvironment: payload.data?.environment, transaction: transaction,
-        consumptionRequestReason: payload.data?.consumptionRequestReason, source: location)
+        uuid: uuid, rawType: type, subtype: fields.subtype, version: fields.version ?? "2.0", signedDate: signedDate,
+        receivedAt: fields.receivedAt, rawEnvironment: fields.environment, transaction: transaction,
+        consumptionRequestReason: fields.consumptionRequestReason, source: location)
     return DecodedNotification(notification: notification)
-}
-
-/// Maps a decoded transaction onto the record, checking what the ledger cannot do without.
-func makeTransaction(
-    _ payload: TransactionPayload, fallbackSignedDate: Timestamp?, at location: SourceLocation
-) throws(AppStoreDecodingError) -> TransactionRecord {
-    guard let id = payload.transactionId, !id.isEmpty else {
-        throw AppStoreDecodingError(field: "transactionId", reason: "a transaction without transactionId")
-    }
-    guard let product = payload.productId, !product.isEmpty else {
-        throw AppStoreDecodingError(field: "productId", reason: "transaction \(id) has no productId")
-    }
-    guard let purchaseDate = payload.purchaseDate?.value else {
-        throw AppStoreDecodingError(field: "purchaseDate", reason: "transaction \(id) has no purchaseDate")
-    }
-    guard let signedDate = payload.signedDate?.value ?? fallbackSignedDate else {
-        throw AppStoreDecodingError(field: "signedDate", reason: "transaction \(id) has no signedDate to order its copies by")
-    }
-    if let percentage = payload.revocationPercentage, !(0...100_000).contains(percentage) {
-        throw AppStoreDecodingError(field: "revocationPercentage", reason: "\(percentage) is outside 0...100000 milliunits")
-    }
-    return TransactionRecord(
-        transactionID: id, originalTransactionID: payload.originalTransactionId ?? id,
-        webOrderLineItemID: payload.webOrderLineItemId, productID: product,
-        subscriptionGroupIdentifier: payload.subscriptionGroupIdentifier, purchaseDate: purchaseDate,
-        originalPurchaseDate: payload.originalPurchaseDate?.value, expiresDate: payload.expiresDate?.value,
-        quantity: payload.quantity ?? 1, rawType: payload.type, appAccountToken: payload.appAccountToken,
-        rawOwnership: payload.inAppOwnershipType, signedDate: signedDate, revocationDate: payload.revocationDate?.value,
-        revocationReason: payload.revocationReason, rawRevocationType: payload.revocationType,
-        revocationPercentage: payload.revocationPercentage, isUpgraded: payload.isUpgraded ?? false,
-        rawEnvironment: payload.environment, price: payload.price, currency: payload.currency,
-        appTransactionID: payload.appTransactionId, source: location)
 }
 
 /// V1: every receipt becomes a transaction copy. V1 signs nothing, so a copy is dated when it
 /// was received, else by the latest date it carries; the notification is about the receipt
 /// that was cancelled, else the latest one.
 private func makeV1Notification(
-    _ body: NotificationV1Body, digest: Fingerprint, receivedAt: Timestamp?, at location: SourceLocation
+    _ fields: NotificationFields, digest: Fingerprint, at location: SourceLocation
 ) throws(AppStoreDecodingError) -> DecodedNotification {
-    guard let type = body.notification_type else {
-        throw AppStoreDecodingError(field: "notification_type", reason: "missing")
-    }
-    let receipts = body.unified_receipt?.latest_receipt_info ?? []
+    let receivedAt = fields.receivedAt
+    let environment = fields.environment.flatMap(AppStoreEnvironment.init(v1:))?.rawValue ?? fields.environment
     var transactions: [TransactionRecord] = []
-    for (index, receipt) in receipts.enumerated() {
+    for (index, receipt) in fields.v1Receipts.enumerated() {
         let field = "unified_receipt.latest_receipt_info[\(index)]"
-        guard let id = receipt.transaction_id, !id.isEmpty else {
+        guard let id = receipt.transactionID, !id.isEmpty else {
             throw AppStoreDecodingError(field: field + ".transaction_id", reason: "a transaction without transaction_id")
         }
-        guard let product = receipt.product_id, let purchase = receipt.purchase_date_ms?.value else {
+        guard let product = receipt.productID, let purchaseMilliseconds = receipt.purchase else {
             throw AppStoreDecodingError(field: field, reason: "receipt \(id) lacks product_id or purchase_date_ms")
         }
-        let cancellation = receipt.cancellation_date_ms.map { Timestamp(milliseconds: $0.value) }
-        let expires = receipt.expires_date_ms.map { Timestamp(milliseconds: $0.value) }
-        let latestDate = max(Timestamp(milliseconds: purchase), cancellation ?? Timestamp(milliseconds: purchase))
-        transactions.append(
-            TransactionRecord(
-                transactionID: id, originalTransactionID: receipt.original_transaction_id ?? id,
-                webOrderLineItemID: receipt.web_order_line_item_id, productID: product,
-                subscriptionGroupIdentifier: nil, purchaseDate: Timestamp(milliseconds: purchase), originalPurchaseDate: nil,
-                expiresDate: expires, quantity: Int(receipt.quantity?.value ?? 1),
-                rawType: expires != nil ? ProductType.autoRenewable.rawValue : nil,
-                appAccountToken: receipt.app_account_token, rawOwnership: receipt.in_app_ownership_type ?? "PURCHASED",
-                signedDate: receivedAt ?? latestDate, revocationDate: cancellation,
-                revocationReason: receipt.cancellation_reason.map { Int($0.value) }, rawRevocationType: nil,
-                revocationPercentage: nil, isUpgraded: false,
-                rawEnvironment: body.environment.flatMap(AppStoreEnvironment.init(v1:))?.rawValue ?? body.environment,
-                price: nil, currency: nil, appTransactionID: nil, source: location))
+        let purchase = Timestamp(milliseconds: purchaseMilliseconds)
+        let cancellation = receipt.cancellation.map(Timestamp.init(milliseconds:))
+        let expires = receipt.expires.map(Timestamp.init(milliseconds:))
+        transactions.append(TransactionRecord(
+            transactionID: id, originalTransactionID: receipt.originalTransactionID ?? id,
+            webOrderLineItemID: receipt.webOrderLineItemID, productID: product, subscriptionGroupIdentifier: nil,
+            purchaseDate: purchase, originalPurchaseDate: nil, expiresDate: expires, quantity: Int(receipt.quantity ?? 1),
+            rawType: expires != nil ? ProductType.autoRenewable.rawValue : nil, appAccountToken: receipt.appAccountToken,
+            rawOwnership: receipt.ownership ?? Ownership.purchased.rawValue, signedDate: receivedAt ?? max(purchase, cancellation ?? purchase),
+            revocationDate: cancellation, revocationReason: receipt.cancellationReason.map { Int($0) }, rawRevocationType: nil,
+            revocationPercentage: nil, isUpgraded: false, rawEnvironment: environment, price: nil, currency: nil,
+            appTransactionID: nil, source: location))
     }
     let mainIndex = transactions.indices.max { a, b in
-        let left = (transactions[a].revocationDate != nil, transactions[a].purchaseDate, transactions[a].transactionID)
-        let right = (transactions[b].revocationDate != nil, transactions[b].purchaseDate, transactions[b].transactionID)
-        return (left.0 ? 1 : 0, left.1, left.2) < (right.0 ? 1 : 0, right.1, right.2)
+        let left = (transactions[a].revocationDate != nil ? 1 : 0, transactions[a].purchaseDate, transactions[a].transactionID)
+        let right = (transactions[b].revocationDate != nil ? 1 : 0, transactions[b].purchaseDate, transactions[b].transactionID)
+        return left < right
     }
     let main = mainIndex.map { transactions[$0] }
     let others = mainIndex.map { index in transactions.enumerated().filter { $0.offset != index }.map(\.element) } ?? []
     let signedDate = receivedAt ?? transactions.map(\.signedDate).max() ?? Timestamp(milliseconds: 0)
-    let environment = body.environment.flatMap(AppStoreEnvironment.init(v1:))?.rawValue ?? body.environment
     let notification = NotificationRecord(
-        uuid: "v1-" + String(digest.value, radix: 16), rawType: type, subtype: nil, version: "1", signedDate: signedDate,
-        receivedAt: receivedAt, rawEnvironment: environment, transaction: main, consumptionRequestReason: nil,
-        source: location)
+        uuid: "v1-" + String(digest.value, radix: 16), rawType: fields.v1Type ?? "", subtype: nil, version: "1",
+        signedDate: signedDate, receivedAt: receivedAt, rawEnvironment: environment, transaction: main,
+        consumptionRequestReason: nil, source: location)
     return DecodedNotification(notification: notification, otherTransactions: others)
 }
 
@@ -197,25 +264,39 @@ private func makeV1Notification(
 func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) throws(AppStoreDecodingError)
     -> [TransactionRecord]
 {
-    let line: TransactionLine
-    do throws(JSONError) { line = try JSON.decode(TransactionLine.self, from: bytes) } catch { throw AppStoreDecodingError(error) }
-    if line.transactionId != nil {
-        let payload: TransactionPayload
-        do throws(JSONError) { payload = try JSON.decode(TransactionPayload.self, from: bytes) } catch { throw AppStoreDecodingError(error) }
-        return [try makeTransaction(payload, fallbackSignedDate: nil, at: location)]
+    var inline = TransactionFields()
+    var signed: [TransactionFields] = []
+    var sawSigned = false
+    do {
+        var cursor = JSONCursor(bytes)
+        try cursor.members { cursor, key in
+            if key == "signedTransactions" {
+                sawSigned = true
+                try cursor.elements { cursor, _ in signed.append(try TransactionFields.signed(&cursor)) }
+            } else if key == "signedTransaction" {
+                sawSigned = true
+                signed.append(try TransactionFields.signed(&cursor))
+            } else if try !inline.read(key, &cursor) {
+                try cursor.skip()
+            }
+        }
+        try cursor.finish()
+    } catch let error as JWSError {
+        throw AppStoreDecodingError(field: "signedTransactions", reason: error.description)
+    } catch {
+        throw AppStoreDecodingError(error)
     }
-    let signed = line.signedTransactions ?? line.signedTransaction.map { [$0] }
-    guard let signed else {
+    if inline.transactionId != nil { return [try inline.record(fallbackSignedDate: nil, at: location)] }
+    guard sawSigned else {
         throw AppStoreDecodingError(field: "", reason: "not a transaction: no signedTransactions, signedTransaction or transactionId")
     }
     var records: [TransactionRecord] = []
-    for (index, compact) in signed.enumerated() {
-        let field = line.signedTransactions != nil ? "signedTransactions[\(index)]" : "signedTransaction"
-        let jws: JWS
-        do throws(JWSError) { jws = try JWS(compact: compact) } catch { throw AppStoreDecodingError(error, field: field) }
-        let payload: TransactionPayload
-        do throws(JSONError) { payload = try JSON.decode(TransactionPayload.self, from: jws.payload) } catch { throw AppStoreDecodingError(error, in: field) }
-        records.append(try makeTransaction(payload, fallbackSignedDate: nil, at: location))
+    for (index, fields) in signed.enumerated() {
+        do {
+            records.append(try fields.record(fallbackSignedDate: nil, at: location))
+        } catch {
+            throw AppStoreDecodingError(field: "signedTransactions[\(index)].\(error.field)", reason: error.reason)
+        }
     }
     return records
 }

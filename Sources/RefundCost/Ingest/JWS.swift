@@ -17,6 +17,19 @@ package struct JWS: Sendable, Hashable {
         self.payload = payload
         self.signature = String(decoding: parts[2], as: UTF8.self)
     }
+
+    /// Only the decoded payload of a compact JWS, for the hot path of reading exports.
+    package static func payload(of compact: UnsafeRawBufferPointer) throws(JWSError) -> [UInt8] {
+        guard let first = compact.firstIndex(of: UInt8(ascii: ".")) else { throw .notThreeSegments(1) }
+        let rest = compact[(first + 1)...]
+        guard let second = rest.firstIndex(of: UInt8(ascii: ".")) else { throw .notThreeSegments(2) }
+        if compact[(second + 1)...].contains(UInt8(ascii: ".")) {
+            throw .notThreeSegments(compact.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
+        }
+        guard Base64URL.decode(compact[..<first]) != nil else { throw .badBase64(segment: "header") }
+        guard let payload = Base64URL.decode(compact[(first + 1)..<second]) else { throw .badBase64(segment: "payload") }
+        return payload
+    }
 }
 
 package enum JWSError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -34,28 +47,56 @@ package enum JWSError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Base64url (RFC 4648 §5) with optional padding; plain base64's `+` and `/` are accepted too.
 package enum Base64URL {
     package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text {
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                continue
-            }
-            guard padding == 0, let value = sextet(byte) else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
-        }
-        // A lone leftover sextet cannot encode a byte; more than two '=' is not base64.
-        guard bits < 6, padding <= 2 else { return nil }
-        return output
+        let fast = text.withContiguousStorageIfAvailable { decode(UnsafeRawBufferPointer($0)) }
+        if let fast { return fast }
+        return Array(text).withUnsafeBytes { decode($0) }
     }
+
+    /// Four characters at a time through a lookup table.
+    package static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+        var count = text.count
+        while count > 0 && text[count - 1] == UInt8(ascii: "=") { count -= 1 }
+        // A lone leftover character cannot encode a byte; more than two '=' is not base64.
+        guard text.count - count <= 2, count % 4 != 1 else { return nil }
+        let table = Base64URL.table
+        var output = [UInt8](repeating: 0, count: count / 4 * 3 + max(0, count % 4 - 1))
+        var valid = true
+        output.withUnsafeMutableBufferPointer { out in
+            var input = 0
+            var position = 0
+            while input + 4 <= count {
+                let a = table[Int(text[input])], b = table[Int(text[input + 1])]
+                let c = table[Int(text[input + 2])], d = table[Int(text[input + 3])]
+                if (a | b | c | d) & 0x80 != 0 {
+                    valid = false
+                    return
+                }
+                let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[position] = UInt8(truncatingIfNeeded: value >> 16)
+                out[position + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                out[position + 2] = UInt8(truncatingIfNeeded: value)
+                input += 4
+                position += 3
+            }
+            let rest = count - input
+            guard rest > 0 else { return }
+            var value: UInt32 = 0
+            for offset in 0..<rest {
+                let sextet = table[Int(text[input + offset])]
+                if sextet & 0x80 != 0 {
+                    valid = false
+                    return
+                }
+                value |= UInt32(sextet) << UInt32(18 - 6 * offset)
+            }
+            out[position] = UInt8(truncatingIfNeeded: value >> 16)
+            if rest == 3 { out[position + 1] = UInt8(truncatingIfNeeded: value >> 8) }
+        }
+        return valid ? output : nil
+    }
+
+    /// Sextet per byte, 0x80 for a byte that is not in the alphabet.
+    private static let table: [UInt8] = (0..<256).map { sextet(UInt8($0)) ?? 0x80 }
 
     package static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

@@ -25,6 +25,11 @@ package struct ConsumptionFigure: Sendable {
         policy: ConsumptionPolicy
     ) -> [ConsumptionFigure] {
         let credits = CreditLedger(ledger: ledger)
+        // REFUND and REFUND_DECLINED by transaction, to find each request's outcome.
+        var decisions: [String: [NotificationRecord]] = [:]
+        for notification in ledger.notifications where notification.type == .refund || notification.type == .refundDeclined {
+            if let id = notification.transaction?.transactionID { decisions[id, default: []].append(notification) }
+        }
         var figures: [ConsumptionFigure] = []
         for notification in ledger.notifications where notification.type == .consumptionRequest && window.contains(notification.signedDate) {
             let id = notification.transaction?.transactionID
@@ -73,7 +78,7 @@ package struct ConsumptionFigure: Sendable {
             // The outcome: a later REFUND (or a revocation), or a REFUND_DECLINED.
             var outcome = ConsumptionOutcome.pending
             var outcomeAt: Timestamp?
-            for later in ledger.notifications where later.transaction?.transactionID == id && later.signedDate >= notification.signedDate {
+            for later in id.flatMap({ decisions[$0] }) ?? [] where later.signedDate >= notification.signedDate {
                 if later.type == .refund && (outcomeAt.map { later.signedDate < $0 } ?? true) {
                     outcome = .granted
                     outcomeAt = later.signedDate

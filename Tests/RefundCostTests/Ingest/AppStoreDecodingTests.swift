@@ -125,7 +125,7 @@ struct AppStoreDecodingTests {
         #expect(found[2].1 == "signedPayload")
         #expect(found[2].2 == "a JWS has three dot-separated segments; this one has 4")
         #expect(found[3].2 == "the JWS payload is not base64url")
-        #expect(found[4].1 == "transactionId")
+        #expect(found[4].1 == "data.signedTransactionInfo.transactionId")
         #expect(found[4].2 == "a transaction without transactionId")
         #expect(found[5].2.hasPrefix("not a notification"))
     }
