@@ -3,7 +3,7 @@ import RefundCost
 /// Dispatches a command line to its command and turns every outcome into an exit status:
 /// 0 success, 1 input problems, 2 usage error.
 enum CommandLineTool {
-    static let commands: [CommandSpec] = [ReportCommand.spec, ValidateCommand.spec, ExplainCommand.spec, GenerateCommand.spec]
+    static let commands: [CommandSpec] = [ReportCommand.spec, ValidateCommand.spec, ExplainCommand.spec, GenerateCommand.spec, ExportAccessCommand.spec]
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -41,6 +41,7 @@ enum CommandLineTool {
             case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
             case ExplainCommand.spec.name: return try ExplainCommand.run(parsed)
             case GenerateCommand.spec.name: return try GenerateCommand.run(parsed)
+            case ExportAccessCommand.spec.name: return try ExportAccessCommand.run(parsed)
             default: return 2
             }
         } catch let error as UsageError {

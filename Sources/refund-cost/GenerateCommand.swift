@@ -13,6 +13,7 @@ enum GenerateCommand {
             OptionSpec(name: "months", value: "M", help: "Months of cost and events, ending with --last-month (default 3)."),
             OptionSpec(name: "cost-rows-per-account", value: "K", help: "Cost rows per account, about (default 20)."),
             OptionSpec(name: "last-month", value: "YYYY-MM", help: "The last generated month (default 2026-10)."),
+            OptionSpec(name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
             CommonOptions.quiet, CommonOptions.help,
         ],
         discussion: """
@@ -46,6 +47,7 @@ enum GenerateCommand {
             }
             options.lastMonth = date
         }
+        options.creditMeteredUse = !arguments.has("no-credit-use")
         let quiet = arguments.has("quiet")
         let started = Clock.monotonicSeconds()
         try FileSystem.createDirectory(out)

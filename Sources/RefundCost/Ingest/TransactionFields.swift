@@ -55,8 +55,13 @@ struct TransactionFields {
     /// A whole transaction object.
     static func object(_ cursor: inout JSONCursor) throws -> TransactionFields {
         var fields = TransactionFields()
-        try cursor.members { cursor, key in
-            if try !fields.read(key, &cursor) { try cursor.skip() }
+        try cursor.beginObject()
+        while let key = try cursor.nextKey() {
+            do {
+                if try !fields.read(key, &cursor) { try cursor.skip() }
+            } catch let error as JSONError {
+                throw error.within(String(decoding: key.bytes, as: UTF8.self))
+            }
         }
         return fields
     }

@@ -119,6 +119,20 @@ package struct AccessTimelines: Sendable {
 
 /// Apple's transaction ids are decimal strings: compare them as numbers when both are.
 package enum TransactionID {
+    /// A key that sorts like `precedes`: numeric ids by value first, then everything else by bytes.
+    package struct SortKey: Comparable {
+        var number: UInt64
+        var text: String
+        package static func < (a: SortKey, b: SortKey) -> Bool {
+            a.number != b.number ? a.number < b.number : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+        }
+    }
+
+    package static func sortKey(_ id: String) -> SortKey {
+        if id.utf8.count <= 19, let value = UInt64(id) { return SortKey(number: value, text: "") }
+        return SortKey(number: .max, text: id)
+    }
+
     package static func precedes(_ a: String, _ b: String) -> Bool {
         if a.count != b.count, a.utf8.allSatisfy({ decimalDigit($0) != nil }), b.utf8.allSatisfy({ decimalDigit($0) != nil }) {
             return a.count < b.count

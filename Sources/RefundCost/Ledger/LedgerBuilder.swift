@@ -11,7 +11,8 @@ extension Ledger {
         notifications = input.notifications
 
         var latest = Ledger.latestCopies(input.transactions, asOf: options.asOf)
-        latest.sort { TransactionID.precedes($0.record.transactionID, $1.record.transactionID) }
+        let order = latest.map { TransactionID.sortKey($0.record.transactionID) }
+        latest = latest.indices.sorted { order[$0] < order[$1] }.map { latest[$0] }
         let facts = NotificationFacts(input.notifications, transactions: input.transactions)
 
         var transactions = latest.map { copy -> LedgerTransaction in

@@ -8,6 +8,7 @@ package struct JSONCursor {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private(set) var index = 0
+    private var pendingFirst = false
 
     package init(_ bytes: UnsafeRawBufferPointer) {
         base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? JSONCursor.empty
@@ -47,6 +48,37 @@ package struct JSONCursor {
             if next == UInt8(ascii: "}") { return }
             guard next == UInt8(ascii: ",") else { throw JSONError(reason: "not valid JSON", field: "") }
         }
+    }
+
+    /// Starts reading the object at the cursor; then `nextKey()` until it returns nil. The
+    /// loop form of `members`, for the hottest paths (no closure, nothing retained).
+    package mutating func beginObject() throws {
+        try expect(UInt8(ascii: "{"))
+        skipSpace()
+        pendingFirst = true
+    }
+
+    /// The next member's key (the cursor then stands on its value), or nil at the object's end.
+    package mutating func nextKey() throws -> JSONKey? {
+        skipSpace()
+        if pendingFirst {
+            pendingFirst = false
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+                return nil
+            }
+        } else {
+            let next = try take()
+            if next == UInt8(ascii: "}") { return nil }
+            guard next == UInt8(ascii: ",") else { throw JSONError(reason: "not valid JSON", field: "") }
+            skipSpace()
+        }
+        guard peek() == UInt8(ascii: "\"") else { throw JSONError(reason: "not valid JSON", field: "") }
+        let key = try rawString()
+        skipSpace()
+        try expect(UInt8(ascii: ":"))
+        skipSpace()
+        return JSONKey(bytes: key)
     }
 
     /// Calls `body` for each element of the array at the cursor; `body` must consume it.

@@ -43,7 +43,7 @@ struct CostRowWriter {
                 }
                 offset -= candidate.to - candidate.from
             }
-            try writeRow(account: account, at: span.from + offset, credits: span.credits, random: &random)
+            try writeRow(account: account, at: span.from + offset, credits: span.credits && options.creditMeteredUse, random: &random)
         }
     }
 

@@ -7,6 +7,9 @@ package struct GeneratorOptions: Sendable, Hashable {
     /// Cost rows per account, spread over the time the app served it.
     package var costRowsPerAccount: Int
     package var lastMonth: CivilDate
+    /// When false, credit-pack buyers' use is written as ordinary cost rows (no `credit` unit),
+    /// so every row is classified by access alone (the benchmark's baseline needs that).
+    package var creditMeteredUse = true
 
     package init(accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,
                  lastMonth: CivilDate = CivilDate(dayNumber: 20_727)) {
