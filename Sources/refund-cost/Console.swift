@@ -2,7 +2,8 @@ import RefundCost
 
 /// Progress lines on standard error for long runs: one every two seconds, never on stdout,
 /// and none at all with `--quiet`.
-final class ProgressLine {
+/// Called from one reading thread at a time, so its state needs no lock.
+final class ProgressLine: @unchecked Sendable {
     private let quiet: Bool
     private let started = Clock.monotonicSeconds()
     private var lastPrinted: Double

@@ -23,6 +23,7 @@ enum ReportCommand {
             OptionSpec(
                 name: "cost-column", value: "NAME=HEADER",
                 help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
+            OptionSpec(name: "threads", value: "N", help: "Threads reading cost files (default: one per core)."),
             CommonOptions.quiet, CommonOptions.help,
         ],
         discussion: """
@@ -86,6 +87,10 @@ enum ReportCommand {
         options.prematureWindow = try arguments.duration("premature-window", default: .hours(2), command: command)
         options.maxRejects = try arguments.count("max-rejects", default: 0, command: command)
         options.costColumns = try arguments.costColumnMapping(command: command)
+        options.threads = try arguments.count("threads", default: FileSystem.processorCount, command: command)
+        guard options.threads > 0 else {
+            throw UsageError.invalidValue(option: "--threads", value: "0", expected: "at least 1", command: command)
+        }
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)

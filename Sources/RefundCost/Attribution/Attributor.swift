@@ -2,7 +2,7 @@
 /// currency, asks the ledger about the row's account and time, and adds the row to every
 /// aggregate it belongs to. Nothing is dropped: every accepted row lands in exactly one class
 /// (inside the window) or in the before/after-window counts.
-package struct Attributor {
+package struct Attributor: Sendable {
     package let classifier: Classifier
     package let window: ReportWindow
     package let rates: ExchangeRates

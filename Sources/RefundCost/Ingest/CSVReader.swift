@@ -18,8 +18,12 @@ package final class CSVParser {
     private var heldBack: [UInt8] = []
     package let file: String
 
-    package init(file: String) {
+    /// `firstLine` is the line the bytes start on; a part of a file other than its start has
+    /// no byte-order mark to look for.
+    package init(file: String, firstLine: Int = 1, atFileStart: Bool = true) {
         self.file = file
+        atStart = atFileStart
+        batch.line = firstLine
         parser = .allocate(capacity: 1)
         csv_init(parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL))
         // Quoted fields can be large; growing libcsv's field buffer in big steps avoids re-allocations.
@@ -102,13 +106,23 @@ package enum CSVReader {
     package static func read(
         path: String, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
     ) throws {
-        let file = try FileDescriptor.openForReading(path)
-        let parser = CSVParser(file: path)
+        try read(part: FilePart(path: path, start: 0, end: Int.max, firstLine: 1), onBlock: onBlock, body)
+    }
+
+    /// Reads one part of a file that starts and ends at record boundaries (see `FileSplitter`).
+    package static func read(
+        part: FilePart, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
+    ) throws {
+        let file = try FileDescriptor.openForReading(part.path)
+        let parser = CSVParser(file: part.path, firstLine: part.firstLine, atFileStart: part.start == 0)
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
         defer { block.deallocate() }
-        while true {
-            let count = try file.read(into: block)
+        var offset = part.start
+        while offset < part.end {
+            let wanted = min(blockSize, part.end - offset)
+            let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: block[..<wanted]), at: offset)
             if count == 0 { break }
+            offset += count
             let bytes = UnsafeRawBufferPointer(rebasing: block[..<count])
             try parser.feed(bytes, body)
             onBlock(bytes)

@@ -1,10 +1,11 @@
-/// Reads cost files into `CostRow`s: maps the header, checks every field, drops repeated
-/// request ids, and sends every refused row to the reject log with its file, line, field,
-/// value and reason.
+/// Reads cost files into `CostRow`s, one after the other: maps the header, checks every
+/// field, drops repeated request ids, and sends every refused row to the reject log with its
+/// file, line, field, value and reason. (Reports read in parallel with `ParallelCostReading`,
+/// through the same checks.)
 package final class CostFileReader {
     package let mapping: [CostColumns.Name: String]
     package let rejects: RejectLog
-    private var seenRequests = Set<Fingerprint>()
+    private let requests = RequestRegistry()
 
     package init(mapping: [CostColumns.Name: String] = [:], rejects: RejectLog) {
         self.mapping = mapping
@@ -16,40 +17,74 @@ package final class CostFileReader {
         path: String, onBytes: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CostRow) throws -> Void
     ) throws -> CostFileSummary {
         var summary = CostFileSummary(path: path, bytes: FileSystem.fileSize(path) ?? 0)
-        var columns: CostColumns?
+        var checker: CostRowChecker?
         try CSVReader.read(path: path, onBlock: onBytes) { record in
-            guard let columns else {
-                columns = try CostColumns(header: record.strings, file: path, mapping: mapping)
+            guard let checker else {
+                checker = CostRowChecker(columns: try CostColumns(header: record.strings, file: path, mapping: mapping), path: path)
                 return
             }
-            summary.rows += 1
-            switch parse(record, columns, path: path) {
-            case .accepted(let row, let requestID):
-                if let requestID, !seenRequests.insert(requestID).inserted {
-                    summary.duplicates += 1
-                    try summary.duplicateCost.add(row.cost, in: row.currency)
-                    return
-                }
-                summary.accepted += 1
-                try summary.acceptedCost.add(row.cost, in: row.currency)
-                try body(row)
-            case .rejected(let reject, let cost):
-                summary.rejected += 1
-                if let cost { try summary.rejectedCost.add(cost.amount, in: cost.currency) }
-                try rejects.record(reject)
-            }
+            if let reject = try checker.take(record, into: &summary, requests: requests, body) { try rejects.record(reject) }
         }
-        if columns == nil { throw CostInputError.emptyFile(file: path) }
+        if checker == nil { throw CostInputError.emptyFile(file: path) }
         return summary
     }
+}
 
-    private enum Outcome {
+/// Checks one cost record and counts it: the shared step of the sequential and the parallel
+/// readers.
+package struct CostRowChecker: Sendable {
+    package let columns: CostColumns
+    package let path: String
+
+    /// Counts the record in `summary`; hands an accepted row to `body`; returns the reject, if any.
+    package func take(
+        _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
+    ) throws -> Reject? {
+        summary.rows += 1
+        switch check(record) {
+        case .accepted(let row, let requestID):
+            if let requestID {
+                switch requests.claim(requestID, content: contentDigest(record)) {
+                case .first: break
+                case .repeated:
+                    summary.duplicates += 1
+                    try summary.duplicateCost.add(row.cost, in: row.currency)
+                    return nil
+                case .conflicting:
+                    summary.conflicts += 1
+                    summary.duplicates += 1
+                    try summary.duplicateCost.add(row.cost, in: row.currency)
+                    return nil
+                }
+            }
+            summary.accepted += 1
+            try summary.acceptedCost.add(row.cost, in: row.currency)
+            try body(row)
+            return nil
+        case .rejected(let reject, let cost):
+            summary.rejected += 1
+            if let cost { try summary.rejectedCost.add(cost.amount, in: cost.currency) }
+            return reject
+        }
+    }
+
+    /// A digest of everything but the request id: two rows with the same id and digest are the
+    /// same event logged twice, whichever is kept.
+    private func contentDigest(_ record: CSVRecord) -> UInt64 {
+        var hash: UInt64 = 0
+        for index in 0..<record.count where index != columns.requestID {
+            hash = FastHash.hash(record[index], seed: hash &+ UInt64(index))
+        }
+        return hash
+    }
+
+    package enum Outcome {
         case accepted(CostRow, requestID: Fingerprint?)
         /// The cost, when it could be read, so rejected money is still counted.
         case rejected(Reject, cost: (amount: Money, currency: CurrencyCode)?)
     }
 
-    private func parse(_ record: CSVRecord, _ columns: CostColumns, path: String) -> Outcome {
+    package func check(_ record: CSVRecord) -> Outcome {
         func reject(_ field: Int?, _ reason: String, cost: (Money, CurrencyCode)? = nil) -> Outcome {
             let name = field.map(columns.name(ofField:)) ?? ""
             let value = field.flatMap { $0 < record.count ? record.string($0) : nil } ?? ""
@@ -104,7 +139,6 @@ package final class CostFileReader {
             unit: columns.unit.map { record[$0] } ?? empty, line: record.line)
         return .accepted(row, requestID: requestID)
     }
-
 }
 
 /// What reading one cost file found.
@@ -116,6 +150,8 @@ package struct CostFileSummary: Sendable, Hashable {
     package var accepted = 0
     package var rejected = 0
     package var duplicates = 0
+    /// Repeated request ids whose rows differ otherwise (counted in `duplicates` too).
+    package var conflicts = 0
     package var acceptedCost = CostTotals()
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
@@ -123,6 +159,18 @@ package struct CostFileSummary: Sendable, Hashable {
     package init(path: String, bytes: Int) {
         self.path = path
         self.bytes = bytes
+    }
+
+    /// Adds the counts of another part of the same file.
+    package mutating func merge(_ other: CostFileSummary) throws(MoneyError) {
+        rows += other.rows
+        accepted += other.accepted
+        rejected += other.rejected
+        duplicates += other.duplicates
+        conflicts += other.conflicts
+        try acceptedCost.add(other.acceptedCost)
+        try rejectedCost.add(other.rejectedCost)
+        try duplicateCost.add(other.duplicateCost)
     }
 }
 

@@ -10,6 +10,8 @@ package struct ReportOptions: Sendable {
     package var maxRejects = 0
     package var costColumns: [CostColumns.Name: String] = [:]
     package var consumptionPolicy = ConsumptionPolicy()
+    /// Threads reading cost files (default: every core).
+    package var threads = FileSystem.processorCount
 
     package init(data: String, out: String, window: ReportWindow) {
         self.data = data
@@ -31,6 +33,8 @@ package struct ReportOutcome: Sendable {
     package var totalSeconds: Double
     /// True when rejects exceeded `--max-rejects`: only rejects.csv was written.
     package var failedOnRejects: Bool
+    /// A request id was reused with different content, so cost files were read again in order.
+    package var readSequentially: Bool
 }
 
 /// Progress a run reports while it reads cost files.
@@ -42,7 +46,7 @@ package struct ReportProgress: Sendable {
 
 /// The monthly batch: read everything, attribute every cost row, write every output file.
 package enum ReportRun {
-    package static func execute(_ options: ReportOptions, progress: (ReportProgress) -> Void = { _ in }) throws -> ReportOutcome {
+    package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }) throws -> ReportOutcome {
         let started = Clock.monotonicSeconds()
         let layout = try InputLayout(root: options.data)
         let folder = try OutputFolder(out: options.out, label: options.window.label)
@@ -55,7 +59,7 @@ package enum ReportRun {
     }
 
     private static func run(
-        _ options: ReportOptions, layout: InputLayout, folder: OutputFolder, started: Double, progress: (ReportProgress) -> Void
+        _ options: ReportOptions, layout: InputLayout, folder: OutputFolder, started: Double, progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> ReportOutcome {
         let rejects = RejectLog()
         try rejects.streamTo(folder.staging + "/rejects.csv")
@@ -70,28 +74,15 @@ package enum ReportRun {
         let appStoreSeconds = Clock.monotonicSeconds() - started
 
         var attributor = Attributor(ledger: ledger, window: window, grace: options.grace, rates: rates)
-        let reader = CostFileReader(mapping: options.costColumns, rejects: rejects)
-        var inputs: [InputFileRecord] = []
-        var summaries: [CostFileSummary] = []
-        var accepted = CostTotals()
         let costStarted = Clock.monotonicSeconds()
-        var rowsSoFar = 0
-        var bytesSoFar = 0
-        for path in layout.costFiles {
-            let hasher = SHA256()
-            let name = relative(path, to: options.data)
-            let summary = try reader.read(path: path, onBytes: { block in
-                hasher.update(block)
-                bytesSoFar += block.count
-                progress(ReportProgress(file: name, bytes: bytesSoFar, rows: rowsSoFar))
-            }) { row in
-                rowsSoFar += 1
-                try attributor.add(row)
-            }
-            try accepted.add(summary.acceptedCost)
-            summaries.append(summary)
-            inputs.append(InputFileRecord(path: name, bytes: summary.bytes, sha256: hasher.finish()))
-        }
+        let reading = try ParallelCostReading.run(
+            files: layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor, rejects: rejects,
+            threads: options.threads
+        ) { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) }
+        let summaries = reading.summaries
+        var inputs = reading.inputs
+        var accepted = CostTotals()
+        for summary in summaries { try accepted.add(summary.acceptedCost) }
         let costSeconds = Clock.monotonicSeconds() - costStarted
         for path in layout.allFiles where !layout.costFiles.contains(path) {
             inputs.append(InputFileRecord(path: relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: try SHA256.file(path)))
@@ -102,7 +93,7 @@ package enum ReportRun {
         var outcome = ReportOutcome(
             folder: folder.destination, figures: nil, conservation: nil, rejects: rejects.count, rejectSamples: rejects.firstRejects,
             costRows: summaries.reduce(0) { $0 + $1.rows }, costBytes: summaries.reduce(0) { $0 + $1.bytes },
-            costSeconds: costSeconds, totalSeconds: 0, failedOnRejects: false)
+            costSeconds: costSeconds, totalSeconds: 0, failedOnRejects: false, readSequentially: reading.readSequentially)
         if rejects.count > options.maxRejects {
             try folder.commitOnly(["rejects.csv"])
             outcome.failedOnRejects = true
@@ -110,7 +101,8 @@ package enum ReportRun {
             return outcome
         }
 
-        let (totals, draws) = try attributor.finished()
+        var totals = reading.totals
+        let draws = try attributor.settle(&totals)
         let figures = try ReportFigures(
             ledger: ledger, totals: totals, window: window, rates: rates, draws: draws, evidence: evidence, policy: options.consumptionPolicy)
         let conservation = try Conservation(figures: figures, accepted: accepted)

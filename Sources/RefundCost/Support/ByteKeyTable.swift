@@ -85,16 +85,6 @@ package struct ByteKeyTable: Sendable {
         }
     }
 
-    /// FNV-1a, 64-bit, finished with a multiply-xorshift so the low bits (the slot) mix well.
     @inline(__always)
-    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        hash ^= hash >> 32
-        hash &*= 0xD6E8_FEB8_6659_FD93
-        return hash ^ (hash >> 32)
-    }
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 { FastHash.hash(key) }
 }

@@ -153,6 +153,9 @@ package enum FileSystem {
     }
 
     package static var processID: Int32 { getpid() }
+
+    /// Cores online, for the default number of threads.
+    package static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
 
 /// Wall-clock and process measurements for progress lines and `run.json`.
@@ -199,4 +202,18 @@ package func writeStandardError(_ text: String) {
 @inline(__always)
 func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
     memcmp(a, b, count) == 0
+}
+
+/// Counts the occurrences of one byte in a range with `memchr`.
+func countByte(_ start: UnsafeRawPointer, _ count: Int, _ byte: UInt8) -> Int {
+    var found = 0
+    var cursor = start
+    var remaining = count
+    while remaining > 0, let hit = memchr(cursor, Int32(byte), remaining) {
+        found += 1
+        let advance = UnsafeRawPointer(hit) - cursor + 1
+        cursor = UnsafeRawPointer(hit) + 1
+        remaining -= advance
+    }
+    return found
 }

@@ -1,0 +1,166 @@
+import Dispatch
+import Synchronization
+
+/// Reads and attributes every cost file on all cores: files are split at record boundaries,
+/// each thread takes parts in turn and attributes them into its own totals, and the totals
+/// merge exactly (`AttributionTotals.merge`). Rejects keep file and line order, whatever
+/// thread found them.
+package enum ParallelCostReading {
+    package struct Result: Sendable {
+        /// Merged, with credit rows not yet settled.
+        package var totals: AttributionTotals
+        package var summaries: [CostFileSummary]
+        package var inputs: [InputFileRecord]
+        /// True when a request id was reused with different content and the files were read
+        /// again one after the other, so that the first occurrence counts.
+        package var readSequentially: Bool
+    }
+
+    /// Per part: what it found.
+    private struct PartResult: Sendable {
+        var summary: CostFileSummary
+        var rejects: [Reject]
+    }
+
+    /// Where the threads put what they make; each writes only its own slots.
+    private final class Slots: @unchecked Sendable {
+        var attributors: [Attributor]
+        var parts: [PartResult?]
+        var errors: [(any Error)?]
+
+        init(attributors: [Attributor], parts: Int) {
+            self.attributors = attributors
+            self.parts = Array(repeating: nil, count: parts)
+            errors = Array(repeating: nil, count: attributors.count)
+        }
+    }
+
+    package static func run(
+        files: [String], root: String, mapping: [CostColumns.Name: String], template: Attributor, rejects: RejectLog,
+        threads: Int, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) throws -> Result {
+        let threads = max(1, threads)
+        // Checksums and split points, one file per thread.
+        let plans = try plan(files, parts: threads == 1 ? 1 : threads * 2)
+        var result = try attribute(plans, root: root, mapping: mapping, template: template, threads: threads, progress: progress)
+        if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
+            let sequential = plans.map { plan in
+                var whole = plan
+                whole.parts = [FilePart(path: plan.path, start: 0, end: plan.size, firstLine: 1)]
+                return whole
+            }
+            result = try attribute(sequential, root: root, mapping: mapping, template: template, threads: 1, progress: progress)
+            result.readSequentially = true
+        }
+        for reject in result.pendingRejects { try rejects.record(reject) }
+        return Result(totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially)
+    }
+
+    private struct Attributed {
+        var totals: AttributionTotals
+        var summaries: [CostFileSummary]
+        var inputs: [InputFileRecord]
+        var pendingRejects: [Reject]
+        var readSequentially = false
+    }
+
+    private static func plan(_ files: [String], parts: Int) throws -> [FileSplitter] {
+        final class Plans: @unchecked Sendable {
+            var plans: [FileSplitter?]
+            var errors: [(any Error)?]
+            init(_ count: Int) {
+                plans = Array(repeating: nil, count: count)
+                errors = Array(repeating: nil, count: count)
+            }
+        }
+        let box = Plans(files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            do { box.plans[index] = try FileSplitter(path: files[index], parts: parts) } catch { box.errors[index] = error }
+        }
+        if let error = box.errors.compactMap({ $0 }).first { throw error }
+        return box.plans.compactMap { $0 }
+    }
+
+    private static func attribute(
+        _ plans: [FileSplitter], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
+        progress: @escaping @Sendable (Int, Int) -> Void
+    ) throws -> Attributed {
+        // Every file's header first: a part other than the first has none.
+        var checkers: [CostRowChecker] = []
+        for plan in plans {
+            var header: [String]?
+            try CSVReader.read(part: FilePart(path: plan.path, start: 0, end: min(plan.size, CSVReader.blockSize), firstLine: 1)) { record in
+                if header == nil { header = record.strings }
+            }
+            guard let header else { throw CostInputError.emptyFile(file: plan.path) }
+            checkers.append(CostRowChecker(columns: try CostColumns(header: header, file: plan.path, mapping: mapping), path: plan.path))
+        }
+        let parts = plans.enumerated().flatMap { file, plan in plan.parts.map { (file: file, part: $0) } }
+        let slots = Slots(attributors: (0..<threads).map { _ in template.emptyCopy() }, parts: parts.count)
+        let next = Mutex(0)
+        let bytesRead = Mutex(0)
+        let rowsRead = Mutex(0)
+        let requests = RequestRegistry()
+        let checkersCopy = checkers
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            var attributor = slots.attributors[worker]
+            defer { slots.attributors[worker] = attributor }
+            do {
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < parts.count else { break }
+                    let (file, part) = parts[index]
+                    let checker = checkersCopy[file]
+                    var summary = CostFileSummary(path: part.path, bytes: 0)
+                    var found: [Reject] = []
+                    var rows = 0
+                    var skipHeader = part.start == 0
+                    try CSVReader.read(part: part, onBlock: { block in
+                        let total = bytesRead.withLock { value -> Int in
+                            value += block.count
+                            return value
+                        }
+                        let rowTotal = rowsRead.withLock { value -> Int in
+                            value += rows
+                            return value
+                        }
+                        rows = 0
+                        if worker == 0 { progress(total, rowTotal) }
+                    }) { record in
+                        if skipHeader {
+                            skipHeader = false
+                            return
+                        }
+                        rows += 1
+                        if let reject = try checker.take(record, into: &summary, requests: requests, { try attributor.add($0) }) {
+                            found.append(reject)
+                        }
+                    }
+                    slots.parts[index] = PartResult(summary: summary, rejects: found)
+                }
+            } catch {
+                slots.errors[worker] = error
+            }
+        }
+        if let error = slots.errors.compactMap({ $0 }).first { throw error }
+
+        var totals = slots.attributors[0].totals
+        for attributor in slots.attributors.dropFirst() { try totals.merge(attributor.totals) }
+        var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
+        var pending: [Reject] = []
+        for (index, (file, _)) in parts.enumerated() {
+            guard let part = slots.parts[index] else { continue }
+            try summaries[file].merge(part.summary)
+            pending.append(contentsOf: part.rejects)
+        }
+        let inputs = plans.map { InputFileRecord(path: relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
+        return Attributed(totals: totals, summaries: summaries, inputs: inputs, pendingRejects: pending)
+    }
+
+    static func relative(_ path: String, to root: String) -> String {
+        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
+}
