@@ -75,7 +75,7 @@ package struct AttributionTotals: Sendable {
     /// Per product, accounts with leaked cost beyond grace.
     package var leakingAccountsByProduct: [Set<Int32>]
     /// Per original currency, cost by class before conversion: the conservation check.
-    package var classByCurrency: [CurrencyCode: ClassCosts] = [:]
+    package var classByCurrency = CurrencyClassCosts()
     package var inputByCurrency = CostTotals()
     package var categories = ByteKeyTable()
     /// Key: day number, category id, class (see `dayKey`).
@@ -118,11 +118,7 @@ package struct AttributionTotals: Sendable {
             beyondGraceByProduct[index] = try beyondGraceByProduct[index].adding(other.beyondGraceByProduct[index])
             leakingAccountsByProduct[index].formUnion(other.leakingAccountsByProduct[index])
         }
-        for (currency, costs) in other.classByCurrency {
-            var mine = classByCurrency[currency] ?? ClassCosts()
-            try mine.add(costs)
-            classByCurrency[currency] = mine
-        }
+        try classByCurrency.add(other.classByCurrency)
         try inputByCurrency.add(other.inputByCurrency)
         // Category ids are per totals: map the other's through their names.
         var categoryMap: [Int32] = []
@@ -168,6 +164,44 @@ package struct AttributionTotals: Sendable {
         for costs in classByProduct { try total.add(costs) }
         return total
     }
+}
+
+/// Cost by class per original currency (the conservation check), as a short list: there are
+/// few currencies, and this is on the per-row path.
+package struct CurrencyClassCosts: Sendable {
+    package private(set) var currencies: [CurrencyCode] = []
+    package private(set) var costs: [ClassCosts] = []
+
+    package init() {}
+
+    @inline(__always)
+    mutating func add(_ amount: Money, in currency: CurrencyCode, to costClass: CostClass) throws(MoneyError) {
+        if let index = currencies.firstIndex(of: currency) {
+            try costs[index].add(amount, to: costClass)
+        } else {
+            var fresh = ClassCosts()
+            try fresh.add(amount, to: costClass)
+            currencies.append(currency)
+            costs.append(fresh)
+        }
+    }
+
+    mutating func add(_ other: CurrencyClassCosts) throws(MoneyError) {
+        for (currency, classes) in zip(other.currencies, other.costs) {
+            if let index = currencies.firstIndex(of: currency) {
+                try costs[index].add(classes)
+            } else {
+                currencies.append(currency)
+                costs.append(classes)
+            }
+        }
+    }
+
+    package subscript(currency: CurrencyCode) -> ClassCosts? {
+        currencies.firstIndex(of: currency).map { costs[$0] }
+    }
+
+    package var keys: [CurrencyCode] { currencies }
 }
 
 package struct DayKey: Sendable, Hashable {

@@ -142,9 +142,7 @@ package struct Attributor: Sendable {
             totals.rowsInWindow += 1
             try totals.inputByCurrency.add(original, in: currency)
             try totals.classByProduct[product].add(cost, to: costClass)
-            var byCurrency = totals.classByCurrency[currency] ?? ClassCosts()
-            try byCurrency.add(original, to: costClass)
-            totals.classByCurrency[currency] = byCurrency
+            try totals.classByCurrency.add(original, in: currency, to: costClass)
             let key = DayKey(day: t.dayNumber, category: category, costClass: costClass)
             var cell = totals.byDay[key] ?? DayCell()
             cell.rows += 1

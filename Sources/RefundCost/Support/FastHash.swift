@@ -41,45 +41,50 @@ package enum FastHash {
 /// A set of 128-bit fingerprints, each with a 64-bit payload, open-addressed: the fingerprint
 /// is already a good hash, so its low bits pick the slot directly.
 struct FingerprintTable {
-    private var keys: [UInt128]
-    private var payloads: [UInt64]
+    /// Key and payload side by side: one cache line read per probe.
+    private struct Entry {
+        var key: UInt128
+        var payload: UInt64
+    }
+
+    private var entries: [Entry]
     private var mask: Int
     private(set) var count = 0
 
     init() {
-        keys = Array(repeating: 0, count: 1024)
-        payloads = Array(repeating: 0, count: 1024)
+        entries = Array(repeating: Entry(key: 0, payload: 0), count: 1024)
         mask = 1023
     }
 
     /// The payload stored for `key`, storing `payload` when the key is new (then nil).
     mutating func insert(_ key: UInt128, payload: UInt64) -> UInt64? {
         let stored = key == 0 ? 1 : key
-        if (count + 1) * 4 > keys.count * 3 { grow() }
-        var slot = Int(truncatingIfNeeded: stored) & mask
-        while true {
-            let existing = keys[slot]
-            if existing == 0 {
-                keys[slot] = stored
-                payloads[slot] = payload
-                count += 1
-                return nil
+        if (count + 1) * 4 > entries.count * 3 { grow() }
+        let mask = self.mask
+        let found = entries.withUnsafeMutableBufferPointer { entries -> UInt64? in
+            var slot = Int(truncatingIfNeeded: stored) & mask
+            while true {
+                let existing = entries[slot].key
+                if existing == 0 {
+                    entries[slot] = Entry(key: stored, payload: payload)
+                    return nil
+                }
+                if existing == stored { return entries[slot].payload }
+                slot = (slot + 1) & mask
             }
-            if existing == stored { return payloads[slot] }
-            slot = (slot + 1) & mask
         }
+        if found == nil { count += 1 }
+        return found
     }
 
     private mutating func grow() {
-        let oldKeys = keys, oldPayloads = payloads
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        payloads = Array(repeating: 0, count: oldKeys.count * 2)
-        mask = keys.count - 1
-        for index in oldKeys.indices where oldKeys[index] != 0 {
-            var slot = Int(truncatingIfNeeded: oldKeys[index]) & mask
-            while keys[slot] != 0 { slot = (slot + 1) & mask }
-            keys[slot] = oldKeys[index]
-            payloads[slot] = oldPayloads[index]
+        let old = entries
+        entries = Array(repeating: Entry(key: 0, payload: 0), count: old.count * 2)
+        mask = entries.count - 1
+        for entry in old where entry.key != 0 {
+            var slot = Int(truncatingIfNeeded: entry.key) & mask
+            while entries[slot].key != 0 { slot = (slot + 1) & mask }
+            entries[slot] = entry
         }
     }
 }
