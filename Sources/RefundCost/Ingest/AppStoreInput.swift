@@ -1,8 +1,35 @@
 /// Everything read from `notifications/` and `transactions/`, after hygiene: one environment,
 /// nothing signed after the as-of time, each notification once.
 package struct AppStoreInput: Sendable {
-    /// Every accepted copy of every transaction, from notifications and history alike.
+    /// For each transaction id, the copy with the latest `signedDate` (not after the as-of
+    /// time); ties go to the copy that shows a revocation, then to the first read. Only the
+    /// latest copy is kept, so memory follows transactions, not copies.
     package var transactions: [TransactionRecord] = []
+    package var transactionIndex: [String: Int] = [:]
+    /// How many copies of each transaction were read.
+    package var copies: [String: Int] = [:]
+    /// The earliest `signedDate` of a copy showing a revocation, per transaction.
+    package var firstRevokedCopy: [String: Timestamp] = [:]
+
+    /// Keeps `copy` if it is the newest of its transaction.
+    mutating func keep(_ copy: TransactionRecord) {
+        let id = copy.transactionID
+        copies[id, default: 0] += 1
+        if copy.revocationDate != nil, firstRevokedCopy[id].map({ copy.signedDate < $0 }) ?? true {
+            firstRevokedCopy[id] = copy.signedDate
+        }
+        guard let index = transactionIndex[id] else {
+            transactionIndex[id] = transactions.count
+            transactions.append(copy)
+            return
+        }
+        let current = transactions[index]
+        if copy.signedDate > current.signedDate
+            || (copy.signedDate == current.signedDate && copy.revocationDate != nil && current.revocationDate == nil)
+        {
+            transactions[index] = copy
+        }
+    }
     /// Notifications, each `notificationUUID` once, in input order.
     package var notifications: [NotificationRecord] = []
     package var counts = AppStoreCounts()

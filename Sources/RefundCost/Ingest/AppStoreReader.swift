@@ -140,7 +140,7 @@ package final class AppStoreReader {
             input.counts.transactionCopiesSignedAfterAsOf += 1
             return
         }
-        input.transactions.append(transaction)
+        input.keep(transaction)
     }
 }
 

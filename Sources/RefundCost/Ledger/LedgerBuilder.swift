@@ -10,10 +10,11 @@ extension Ledger {
         self.products = products
         notifications = input.notifications
 
-        var latest = Ledger.latestCopies(input.transactions, asOf: options.asOf)
-        let order = latest.map { TransactionID.sortKey($0.record.transactionID) }
-        latest = latest.indices.sorted { order[$0] < order[$1] }.map { latest[$0] }
-        let facts = NotificationFacts(input.notifications, transactions: input.transactions)
+        // Ingestion kept the latest copy of each transaction signed by the as-of time.
+        let kept = input.transactions.filter { $0.signedDate <= options.asOf }
+        let order = kept.map { TransactionID.sortKey($0.transactionID) }
+        let latest = kept.indices.sorted { order[$0] < order[$1] }.map { (record: kept[$0], copies: input.copies[kept[$0].transactionID] ?? 1) }
+        let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
 
         var transactions = latest.map { copy -> LedgerTransaction in
             let record = copy.record
@@ -74,21 +75,6 @@ extension Ledger {
         transactionsByAccount = byAccount
     }
 
-    /// For each transaction id, the copy with the latest `signedDate` not after `asOf`; ties
-    /// go to the copy that shows a revocation, then to the first read.
-    static func latestCopies(_ copies: [TransactionRecord], asOf: Timestamp) -> [(record: TransactionRecord, copies: Int)] {
-        var chosen: [String: (record: TransactionRecord, copies: Int)] = [:]
-        for copy in copies where copy.signedDate <= asOf {
-            guard let current = chosen[copy.transactionID] else {
-                chosen[copy.transactionID] = (copy, 1)
-                continue
-            }
-            let newer = copy.signedDate > current.record.signedDate
-                || (copy.signedDate == current.record.signedDate && copy.revocationDate != nil && current.record.revocationDate == nil)
-            chosen[copy.transactionID] = (newer ? copy : current.record, current.copies + 1)
-        }
-        return Array(chosen.values)
-    }
 }
 
 /// What the notifications say about each transaction, gathered once.
@@ -101,11 +87,8 @@ struct NotificationFacts {
     var undatedExit: [String: (signed: Timestamp, notice: Timestamp, uuid: String)] = [:]
     var reversals: [String: [Timestamp]] = [:]
 
-    init(_ notifications: [NotificationRecord], transactions: [TransactionRecord]) {
-        for copy in transactions where copy.revocationDate != nil {
-            let id = copy.transactionID
-            if firstRevokedCopy[id].map({ copy.signedDate < $0 }) ?? true { firstRevokedCopy[id] = copy.signedDate }
-        }
+    init(_ notifications: [NotificationRecord], firstRevokedCopy: [String: Timestamp]) {
+        self.firstRevokedCopy = firstRevokedCopy
         for notification in notifications {
             guard let transaction = notification.transaction else { continue }
             let id = transaction.transactionID
