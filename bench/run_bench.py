@@ -109,7 +109,8 @@ def main():
                        "start_ms": start_ms, "end_ms": end_ms}.items():
         sql = sql.replace("{" + key + "}", str(value))
     script = ("import duckdb, json, sys\n"
-              "con = duckdb.connect(config={'threads': 2, 'enable_progress_bar': False})\n"
+              "con = duckdb.connect(config={'threads': 2})\n"
+              "con.execute('SET enable_progress_bar = false')\n"
               "statements = [s for s in sys.stdin.read().split(';') if s.strip()]\n"
               "for s in statements[:-1]: con.execute(s)\n"
               "print(json.dumps([[c, n, str(v)] for c, n, v in con.execute(statements[-1]).fetchall()]))\n")

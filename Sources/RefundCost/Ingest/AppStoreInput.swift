@@ -33,6 +33,8 @@ package struct AppStoreInput: Sendable {
     /// Notifications, each `notificationUUID` once, in input order.
     package var notifications: [NotificationRecord] = []
     package var counts = AppStoreCounts()
+    /// SHA-256 of each notification and history file, computed while reading it.
+    package var checksums: [String: String] = [:]
 
     package init() {}
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Reads `notifications/*.jsonl|csv` and `transactions/*.jsonl` into an `AppStoreInput`.
 ///
 /// Malformed lines (bad JSON, bad base64, a JWS without three segments, a transaction
@@ -16,54 +18,108 @@ package final class AppStoreReader {
     }
 
     package func read(_ layout: InputLayout) throws -> AppStoreInput {
-        for path in layout.notificationFiles {
-            if path.hasSuffix(".csv") {
-                try readNotificationCSV(path)
-            } else {
-                try LineReader.read(path: path) { line, bytes in
-                    guard !bytes.isBlank else { return }
-                    input.counts.notificationLines += 1
-                    try accept(decodeNotificationLine(bytes, at: SourceLocation(file: path, line: line)), bytes, path, line)
-                }
+        // Decoding is most of the work and each file stands alone: files are decoded on all
+        // cores, then kept in file and line order, so the result does not depend on threads.
+        let files = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
+        final class Slots: @unchecked Sendable {
+            var decoded: [DecodedFile?]
+            var errors: [(any Error)?]
+            init(_ count: Int) {
+                decoded = Array(repeating: nil, count: count)
+                errors = Array(repeating: nil, count: count)
             }
         }
-        for path in layout.transactionFiles {
-            try LineReader.read(path: path) { line, bytes in
-                guard !bytes.isBlank else { return }
-                input.counts.historyLines += 1
-                do throws(AppStoreDecodingError) {
-                    for record in try decodeHistoryLine(bytes, at: SourceLocation(file: path, line: line)) {
+        let slots = Slots(files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let (path, isNotifications) = files[index]
+            do {
+                slots.decoded[index] = isNotifications
+                    ? (path.hasSuffix(".csv") ? try AppStoreReader.decodeNotificationCSV(path) : try AppStoreReader.decodeNotificationLines(path))
+                    : try AppStoreReader.decodeHistory(path)
+            } catch {
+                slots.errors[index] = error
+            }
+        }
+        if let error = slots.errors.compactMap({ $0 }).first { throw error }
+        for decoded in slots.decoded.compactMap({ $0 }) {
+            input.counts.notificationLines += decoded.notificationLines
+            input.counts.historyLines += decoded.historyLines
+            input.checksums[decoded.path] = decoded.sha256
+            for item in decoded.items {
+                switch item {
+                case .notification(let notification):
+                    keep(notification)
+                case .history(let records):
+                    for record in records {
                         input.counts.historyTransactions += 1
                         keep(record)
                     }
-                } catch {
-                    try reject(error, bytes.preview(), path, line)
+                case .rejected(let reject):
+                    input.counts.rejectedLines += 1
+                    try rejects.record(reject)
                 }
             }
         }
         return input
     }
 
-    private func accept(
-        _ decoded: Result<DecodedNotification, AppStoreDecodingError>, _ bytes: UnsafeRawBufferPointer, _ path: String,
-        _ line: Int
-    ) throws {
-        switch decoded {
-        case .success(let notification): keep(notification)
-        case .failure(let error): try reject(error, bytes.preview(), path, line)
+    /// What one file decoded to, in line order, before hygiene.
+    private enum DecodedItem: Sendable {
+        case notification(DecodedNotification)
+        case history([TransactionRecord])
+        case rejected(Reject)
+    }
+
+    private struct DecodedFile: Sendable {
+        var path: String
+        var items: [DecodedItem] = []
+        var notificationLines = 0
+        var historyLines = 0
+        var sha256 = ""
+    }
+
+    private static func decodeNotificationLines(_ path: String) throws -> DecodedFile {
+        var file = DecodedFile(path: path)
+        let hasher = SHA256()
+        try LineReader.read(path: path, onBlock: hasher.update) { line, bytes in
+            guard !bytes.isBlank else { return }
+            file.notificationLines += 1
+            switch decodeNotificationLine(bytes, at: SourceLocation(file: path, line: line)) {
+            case .success(let notification): file.items.append(.notification(notification))
+            case .failure(let error): file.items.append(.rejected(reject(error, bytes.preview(), path, line)))
+            }
         }
+        file.sha256 = hasher.finish()
+        return file
     }
 
-    private func reject(_ error: AppStoreDecodingError, _ value: String, _ path: String, _ line: Int) throws {
-        input.counts.rejectedLines += 1
-        try rejects.record(Reject(file: path, line: line, field: error.field, value: value, reason: error.reason))
+    private static func decodeHistory(_ path: String) throws -> DecodedFile {
+        var file = DecodedFile(path: path)
+        let hasher = SHA256()
+        try LineReader.read(path: path, onBlock: hasher.update) { line, bytes in
+            guard !bytes.isBlank else { return }
+            file.historyLines += 1
+            do throws(AppStoreDecodingError) {
+                file.items.append(.history(try decodeHistoryLine(bytes, at: SourceLocation(file: path, line: line))))
+            } catch {
+                file.items.append(.rejected(reject(error, bytes.preview(), path, line)))
+            }
+        }
+        file.sha256 = hasher.finish()
+        return file
     }
 
-    private func readNotificationCSV(_ path: String) throws {
+    private static func reject(_ error: AppStoreDecodingError, _ value: String, _ path: String, _ line: Int) -> Reject {
+        Reject(file: path, line: line, field: error.field, value: value, reason: error.reason)
+    }
+
+    private static func decodeNotificationCSV(_ path: String) throws -> DecodedFile {
+        var file = DecodedFile(path: path)
+        let hasher = SHA256()
         var payloadColumn: Int?
         var receivedColumn: Int?
         var headerSeen = false
-        try CSVReader.read(path: path) { record in
+        try CSVReader.read(path: path, onBlock: hasher.update) { record in
             guard headerSeen else {
                 headerSeen = true
                 let names = record.strings.map { $0.trimmingSpaces.lowercased() }
@@ -75,29 +131,32 @@ package final class AppStoreReader {
                 return
             }
             guard let payloadColumn else { return }
-            input.counts.notificationLines += 1
+            file.notificationLines += 1
             let location = SourceLocation(file: path, line: record.line)
             guard payloadColumn < record.count else {
-                try reject(.init(field: "signed_payload", reason: "row has \(record.count) fields, too few for signed_payload"), "", path, record.line)
+                file.items.append(.rejected(reject(
+                    AppStoreDecodingError(field: "signed_payload", reason: "row has \(record.count) fields, too few for signed_payload"),
+                    "", path, record.line)))
                 return
             }
             var receivedAt: Timestamp?
             if let receivedColumn, receivedColumn < record.count, !record[receivedColumn].isEmpty {
                 guard let parsed = TimestampParser.parse(record[receivedColumn]) else {
-                    try reject(.init(field: "received_at", reason: "not a timestamp"), record.string(receivedColumn), path, record.line)
+                    file.items.append(.rejected(reject(
+                        AppStoreDecodingError(field: "received_at", reason: "not a timestamp"), record.string(receivedColumn), path, record.line)))
                     return
                 }
                 receivedAt = parsed
             }
             let signed = record.string(payloadColumn)
-            let decoded = Result { () throws(AppStoreDecodingError) in
-                try decodeSignedNotification(signed, receivedAt: receivedAt, at: location)
-            }
-            switch decoded {
-            case .success(let notification): keep(notification)
-            case .failure(let error): try reject(error, String(signed.prefix(120)), path, record.line)
+            do throws(AppStoreDecodingError) {
+                file.items.append(.notification(try decodeSignedNotification(signed, receivedAt: receivedAt, at: location)))
+            } catch {
+                file.items.append(.rejected(reject(error, String(signed.prefix(120)), path, record.line)))
             }
         }
+        file.sha256 = hasher.finish()
+        return file
     }
 
     // MARK: Hygiene

@@ -20,10 +20,13 @@ package struct JWS: Sendable, Hashable {
 
     /// Only the decoded payload of a compact JWS, for the hot path of reading exports.
     package static func payload(of compact: UnsafeRawBufferPointer) throws(JWSError) -> [UInt8] {
-        guard let first = compact.firstIndex(of: UInt8(ascii: ".")) else { throw .notThreeSegments(1) }
-        let rest = compact[(first + 1)...]
-        guard let second = rest.firstIndex(of: UInt8(ascii: ".")) else { throw .notThreeSegments(2) }
-        if compact[(second + 1)...].contains(UInt8(ascii: ".")) {
+        guard let base = compact.baseAddress else { throw .notThreeSegments(1) }
+        let count = compact.count
+        guard let firstHit = findFirst(UInt8(ascii: "."), in: base, count) else { throw .notThreeSegments(1) }
+        let first = firstHit - base
+        guard let secondHit = findFirst(UInt8(ascii: "."), in: base + first + 1, count - first - 1) else { throw .notThreeSegments(2) }
+        let second = secondHit - base
+        if findFirst(UInt8(ascii: "."), in: base + second + 1, count - second - 1) != nil {
             throw .notThreeSegments(compact.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
         }
         guard Base64URL.decode(compact[..<first]) != nil else { throw .badBase64(segment: "header") }

@@ -1,7 +1,10 @@
 /// Reads a text file line by line as bytes (for JSON Lines), with 1-based line numbers.
 /// A line may be longer than a block; a final line without `\n` counts; `\r\n` is trimmed.
 package enum LineReader {
-    package static func read(path: String, _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void) throws {
+    package static func read(
+        path: String, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in },
+        _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let file = try FileDescriptor.openForReading(path)
         var pending: [UInt8] = []
         var lineNumber = 0
@@ -21,7 +24,9 @@ package enum LineReader {
             if count == 0 { break }
             var start = 0
             let bytes = UnsafeRawBufferPointer(rebasing: block[..<count])
-            while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            onBlock(bytes)
+            while start < count, let base = bytes.baseAddress, let hit = findFirst(0x0A, in: base + start, count - start) {
+                let newline = hit - base
                 if pending.isEmpty {
                     try emit(UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
                 } else {

@@ -85,7 +85,8 @@ package enum ReportRun {
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         let costSeconds = Clock.monotonicSeconds() - costStarted
         for path in layout.allFiles where !layout.costFiles.contains(path) {
-            inputs.append(InputFileRecord(path: relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: try SHA256.file(path)))
+            let checksum = try load.input.checksums[path] ?? SHA256.file(path)
+            inputs.append(InputFileRecord(path: relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
         }
         inputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         try rejects.commit()

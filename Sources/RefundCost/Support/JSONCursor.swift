@@ -268,16 +268,25 @@ package struct JSONCursor {
         guard index < end, base[index] == UInt8(ascii: "\"") else { throw JSONError(reason: "expected a string", field: "") }
         index += 1
         let start = index
+        // JWS strings run to kilobytes: find each quote with memchr, then check it is not escaped
+        // (an odd number of backslashes right before it).
         while index < end {
-            let byte = base[index]
-            if byte == UInt8(ascii: "\"") {
-                let raw = UnsafeRawBufferPointer(start: base + start, count: index - start)
-                index += 1
-                return raw
+            guard let quote = findByte(UInt8(ascii: "\""), from: index) else { break }
+            var backslashes = 0
+            while quote - backslashes - 1 >= start && base[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 {
+                index = quote + 1
+                return UnsafeRawBufferPointer(start: base + start, count: quote - start)
             }
-            index += byte == UInt8(ascii: "\\") ? 2 : 1
+            index = quote + 1
         }
         throw JSONError(reason: "not valid JSON", field: "")
+    }
+
+    @inline(__always)
+    private func findByte(_ byte: UInt8, from position: Int) -> Int? {
+        guard position < end, let hit = findFirst(byte, in: UnsafeRawPointer(base + position), end - position) else { return nil }
+        return hit - UnsafeRawPointer(base)
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {

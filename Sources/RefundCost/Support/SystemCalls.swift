@@ -217,3 +217,9 @@ func countByte(_ start: UnsafeRawPointer, _ count: Int, _ byte: UInt8) -> Int {
     }
     return found
 }
+
+/// The address of the first `byte` in a range (libc's `memchr`), or nil.
+@inline(__always)
+func findFirst(_ byte: UInt8, in start: UnsafeRawPointer, _ count: Int) -> UnsafeRawPointer? {
+    memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
+}
