@@ -25,28 +25,13 @@ package struct JSONCursor {
 
     /// Calls `body` for each member of the object at the cursor; `body` must consume the value.
     package mutating func members(_ body: (inout JSONCursor, JSONKey) throws -> Void) throws {
-        try expect(UInt8(ascii: "{"))
-        skipSpace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
-        while true {
-            skipSpace()
-            guard peek() == UInt8(ascii: "\"") else { throw JSONError(reason: "not valid JSON", field: "") }
-            let key = try rawString()
-            skipSpace()
-            try expect(UInt8(ascii: ":"))
-            skipSpace()
+        try beginObject()
+        while let key = try nextKey() {
             do {
-                try body(&self, JSONKey(bytes: key))
+                try body(&self, key)
             } catch let error as JSONError {
-                throw error.within(String(decoding: key, as: UTF8.self))
+                throw error.within(String(decoding: key.bytes, as: UTF8.self))
             }
-            skipSpace()
-            let next = try take()
-            if next == UInt8(ascii: "}") { return }
-            guard next == UInt8(ascii: ",") else { throw JSONError(reason: "not valid JSON", field: "") }
         }
     }
 
