@@ -158,12 +158,6 @@ package struct AttributionTotals: Sendable {
         }
     }
 
-    /// All in-window cost, by class, in the report currency.
-    package func classTotal() throws(MoneyError) -> ClassCosts {
-        var total = ClassCosts()
-        for costs in classByProduct { try total.add(costs) }
-        return total
-    }
 }
 
 /// Cost by class per original currency (the conservation check), as a short list: there are

@@ -3,7 +3,11 @@
 package struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvertible {
     let packed: UInt32
 
-    package static let usd = CurrencyCode(validating: "USD")!
+    package static let usd = CurrencyCode(packed: 0x55_53_44)
+
+    private init(packed: UInt32) {
+        self.packed = packed
+    }
 
     /// Three ASCII letters; lower case is accepted and stored upper case.
     package init?(_ field: UnsafeRawBufferPointer) {
