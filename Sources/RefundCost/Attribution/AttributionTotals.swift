@@ -157,7 +157,6 @@ package struct AttributionTotals: Sendable {
             subscriptionLeaks[key] = mine
         }
     }
-
 }
 
 /// Cost by class per original currency (the conservation check), as a short list: there are
