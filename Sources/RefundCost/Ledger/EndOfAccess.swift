@@ -1,7 +1,8 @@
 /// Decides what ended a transaction's access and when the server could know (DOMAIN.md rule 3).
 enum EndOfAccess {
+    /// For a consumable, which grants no standing access, only a refund counts: it voids the
+    /// pack's remaining credits (rule 7), and rows drawn on them after it are measured from it.
     static func end(of transaction: LedgerTransaction, facts: NotificationFacts, purchases: PurchaseIndex) -> AccessEnd? {
-        guard transaction.grantsAccess else { return nil }
         let record = transaction.record
         var revocation: AccessEnd?
         if let revoked = record.revocationDate {
@@ -15,6 +16,7 @@ enum EndOfAccess {
         {
             revocation = AccessEnd(kind: .familyExit, at: exit.signed, noticedAt: exit.notice, notificationUUID: exit.uuid)
         }
+        guard transaction.grantsAccess else { return revocation }
         if let expires = record.expiresDate, revocation.map({ expires < $0.at }) ?? true {
             return AccessEnd(kind: .expiry, at: expires, noticedAt: expires, notificationUUID: nil)
         }

@@ -72,6 +72,12 @@ struct ConsumptionTests {
         #expect(refund["cost_purchaser"] == "1.000000")
         #expect(refund["cost_after_revocation"] == "0.100000")
         #expect(refund["sunk_cost"] == "1.100000")
+        // The refunded pack's credits used a day later: a leak measured from the refund.
+        let leak = try #require(try result.rows("leaks.csv").first { $0["account_id"] == "q" })
+        #expect(leak["end_kind"] == "refund_full")
+        #expect(leak["access_end"] == "2026-10-04T00:00:00.000Z")
+        #expect(leak["notified_at"] == "2026-10-04T00:00:00.000Z")
+        #expect(leak["cost_beyond_grace"] == "0.100000")
         #expect(result.outcome.conservation?.holds == true)
     }
 
