@@ -38,15 +38,7 @@ final class ProgressLine: @unchecked Sendable {
 
 /// Numbers for people: thousands separated, rates with one decimal.
 enum Format {
-    static func count(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return (value < 0 ? "-" : "") + grouped
-    }
+    static func count(_ value: Int) -> String { HumanText.count(value) }
 
     static func megabytes(_ bytes: Int) -> String {
         fixed(Double(bytes) / 1e6, decimals: 1) + " MB"

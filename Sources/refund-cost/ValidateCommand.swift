@@ -63,7 +63,7 @@ enum ValidateCommand {
             let started = Clock.monotonicSeconds()
             var fileRows = 0
             let summary = try reader.read(
-                path: path, onBytes: { progress.advance(bytes: $0.count, rows: fileRows, file: relative(path, to: data)) }
+                path: path, onBytes: { progress.advance(bytes: $0.count, rows: fileRows, file: HumanText.relative(path, to: data)) }
             ) { _ in fileRows += 1 }
             let seconds = Clock.monotonicSeconds() - started
             rows += summary.rows
@@ -72,7 +72,7 @@ enum ValidateCommand {
             try rejectedCost.add(summary.rejectedCost)
             try duplicateCost.add(summary.duplicateCost)
             print(
-                Format.padRight(relative(path, to: data), 36) + Format.padLeft(Format.count(summary.rows), 14)
+                Format.padRight(HumanText.relative(path, to: data), 36) + Format.padLeft(Format.count(summary.rows), 14)
                     + Format.padLeft(Format.count(summary.accepted), 14) + Format.padLeft(Format.count(summary.rejected), 10)
                     + Format.padLeft(Format.count(summary.duplicates), 12)
                     + Format.padLeft(Format.rate(Double(summary.bytes) / 1e6 / seconds), 9))
@@ -124,9 +124,5 @@ enum ValidateCommand {
         }
         print("within --max-rejects \(maxRejects); \(where_)")
         return 0
-    }
-
-    private static func relative(_ path: String, to root: String) -> String {
-        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 }

@@ -156,11 +156,7 @@ package enum ParallelCostReading {
             try summaries[file].merge(part.summary)
             pending.append(contentsOf: part.rejects)
         }
-        let inputs = plans.map { InputFileRecord(path: relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
+        let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
         return Attributed(totals: totals, summaries: summaries, inputs: inputs, pendingRejects: pending)
-    }
-
-    static func relative(_ path: String, to root: String) -> String {
-        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 }

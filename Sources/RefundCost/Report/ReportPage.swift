@@ -268,13 +268,7 @@ enum ReportPage {
         let negative = text.hasPrefix("-")
         let digits = negative ? String(text.dropFirst()) : text
         let parts = digits.split(separator: ".")
-        let whole = Array(parts[0])
-        var grouped = ""
-        for (index, digit) in whole.enumerated() {
-            if index > 0 && (whole.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return (negative ? "−" : "") + grouped + (parts.count > 1 ? "." + parts[1] : "")
+        return (negative ? "−" : "") + HumanText.grouped(parts[0]) + (parts.count > 1 ? "." + parts[1] : "")
     }
 
     static func amount(_ value: Money, _ currency: String) -> String { money(value) + " " + currency }
@@ -286,15 +280,7 @@ enum ReportPage {
         return money(value).split(separator: ".").first.map(String.init) ?? "0"
     }
 
-    static func count(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return grouped
-    }
+    static func count(_ value: Int) -> String { HumanText.count(value) }
 
     static func fmt(_ value: Double) -> String {
         let scaled = Int64((value * 10).rounded())

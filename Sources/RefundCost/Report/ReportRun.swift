@@ -86,7 +86,7 @@ package enum ReportRun {
         let costSeconds = Clock.monotonicSeconds() - costStarted
         for path in layout.allFiles where !layout.costFiles.contains(path) {
             let checksum = try load.input.checksums[path] ?? SHA256.file(path)
-            inputs.append(InputFileRecord(path: relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
+            inputs.append(InputFileRecord(path: HumanText.relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
         }
         inputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         try rejects.commit()
@@ -122,10 +122,6 @@ package enum ReportRun {
         outcome.conservation = conservation
         outcome.totalSeconds = Clock.monotonicSeconds() - started
         return outcome
-    }
-
-    static func relative(_ path: String, to root: String) -> String {
-        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 }
 
