@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The stages are targets, so the compiler keeps the pipeline's direction: each stage imports
+// only the stages before it (Support <- Ingest <- Ledger <- Attribution <- Report), and a
+// backward import does not compile. `Pipeline` runs the stages once for every command.
 let package = Package(
     name: "refund-cost",
     products: [
@@ -12,27 +15,49 @@ let package = Package(
             name: "CLibCSV",
             providers: [.apt(["libcsv-dev"])]
         ),
-        // OpenSSL's SHA-256 for the input checksums in run.json (uses the CPU's SHA instructions).
+        // OpenSSL's SHA-256 for input checksums (uses the CPU's SHA instructions).
         .systemLibrary(
             name: "COpenSSL",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Money, time, durations, hashing, diagnostics, files and threads.
+        .target(name: "Support", dependencies: ["COpenSSL"], swiftSettings: releaseSettings),
+        // Reading inputs: libcsv, cost rows, App Store JSON and JWS, accounts, products, rates.
+        .target(name: "Ingest", dependencies: ["Support", "CLibCSV"], swiftSettings: releaseSettings),
+        // Transaction states, ends of access, family links, access timelines.
+        .target(name: "Ledger", dependencies: ["Ingest", "Support"], swiftSettings: releaseSettings),
+        // Cost row -> class, mergeable totals, and the figures every output shows.
+        .target(name: "Attribution", dependencies: ["Ledger", "Ingest", "Support"], swiftSettings: releaseSettings),
+        // Each output file and the HTML page, from figures alone.
+        .target(name: "Report", dependencies: ["Attribution", "Support"], swiftSettings: releaseSettings),
+        // Load -> ledger -> attribution -> report, once, for every command.
         .target(
-            name: "RefundCost",
-            dependencies: ["CLibCSV", "COpenSSL"],
-            // libcsv's callbacks write to the batch object once per field; the dynamic
-            // exclusivity checks on it cost more than the parsing. Debug builds keep them.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-        ),
+            name: "Pipeline", dependencies: ["Report", "Attribution", "Ledger", "Ingest", "Support"],
+            swiftSettings: releaseSettings),
+        // The synthetic dataset generator: writes inputs, so it sits beside Ingest, not above it.
+        .target(name: "Synthetic", dependencies: ["Ingest", "Support"], swiftSettings: releaseSettings),
         .executableTarget(
             name: "refund-cost",
-            dependencies: ["RefundCost"]
+            dependencies: ["Pipeline", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "Support"]
         ),
         .testTarget(
             name: "RefundCostTests",
-            dependencies: ["RefundCost", "refund-cost"],
+            dependencies: [
+                "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Synthetic", "refund-cost",
+            ],
             exclude: ["Fixtures", "Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// Release builds of the library stages let the optimizer inline across stage boundaries
+/// (package-level cross-module optimization), so splitting the stages costs the per-row
+/// path nothing.
+var releaseSettings: [SwiftSetting] {
+    [
+        .unsafeFlags(
+            ["-cross-module-optimization", "-Xfrontend", "-enable-cmo-everything", "-enforce-exclusivity=unchecked"],
+            .when(configuration: .release))
+    ]
+}

@@ -1,4 +1,10 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// One option a subcommand accepts.
 struct OptionSpec {
@@ -135,21 +141,52 @@ enum ArgumentParser {
 }
 
 extension ParsedArguments {
-    /// Reads `--NAME` as a count: a whole number ≥ 0.
+    /// Reads `--NAME` as a count: a whole number from 0 to a billion.
     func count(_ name: String, default fallback: Int, command: String) throws(UsageError) -> Int {
         guard let text = value(name) else { return fallback }
-        guard let number = Int(text), number >= 0 else {
-            throw .invalidValue(option: "--" + name, value: text, expected: "a whole number, 0 or more", command: command)
+        guard let number = Int(text), (0...1_000_000_000).contains(number) else {
+            throw .invalidValue(option: "--" + name, value: text, expected: "a whole number from 0 to 1000000000", command: command)
         }
         return number
     }
 
-    func duration(_ name: String, default fallback: TimeSpan, command: String) throws(UsageError) -> TimeSpan {
+    /// Reads `--NAME` as a duration no longer than `limit`.
+    func duration(_ name: String, default fallback: TimeSpan, upTo limit: TimeSpan, command: String) throws(UsageError) -> TimeSpan {
         guard let text = value(name) else { return fallback }
-        guard let duration = TimeSpan(parsing: text) else {
-            throw .invalidValue(option: "--" + name, value: text, expected: "a duration like 90s, 15m, 1h or 2d", command: command)
+        guard let duration = TimeSpan(parsing: text), duration <= limit else {
+            throw .invalidValue(
+                option: "--" + name, value: text, expected: "a duration like 90s, 15m, 1h or 2d, at most \(limit)", command: command)
         }
         return duration
+    }
+
+    /// Reads `--NAME` as a time: any input form, or a date meaning its midnight UTC, from 1970 to 2200.
+    func timestamp(_ name: String, command: String) throws(UsageError) -> Timestamp? {
+        guard let text = value(name) else { return nil }
+        let parsed = TimestampParser.parse(text) ?? TimestampParser.parseDate(text)?.start
+        guard let parsed, parsed.isInAcceptedRange else {
+            throw .invalidValue(
+                option: "--" + name, value: text,
+                expected: "a time like 2026-11-01T00:00:00Z or a date like 2026-11-01, between 1970 and 2200", command: command)
+        }
+        return parsed
+    }
+
+    func environment(command: String) throws(UsageError) -> AppStoreEnvironment {
+        guard let text = value("environment") else { return .production }
+        guard let environment = AppStoreEnvironment(rawValue: text) else {
+            let names = AppStoreEnvironment.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidValue(option: "--environment", value: text, expected: "one of \(names)", command: command)
+        }
+        return environment
+    }
+
+    func currency(command: String) throws(UsageError) -> CurrencyCode {
+        guard let code = value("currency") else { return .usd }
+        guard let currency = CurrencyCode(validating: code) else {
+            throw .invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
+        }
+        return currency
     }
 
     /// `--cost-column NAME=HEADER`, repeated: which header holds each cost column.
@@ -169,32 +206,7 @@ extension ParsedArguments {
     }
 }
 
-extension ParsedArguments {
-    /// `--as-of`: a timestamp in any input form, or a date meaning its midnight UTC.
-    func asOf(command: String, default fallback: Timestamp) throws(UsageError) -> Timestamp {
-        guard let text = value("as-of") else { return fallback }
-        if let timestamp = TimestampParser.parse(text) { return timestamp }
-        if let date = TimestampParser.parseDate(text) { return date.start }
-        throw .invalidValue(option: "--as-of", value: text, expected: "a time like 2026-11-01T00:00:00Z or a date like 2026-11-01", command: command)
-    }
-
-    func environment(command: String) throws(UsageError) -> AppStoreEnvironment {
-        guard let text = value("environment") else { return .production }
-        guard let environment = AppStoreEnvironment(rawValue: text) else {
-            throw .invalidValue(option: "--environment", value: text, expected: "Production, Sandbox or Xcode", command: command)
-        }
-        return environment
-    }
-}
-
-/// Options several commands share, with the same words everywhere.
+/// The help option every command has.
 enum CommonOptions {
-    static let asOf = OptionSpec(
-        name: "as-of", value: "TIME", help: "Ignore data Apple signed after TIME (default: the window's end; validate: everything).")
-    static let environment = OptionSpec(
-        name: "environment", value: "ENV", help: "Production (default), Sandbox or Xcode; the others are counted and left out.")
-    static let prematureWindow = OptionSpec(
-        name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h).")
-    static let quiet = OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr.")
     static let help = OptionSpec(name: "help", value: nil, help: "Show this help.")
 }

@@ -1,38 +1,53 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synchronization
+import Synthetic
 
 /// Progress lines on standard error for long runs: one every two seconds, never on stdout,
-/// and none at all with `--quiet`.
-/// Called from one reading thread at a time, so its state needs no lock.
-final class ProgressLine: @unchecked Sendable {
+/// and none at all with `--quiet`. Reading threads report to it at once, so its state sits
+/// behind a lock.
+final class ProgressLine: Sendable {
+    private struct State {
+        var lastPrinted: Double
+        var bytes = 0
+    }
+
     private let quiet: Bool
     private let started = Clock.monotonicSeconds()
-    private var lastPrinted: Double
-    private var bytes = 0
+    private let state: Mutex<State>
     private let interval = 2.0
 
     init(quiet: Bool) {
         self.quiet = quiet
-        lastPrinted = started
+        state = Mutex(State(lastPrinted: started))
     }
 
     var elapsed: Double { Clock.monotonicSeconds() - started }
 
     /// Adds bytes read and prints a line when the interval has passed.
     func advance(bytes count: Int, rows: Int, file: String) {
-        advance(toBytes: bytes + count, rows: rows, file: file)
+        let total = state.withLock { $0.bytes + count }
+        advance(toBytes: total, rows: rows, file: file)
     }
 
     /// Sets the bytes read so far and prints a line when the interval has passed.
     func advance(toBytes total: Int, rows: Int, file: String) {
-        bytes = total
-        guard !quiet else { return }
         let now = Clock.monotonicSeconds()
-        guard now - lastPrinted >= interval else { return }
-        lastPrinted = now
+        let due = state.withLock { state -> Bool in
+            state.bytes = total
+            guard !quiet, now - state.lastPrinted >= interval else { return false }
+            state.lastPrinted = now
+            return true
+        }
+        guard due else { return }
         let seconds = now - started
         writeStandardError(
-            "  \(file): \(Format.count(rows)) rows, \(Format.megabytes(bytes)) read, "
-                + "\(Format.rate(Double(bytes) / 1e6 / seconds)) MB/s, \(Format.seconds(seconds))\n")
+            "  \(file): \(Format.count(rows)) rows, \(Format.megabytes(total)) read, "
+                + "\(Format.rate(Double(total) / 1e6 / seconds)) MB/s, \(Format.seconds(seconds))\n")
     }
 }
 

@@ -1,22 +1,20 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// `refund-cost explain`: one account's story, for the on-call engineer.
-enum ExplainCommand {
+enum ExplainCommand: Command {
     static let spec = CommandSpec(
         name: "explain",
         summary: "Tell one account's story: links, transactions, grants, how access ended, family links.",
-        usage: "refund-cost explain --data DIR --account ID [--as-of TIME] [--environment ENV]",
-        options: [
-            OptionSpec(name: "data", value: "DIR", help: "The input folder."),
-            OptionSpec(name: "account", value: "ID", help: "The app's account id, as in accounts.csv and the cost files."),
-            CommonOptions.asOf, CommonOptions.environment,
-            OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
-            CommonOptions.prematureWindow,
-            OptionSpec(name: "currency", value: "CODE", help: "Currency for the cost figures (default USD); converted with fx.csv."),
-            OptionSpec(
-                name: "cost-column", value: "NAME=HEADER", help: "Read cost column NAME from header HEADER. Repeatable.", repeatable: true),
-            CommonOptions.help,
-        ],
+        usage: "refund-cost explain --data DIR --account ID [options]",
+        options: [DataOptions.specs[0]] + [
+            OptionSpec(name: "account", value: "ID", help: "The app's account id, as in accounts.csv and the cost files.")
+        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family
@@ -28,31 +26,15 @@ enum ExplainCommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name
-        let data = try arguments.required("data", command: command)
+        let common = try DataOptions(arguments, command: command)
         let accountID = try arguments.required("account", command: command)
-        let asOf = try arguments.asOf(command: command, default: Timestamp(milliseconds: Int64.max / 2))
-        let environment = try arguments.environment(command: command)
-        let layout = try InputLayout(root: data)
         let rejects = RejectLog()
-        let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(environment: environment, asOf: asOf), rejects: rejects)
-        let ledger = try Ledger(
-            input: load.input, accountLinks: load.accountLinks, products: load.products,
-            options: LedgerOptions(asOf: asOf, prematureWindow: try arguments.duration("premature-window", default: .hours(2), command: command)),
-            rejects: rejects)
-        print(AccountStory.text(for: accountID, ledger: ledger, links: load.accountLinks), terminator: "")
-        var currency = CurrencyCode.usd
-        if let code = arguments.value("currency") {
-            guard let parsed = CurrencyCode(validating: code) else {
-                throw UsageError.invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
-            }
-            currency = parsed
-        }
-        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: currency, rejects: rejects)
+        let loaded = try LedgerLoad(data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+        print(AccountStory.text(for: accountID, ledger: loaded.ledger, links: loaded.appStore.accountLinks), terminator: "")
         let costs = try AccountCosts.collect(
-            accountID: accountID, layout: layout, ledger: ledger, rates: rates,
-            grace: try arguments.duration("grace", default: .hours(1), command: command),
-            mapping: try arguments.costColumnMapping(command: command), rejects: rejects)
-        print(AccountStory.costText(costs, ledger: ledger, currency: currency), terminator: "")
+            accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
+            mapping: common.costColumns, rejects: rejects)
+        print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
         return 0
     }
 }
@@ -86,7 +68,7 @@ enum AccountStory {
                 + (record.expiresDate.map { ", expires \($0)" } ?? "")
                 + (record.price.map { ", price \(Money(nanos: $0 * 1_000_000).formatted(decimals: 2)) \(record.currency ?? "")" } ?? "") + "\n"
             if let revoked = record.revocationDate {
-                out += "      revoked \(revoked)" + (record.revocationReason.map { $0 == 1 ? " (app issue)" : " (other)" } ?? "")
+                out += "      revoked \(revoked)" + (record.revocationReason.map { " (\($0.reportName))" } ?? "")
                     + (record.rawRevocationType.map { ", \($0)" } ?? "")
                     + (record.revocationPercentage.map { ", \($0 / 1000)%" } ?? "") + (record.isUpgraded ? ", upgraded" : "") + "\n"
             }

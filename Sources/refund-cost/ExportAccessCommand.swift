@@ -1,16 +1,20 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// `refund-cost export-access`: the access timeline as CSV, for audits and baselines.
-enum ExportAccessCommand {
+enum ExportAccessCommand: Command {
     static let spec = CommandSpec(
         name: "export-access",
         summary: "Write every account's access timeline (what each cost row is classified by) as CSV.",
-        usage: "refund-cost export-access --data DIR --out FILE [--as-of TIME] [--environment ENV] [--premature-window DURATION]",
-        options: [
-            OptionSpec(name: "data", value: "DIR", help: "The input folder."),
-            OptionSpec(name: "out", value: "FILE", help: "The CSV to write: account_id,start_ms,class,product_id."),
-            CommonOptions.asOf, CommonOptions.environment, CommonOptions.prematureWindow, CommonOptions.quiet, CommonOptions.help,
-        ],
+        usage: "refund-cost export-access --data DIR --out FILE [options]",
+        options: [DataOptions.specs[0]] + [
+            OptionSpec(name: "out", value: "FILE", help: "The CSV to write: account_id,start_ms,class,product_id.")
+        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             From start_ms until the account's next row, a cost row of the account gets class, tied to
             product_id. Accounts not listed are unlinked. Use the same --as-of as the report (for a
@@ -21,19 +25,12 @@ enum ExportAccessCommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name
-        let data = try arguments.required("data", command: command)
+        let common = try DataOptions(arguments, command: command)
         let out = try arguments.required("out", command: command)
-        let asOf = try arguments.asOf(command: command, default: Timestamp(milliseconds: Int64.max / 2))
-        let layout = try InputLayout(root: data)
         let rejects = RejectLog()
-        let load = try AppStoreLoad(
-            layout: layout, options: AppStoreOptions(environment: try arguments.environment(command: command), asOf: asOf), rejects: rejects)
-        let ledger = try Ledger(
-            input: load.input, accountLinks: load.accountLinks, products: load.products,
-            options: LedgerOptions(asOf: asOf, prematureWindow: try arguments.duration("premature-window", default: .hours(2), command: command)),
-            rejects: rejects)
-        try AccessExport.write(ledger, to: out)
-        if !arguments.has("quiet") { print("wrote \(out): \(Format.count(ledger.accounts.count)) accounts") }
+        let loaded = try LedgerLoad(data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+        try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
+        if !common.quiet { print("wrote \(out): \(Format.count(loaded.ledger.accounts.count)) accounts") }
         return rejects.count > 0 ? 1 : 0
     }
 }

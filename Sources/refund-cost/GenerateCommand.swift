@@ -1,7 +1,13 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// `refund-cost generate`: a synthetic, deterministic dataset in the input layout.
-enum GenerateCommand {
+enum GenerateCommand: Command {
     static let spec = CommandSpec(
         name: "generate",
         summary: "Write a synthetic, deterministic dataset in the input layout (for trials and benchmarks).",
@@ -14,7 +20,7 @@ enum GenerateCommand {
             OptionSpec(name: "cost-rows-per-account", value: "K", help: "Cost rows per account, about (default 20)."),
             OptionSpec(name: "last-month", value: "YYYY-MM", help: "The last generated month (default 2026-10)."),
             OptionSpec(name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
-            CommonOptions.quiet, CommonOptions.help,
+            OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."), CommonOptions.help,
         ],
         discussion: """
             The dataset has families of one to five members sharing subscriptions and lifetime

@@ -1,4 +1,10 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// The help pages: what the tool is for, then each command with its options and examples.
 enum Help {

@@ -1,4 +1,10 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// Prints what the App Store side of a `--data` folder holds, for `validate`.
 enum LedgerSummary {

@@ -1,31 +1,26 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// `refund-cost report`: the monthly batch.
-enum ReportCommand {
+enum ReportCommand: Command {
     static let spec = CommandSpec(
         name: "report",
         summary: "The monthly batch: attribute every cost row and write every report file.",
         usage: "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
-        options: [
-            OptionSpec(name: "data", value: "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...)."),
+        options: [DataOptions.specs[0]] + [
             OptionSpec(name: "month", value: "YYYY-MM", help: "Report this calendar month (UTC)."),
             OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, UTC midnight, included)."),
             OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
             OptionSpec(name: "out", value: "DIR", help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole."),
-            CommonOptions.asOf, CommonOptions.environment,
-            OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
-            CommonOptions.prematureWindow,
-            OptionSpec(name: "currency", value: "CODE", help: "Report currency (default USD); other currencies convert with fx.csv."),
-            OptionSpec(name: "max-rejects", value: "N", help: "Rejected input lines tolerated before the run fails (default 0)."),
             OptionSpec(
                 name: "heavy-use", value: "PERCENT",
                 help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
-            OptionSpec(
-                name: "cost-column", value: "NAME=HEADER",
-                help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
-            OptionSpec(name: "threads", value: "N", help: "Threads reading cost files (default: one per core)."),
-            CommonOptions.quiet, CommonOptions.help,
-        ],
+        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Every cost row gets one class: paid, family_shared, premature, after_refund,
             after_family_exit, after_expiry, unentitled or unlinked, decided by the access its
@@ -57,54 +52,26 @@ enum ReportCommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name
-        let data = try arguments.required("data", command: command)
+        let common = try DataOptions(arguments, command: command)
         let out = try arguments.required("out", command: command)
-        var window: ReportWindow
-        if let month = arguments.value("month") {
-            guard arguments.value("from") == nil && arguments.value("to") == nil else {
-                throw UsageError.invalidValue(option: "--month", value: month, expected: "either --month or --from/--to, not both", command: command)
-            }
-            guard let parsed = ReportWindow(month: month) else {
-                throw UsageError.invalidValue(option: "--month", value: month, expected: "a month like 2026-10", command: command)
-            }
-            window = parsed
-        } else if let from = arguments.value("from"), let to = arguments.value("to") {
-            guard let start = TimestampParser.parseDate(from) else {
-                throw UsageError.invalidValue(option: "--from", value: from, expected: "a date like 2026-07-01", command: command)
-            }
-            guard let end = TimestampParser.parseDate(to), end > start else {
-                throw UsageError.invalidValue(option: "--to", value: to, expected: "a date after --from, like 2026-10-01", command: command)
-            }
-            window = ReportWindow(start: start.start, end: end.start, label: "\(start)_\(end)")
-        } else {
-            throw UsageError.missingOption("--month YYYY-MM (or --from DATE --to DATE)", command: command)
-        }
-        window.asOf = try arguments.asOf(command: command, default: window.end)
-
-        var options = ReportOptions(data: data, out: out, window: window)
-        options.environment = try arguments.environment(command: command)
-        options.grace = try arguments.duration("grace", default: .hours(1), command: command)
-        options.prematureWindow = try arguments.duration("premature-window", default: .hours(2), command: command)
-        options.maxRejects = try arguments.count("max-rejects", default: 0, command: command)
-        options.costColumns = try arguments.costColumnMapping(command: command)
-        options.threads = try arguments.count("threads", default: FileSystem.processorCount, command: command)
-        guard options.threads > 0 else {
-            throw UsageError.invalidValue(option: "--threads", value: "0", expected: "at least 1", command: command)
-        }
+        var window = try ReportCommand.window(arguments)
+        window.asOf = common.asOf ?? window.end
+        var options = ReportOptions(data: common.data, out: out, window: window)
+        options.environment = common.environment
+        options.grace = common.grace
+        options.prematureWindow = common.prematureWindow
+        options.maxRejects = common.maxRejects
+        options.costColumns = common.costColumns
+        options.threads = common.threads
+        options.currency = common.currency
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
             }
             options.consumptionPolicy.heavyUse = percent * 1000
         }
-        if let code = arguments.value("currency") {
-            guard let currency = CurrencyCode(validating: code) else {
-                throw UsageError.invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
-            }
-            options.currency = currency
-        }
 
-        let progress = ProgressLine(quiet: arguments.has("quiet"))
+        let progress = ProgressLine(quiet: common.quiet)
         let outcome = try ReportRun.execute(options) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
         }
@@ -115,7 +82,8 @@ enum ReportCommand {
                     + "nothing but \(outcome.folder)/rejects.csv was written. Fix the inputs, or allow them with --max-rejects.\n")
             return 1
         }
-        guard let figures = outcome.figures, let all = figures.summary.last, let conservation = outcome.conservation else { return 1 }
+        guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
+        let all = figures.total
         let currency = figures.currency
         print("refund-cost report \(window.label): \(outcome.folder)/")
         print("  cost served          \(try all.classes.total()) \(currency)")
@@ -134,5 +102,29 @@ enum ReportCommand {
             + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
         print("  open \(outcome.folder)/report.html")
         return 0
+    }
+
+    /// `--month`, or `--from` and `--to`: the window, as of its end unless `--as-of` says otherwise.
+    private static func window(_ arguments: ParsedArguments) throws(UsageError) -> ReportWindow {
+        let command = spec.name
+        if let month = arguments.value("month") {
+            guard arguments.value("from") == nil && arguments.value("to") == nil else {
+                throw .invalidValue(option: "--month", value: month, expected: "either --month or --from/--to, not both", command: command)
+            }
+            guard let window = ReportWindow(month: month), window.start.isInAcceptedRange, window.end.isInAcceptedRange else {
+                throw .invalidValue(option: "--month", value: month, expected: "a month like 2026-10, from 1970 to 2199", command: command)
+            }
+            return window
+        }
+        guard let from = arguments.value("from"), let to = arguments.value("to") else {
+            throw .missingOption("--month YYYY-MM (or --from DATE --to DATE)", command: command)
+        }
+        guard let start = TimestampParser.parseDate(from), start.start.isInAcceptedRange else {
+            throw .invalidValue(option: "--from", value: from, expected: "a date like 2026-07-01, from 1970 to 2199", command: command)
+        }
+        guard let end = TimestampParser.parseDate(to), end > start, end.start.isInAcceptedRange else {
+            throw .invalidValue(option: "--to", value: to, expected: "a date after --from, like 2026-10-01", command: command)
+        }
+        return ReportWindow(start: start.start, end: end.start, label: "\(start)_\(end)")
     }
 }

@@ -1,22 +1,21 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// `refund-cost validate`: reads every input, prints counts and problems, writes nothing
 /// else (but `--rejects FILE` when asked).
-enum ValidateCommand {
+enum ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
         summary: "Read and check every input file; print counts, totals and problems.",
-        usage: "refund-cost validate --data DIR [--rejects FILE] [--max-rejects N] [--cost-column NAME=HEADER]... [--quiet]",
-        options: [
-            OptionSpec(name: "data", value: "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...)."),
-            OptionSpec(name: "rejects", value: "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason."),
-            OptionSpec(name: "max-rejects", value: "N", help: "Rejected rows tolerated before the run fails with exit 1 (default 0)."),
-            OptionSpec(
-                name: "cost-column", value: "NAME=HEADER",
-                help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
-            CommonOptions.asOf, CommonOptions.environment, CommonOptions.prematureWindow,
-            CommonOptions.quiet, CommonOptions.help,
-        ],
+        usage: "refund-cost validate --data DIR [--rejects FILE] [options]",
+        options: [DataOptions.specs[0]] + [
+            OptionSpec(name: "rejects", value: "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason.")
+        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Notifications, transaction history, accounts.csv and products.csv are decoded and the
             ledger is built: the counts show retries dropped, other environments left out, how
@@ -39,14 +38,15 @@ enum ValidateCommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name
-        let data = try arguments.required("data", command: command)
-        let maxRejects = try arguments.count("max-rejects", default: 0, command: command)
-        let mapping = try arguments.costColumnMapping(command: command)
+        let common = try DataOptions(arguments, command: command)
+        let data = common.data
+        let maxRejects = common.maxRejects
+        let mapping = common.costColumns
         let layout = try InputLayout(root: data)
         let rejects = RejectLog()
         if let path = arguments.value("rejects") { try rejects.streamTo(path) }
         let reader = CostFileReader(mapping: mapping, rejects: rejects)
-        let progress = ProgressLine(quiet: arguments.has("quiet"))
+        let progress = ProgressLine(quiet: common.quiet)
 
         let totalBytes = layout.costFiles.reduce(0) { $0 + (FileSystem.fileSize($1) ?? 0) }
         print("refund-cost validate: \(data) (\(layout.costFiles.count) cost files, \(Format.megabytes(totalBytes)))")
@@ -79,15 +79,10 @@ enum ValidateCommand {
         }
         let costSeconds = progress.elapsed
 
-        let asOf = try arguments.asOf(command: command, default: Timestamp(milliseconds: Int64.max / 2))
-        let environment = try arguments.environment(command: command)
-        let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(environment: environment, asOf: asOf), rejects: rejects)
-        let ledger = try Ledger(
-            input: load.input, accountLinks: load.accountLinks, products: load.products,
-            options: LedgerOptions(asOf: asOf, prematureWindow: try arguments.duration("premature-window", default: .hours(2), command: command)),
-            rejects: rejects)
+        let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
+        let loaded = try LedgerLoad(data: data, options: ledgerOptions, rejects: rejects)
         try rejects.commit()
-        LedgerSummary.print(load, ledger, environment: environment, asOf: asOf)
+        LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
 
         print("")
         print("cost accepted, by currency:")

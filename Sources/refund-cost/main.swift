@@ -1,4 +1,10 @@
-import RefundCost
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,11 @@
+@testable import Attribution
 import Foundation
-@testable import RefundCost
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 
 /// Builds App Store inputs by hand for tests: transactions and notifications as JSON, signed
 /// into JWS form, written into a real `--data` folder and read through the real code path.

@@ -1,5 +1,11 @@
+@testable import Attribution
 import Foundation
-@testable import RefundCost
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 
 /// Paths and scratch files for tests that go through real files.
 enum TestFiles {

@@ -1,6 +1,12 @@
+@testable import Attribution
 import Foundation
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 import Testing
-@testable import RefundCost
 
 /// Runs the real report on a fixture folder and reads its CSV files back by column name.
 struct ReportResult {

@@ -1,7 +1,13 @@
+@testable import Attribution
 import Foundation
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 import Testing
 @testable import refund_cost
-@testable import RefundCost
 
 @Suite("Command line")
 struct CommandLineTests {

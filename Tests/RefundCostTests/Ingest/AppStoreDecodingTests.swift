@@ -1,5 +1,11 @@
+@testable import Attribution
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 import Testing
-@testable import RefundCost
 
 @Suite("App Store ingestion")
 struct AppStoreDecodingTests {
@@ -30,7 +36,7 @@ struct AppStoreDecodingTests {
         #expect(record.expiresDate?.milliseconds == t0 + 30 * F.day)
         #expect(record.revocationType == .refundProrated)
         #expect(record.revocationPercentage == 25000)
-        #expect(record.revocationReason == 1)
+        #expect(record.revocationReason == .appIssue)
         #expect(record.appAccountToken == "tok-1")
         #expect(record.price == 9990)
         #expect(record.subscriptionGroupIdentifier == "g1")

@@ -1,6 +1,12 @@
+@testable import Attribution
 import Foundation
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 import Testing
-@testable import RefundCost
 
 @Suite("Synthetic dataset generator")
 struct GeneratorTests {

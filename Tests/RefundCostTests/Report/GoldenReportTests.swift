@@ -1,6 +1,12 @@
+@testable import Attribution
 import Foundation
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 import Testing
-@testable import RefundCost
 
 /// The bundled sample's October report, byte for byte. The committed `reports/2026-10/` is
 /// the golden copy, so what a visitor sees is what the code writes. Re-record on purpose with
@@ -69,8 +75,8 @@ struct GoldenReportTests {
         try merged.merge(even.totals)
         let mergedDraws = try whole.settle(&merged)
         let (wholeTotals, wholeDraws) = try whole.finished()
-        let one = try ReportFigures(ledger: ledger, totals: wholeTotals, window: window, rates: rates, draws: wholeDraws)
-        let two = try ReportFigures(ledger: ledger, totals: merged, window: window, rates: rates, draws: mergedDraws)
+        let one = try ReportFigures(ledger: ledger, totals: wholeTotals, window: window, rates: rates, credits: whole.credits, draws: wholeDraws)
+        let two = try ReportFigures(ledger: ledger, totals: merged, window: window, rates: rates, credits: whole.credits, draws: mergedDraws)
         let oneFolder = try TestFiles.temporaryDirectory("one")
         let twoFolder = try TestFiles.temporaryDirectory("two")
         try ReportFiles.write(one, conservation: try Conservation(figures: one, accepted: CostTotals()), inputs: [], to: oneFolder)

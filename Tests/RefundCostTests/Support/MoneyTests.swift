@@ -1,5 +1,11 @@
+@testable import Attribution
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
 import Testing
-@testable import RefundCost
 
 @Suite("Money: exact fixed point")
 struct MoneyTests {

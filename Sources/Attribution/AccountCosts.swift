@@ -1,0 +1,41 @@
+import Ingest
+import Ledger
+import Support
+
+/// One account's cost rows, classified like the report does, summed by class and by the
+/// transaction each row is tied to: the cost part of `explain`.
+package struct AccountCosts: Sendable {
+    package var byClass = ClassCosts()
+    /// Per tied transaction index (-1 for none), cost by class.
+    package var byTransaction: [Int32: ClassCosts] = [:]
+    package var rows = 0
+    package var first: Timestamp?
+    package var last: Timestamp?
+
+    /// Reads every cost file and keeps the rows of `accountID` up to `asOf`.
+    package static func collect(
+        accountID: String, layout: InputLayout, ledger: Ledger, rates: ExchangeRates, grace: TimeSpan, mapping: [CostColumns.Name: String],
+        rejects: RejectLog
+    ) throws -> AccountCosts {
+        let classifier = Classifier(ledger: ledger, grace: grace)
+        let account = ledger.accountIndex[accountID].map { Int32($0) }
+        let wanted = Array(accountID.utf8)
+        var costs = AccountCosts()
+        let reader = CostFileReader(mapping: mapping, rejects: rejects)
+        for path in layout.costFiles {
+            _ = try reader.read(path: path) { row in
+                guard row.accountID.elementsEqual(wanted), row.timestamp <= ledger.options.asOf else { return }
+                let amount = try rates.convert(row.cost, from: row.currency, onDay: row.timestamp.dayNumber)
+                let decided = classifier.classify(account: account, at: row.timestamp)
+                try costs.byClass.add(amount, to: decided.costClass)
+                var perTransaction = costs.byTransaction[decided.transaction] ?? ClassCosts()
+                try perTransaction.add(amount, to: decided.costClass)
+                costs.byTransaction[decided.transaction] = perTransaction
+                costs.rows += 1
+                costs.first = min(costs.first ?? row.timestamp, row.timestamp)
+                costs.last = max(costs.last ?? row.timestamp, row.timestamp)
+            }
+        }
+        return costs
+    }
+}

@@ -1,0 +1,213 @@
+import Ingest
+import Ledger
+import Support
+
+/// Money per cost class, in report order.
+package struct ClassCosts: Sendable, Hashable {
+    package var amounts = [Money](repeating: .zero, count: CostClass.allCases.count)
+
+    package init() {}
+
+    package subscript(costClass: CostClass) -> Money { amounts[costClass.rawValue] }
+
+    package func total() throws(MoneyError) -> Money {
+        var sum = Money.zero
+        for amount in amounts { sum = try sum.adding(amount) }
+        return sum
+    }
+
+    mutating func add(_ amount: Money, to costClass: CostClass) throws(MoneyError) {
+        amounts[costClass.rawValue] = try amounts[costClass.rawValue].adding(amount)
+    }
+
+    mutating func add(_ other: ClassCosts) throws(MoneyError) {
+        for index in amounts.indices { amounts[index] = try amounts[index].adding(other.amounts[index]) }
+    }
+}
+
+/// One cell of `cost_by_day.csv`.
+package struct DayCell: Sendable, Hashable {
+    package var rows = 0
+    package var cost = Money.zero
+}
+
+/// Cost after one transaction's access ended, for one account, split by notice and grace.
+package struct LeakCell: Sendable, Hashable {
+    package var byPhase = [Money](repeating: .zero, count: LeakPhase.allCases.count)
+    package var first = Timestamp(milliseconds: .max)
+    package var last = Timestamp(milliseconds: .min)
+
+    mutating func add(_ amount: Money, phase: LeakPhase, at t: Timestamp) throws(MoneyError) {
+        byPhase[phase.rawValue] = try byPhase[phase.rawValue].adding(amount)
+        first = min(first, t)
+        last = max(last, t)
+    }
+
+    mutating func add(_ other: LeakCell) throws(MoneyError) {
+        for index in byPhase.indices { byPhase[index] = try byPhase[index].adding(other.byPhase[index]) }
+        first = min(first, other.first)
+        last = max(last, other.last)
+    }
+}
+
+/// Leaked cost of an auto-renewable subscription over its whole history, by billing period
+/// after the access ended, and in the last 7 and 30 days before the window's end.
+package struct SubscriptionLeakCell: Sendable, Hashable {
+    package var byPeriod: [Int64: Money] = [:]
+    package var total = Money.zero
+    package var last7Days = Money.zero
+    package var last30Days = Money.zero
+    package var inWindow = Money.zero
+
+    mutating func add(_ other: SubscriptionLeakCell) throws(MoneyError) {
+        for (period, amount) in other.byPeriod { byPeriod[period] = try (byPeriod[period] ?? .zero).adding(amount) }
+        total = try total.adding(other.total)
+        last7Days = try last7Days.adding(other.last7Days)
+        last30Days = try last30Days.adding(other.last30Days)
+        inWindow = try inWindow.adding(other.inWindow)
+    }
+}
+
+/// Everything attribution sums, for any set of cost rows. Two totals over disjoint sets of rows
+/// merge into exactly the totals over their union, so files and parts of files can be
+/// attributed apart (in parallel, or on other machines) and combined.
+package struct AttributionTotals: Sendable {
+    // Inside the window.
+    /// Per product index (see `ProductIndex`), cost by class.
+    package var classByProduct: [ClassCosts]
+    package var beyondGraceByProduct: [Money]
+    /// Per product, accounts with leaked cost beyond grace.
+    package var leakingAccountsByProduct: [Set<Int32>]
+    /// Per original currency, cost by class before conversion: the conservation check.
+    package var classByCurrency = CurrencyClassCosts()
+    package var inputByCurrency = CostTotals()
+    package var categories = ByteKeyTable()
+    /// Key: day number, category id, class (see `dayKey`).
+    package var byDay: [DayKey: DayCell] = [:]
+    package var leaks: [TransactionAccountKey: LeakCell] = [:]
+    package var rowsInWindow = 0
+
+    // Outside the window, counted so that every accepted row is accounted for.
+    package var rowsBeforeWindow = 0
+    package var rowsAfterWindow = 0
+    package var costBeforeWindow = CostTotals()
+    package var costAfterWindow = CostTotals()
+
+    // The whole history up to the as-of time (refund sunk cost, subscription loss).
+    /// Per transaction index: cost tied to it while it granted access.
+    package var grantedByTransaction: [Money]
+    /// Per transaction index: after_refund cost tied to it.
+    package var afterRefundByTransaction: [Money]
+    package var subscriptionLeaks: [TransactionAccountKey: SubscriptionLeakCell] = [:]
+    /// Per transaction index: all cost tied to it, and the first such row's time.
+    package var tiedByTransaction: [Money]
+    package var firstTiedAt: [Int64]
+    /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`).
+    package var creditRows: [CreditRow] = []
+
+    package init(products: Int, transactions: Int) {
+        classByProduct = Array(repeating: ClassCosts(), count: products)
+        beyondGraceByProduct = Array(repeating: .zero, count: products)
+        leakingAccountsByProduct = Array(repeating: [], count: products)
+        grantedByTransaction = Array(repeating: .zero, count: transactions)
+        afterRefundByTransaction = Array(repeating: .zero, count: transactions)
+        tiedByTransaction = Array(repeating: .zero, count: transactions)
+        firstTiedAt = Array(repeating: .max, count: transactions)
+    }
+
+    /// Adds `other` (over a disjoint set of rows) into these totals.
+    package mutating func merge(_ other: AttributionTotals) throws(MoneyError) {
+        for index in classByProduct.indices {
+            try classByProduct[index].add(other.classByProduct[index])
+            beyondGraceByProduct[index] = try beyondGraceByProduct[index].adding(other.beyondGraceByProduct[index])
+            leakingAccountsByProduct[index].formUnion(other.leakingAccountsByProduct[index])
+        }
+        try classByCurrency.add(other.classByCurrency)
+        try inputByCurrency.add(other.inputByCurrency)
+        // Category ids are per totals: map the other's through their names.
+        var categoryMap: [Int32] = []
+        for id in 0..<other.categories.count { categoryMap.append(categories.insert(other.categories.key(Int32(id)))) }
+        for (key, cell) in other.byDay {
+            let mapped = DayKey(day: key.day, category: categoryMap[Int(key.category)], costClass: key.costClass)
+            var mine = byDay[mapped] ?? DayCell()
+            mine.rows += cell.rows
+            mine.cost = try mine.cost.adding(cell.cost)
+            byDay[mapped] = mine
+        }
+        for (key, cell) in other.leaks {
+            var mine = leaks[key] ?? LeakCell()
+            try mine.add(cell)
+            leaks[key] = mine
+        }
+        rowsInWindow += other.rowsInWindow
+        rowsBeforeWindow += other.rowsBeforeWindow
+        rowsAfterWindow += other.rowsAfterWindow
+        try costBeforeWindow.add(other.costBeforeWindow)
+        try costAfterWindow.add(other.costAfterWindow)
+        for index in grantedByTransaction.indices {
+            grantedByTransaction[index] = try grantedByTransaction[index].adding(other.grantedByTransaction[index])
+            afterRefundByTransaction[index] = try afterRefundByTransaction[index].adding(other.afterRefundByTransaction[index])
+            tiedByTransaction[index] = try tiedByTransaction[index].adding(other.tiedByTransaction[index])
+            firstTiedAt[index] = min(firstTiedAt[index], other.firstTiedAt[index])
+        }
+        for row in other.creditRows {
+            var mapped = row
+            mapped.category = categoryMap[Int(row.category)]
+            creditRows.append(mapped)
+        }
+        for (key, cell) in other.subscriptionLeaks {
+            var mine = subscriptionLeaks[key] ?? SubscriptionLeakCell()
+            try mine.add(cell)
+            subscriptionLeaks[key] = mine
+        }
+    }
+}
+
+/// Cost by class per original currency (the conservation check), as a short list: there are
+/// few currencies, and this is on the per-row path.
+package struct CurrencyClassCosts: Sendable {
+    package private(set) var currencies: [CurrencyCode] = []
+    package private(set) var costs: [ClassCosts] = []
+
+    package init() {}
+
+    @inline(__always)
+    mutating func add(_ amount: Money, in currency: CurrencyCode, to costClass: CostClass) throws(MoneyError) {
+        if let index = currencies.firstIndex(of: currency) {
+            try costs[index].add(amount, to: costClass)
+        } else {
+            var fresh = ClassCosts()
+            try fresh.add(amount, to: costClass)
+            currencies.append(currency)
+            costs.append(fresh)
+        }
+    }
+
+    mutating func add(_ other: CurrencyClassCosts) throws(MoneyError) {
+        for (currency, classes) in zip(other.currencies, other.costs) {
+            if let index = currencies.firstIndex(of: currency) {
+                try costs[index].add(classes)
+            } else {
+                currencies.append(currency)
+                costs.append(classes)
+            }
+        }
+    }
+
+    package subscript(currency: CurrencyCode) -> ClassCosts? {
+        currencies.firstIndex(of: currency).map { costs[$0] }
+    }
+
+    package var keys: [CurrencyCode] { currencies }
+}
+
+package struct DayKey: Sendable, Hashable {
+    package var day: Int64
+    package var category: Int32
+    package var costClass: CostClass
+}
+
+package struct TransactionAccountKey: Sendable, Hashable {
+    package var account: Int32
+    package var transaction: Int32
+}

@@ -1,0 +1,209 @@
+import Ingest
+import Ledger
+import Support
+
+/// Attributes cost rows one at a time into `AttributionTotals`: converts to the report
+/// currency, asks the ledger about the row's account and time, and adds the row to every
+/// aggregate it belongs to. Nothing is dropped: every accepted row lands in exactly one class
+/// (inside the window) or in the before/after-window counts.
+package struct Attributor: Sendable {
+    package let classifier: Classifier
+    package let window: ReportWindow
+    package let rates: ExchangeRates
+    package let products: ProductIndex
+    /// Account ids of the ledger, in ledger order, so a table id is the ledger's account index.
+    private let accounts: ByteKeyTable
+    package private(set) var totals: AttributionTotals
+    private let periodMilliseconds: [Int64]
+    package let credits: CreditLedger
+
+    static let week: Int64 = 7 * 86_400_000
+    static let month30: Int64 = 30 * 86_400_000
+
+    package init(ledger: Ledger, window: ReportWindow, grace: TimeSpan, rates: ExchangeRates) {
+        classifier = Classifier(ledger: ledger, grace: grace)
+        self.window = window
+        self.rates = rates
+        products = ProductIndex(ledger: ledger)
+        var table = ByteKeyTable(capacity: ledger.accounts.count)
+        for account in ledger.accounts { table.insert(account) }
+        accounts = table
+        totals = AttributionTotals(products: products.names.count, transactions: ledger.transactions.count)
+        credits = CreditLedger(ledger: ledger)
+        periodMilliseconds = ledger.transactions.map { SubscriptionPeriod.of($0, products: ledger.products).span.milliseconds }
+    }
+
+    /// A fresh attributor for another share of the rows: same ledger and options, empty totals.
+    package func emptyCopy() -> Attributor {
+        var copy = self
+        copy.totals = AttributionTotals(products: products.names.count, transactions: classifier.ledger.transactions.count)
+        return copy
+    }
+
+    package mutating func add(_ row: CostRow) throws {
+        let t = row.timestamp
+        let cost = try rates.convert(row.cost, from: row.currency, onDay: t.dayNumber)
+        let inWindow = window.contains(t)
+        if !inWindow {
+            if t < window.start {
+                totals.rowsBeforeWindow += 1
+                try totals.costBeforeWindow.add(row.cost, in: row.currency)
+            } else {
+                totals.rowsAfterWindow += 1
+                try totals.costAfterWindow.add(row.cost, in: row.currency)
+            }
+            // History matters only for what sunk cost, credits and subscription loss look back on.
+            guard t <= window.asOf else { return }
+        }
+        let account = accounts.find(row.accountID)
+        if row.usesCredits, let account, credits.hasPacks(account) {
+            totals.creditRows.append(CreditRow(
+                account: account, t: t, quantityNanos: row.quantityNanos ?? 0, cost: cost, originalCost: row.cost,
+                currency: row.currency, category: totals.categories.insert(row.category)))
+            return
+        }
+        let decided = classifier.classify(account: account, at: t)
+        let category = inWindow ? totals.categories.insert(row.category) : -1
+        try record(decided, account: account, at: t, cost: cost, original: row.cost, currency: row.currency, category: category)
+    }
+
+    /// Settles the credit-metered rows (DOMAIN.md rule 7) into `totals`, once all rows are in
+    /// (after merging partial totals): per account in time order, each row draws its quantity
+    /// from the oldest pack with credits left. A row whose first credit comes from a valid pack
+    /// is `paid`, tied to it; from a pack refunded before the row, `after_refund`; a row no
+    /// credits cover is classified by access like any other.
+    package mutating func settle(_ external: inout AttributionTotals) throws -> CreditDraws {
+        swap(&totals, &external)
+        defer { swap(&totals, &external) }
+        return try settleOwnTotals()
+    }
+
+    private mutating func settleOwnTotals() throws -> CreditDraws {
+        var draws = CreditDraws()
+        let rows = totals.creditRows
+        totals.creditRows = []
+        let categories = totals.categories
+        let ordered = rows.indices.sorted { a, b in
+            let x = rows[a], y = rows[b]
+            if x.account != y.account { return x.account < y.account }
+            if x.t != y.t { return x.t < y.t }
+            if x.cost != y.cost { return x.cost < y.cost }
+            if x.quantityNanos != y.quantityNanos { return x.quantityNanos < y.quantityNanos }
+            return categories.key(x.category).utf8.lexicographicallyPrecedes(categories.key(y.category).utf8)
+        }
+        var currentAccount: Int32 = -1
+        var packs: [CreditPack] = []
+        var remaining: [Int64] = []
+        for index in ordered {
+            let row = rows[index]
+            if row.account != currentAccount {
+                currentAccount = row.account
+                packs = credits.packs(row.account)
+                remaining = packs.map(\.credits)
+            }
+            let funding = packs.indices.first { remaining[$0] > 0 && packs[$0].purchase <= row.t }
+            var decided: Classification
+            if let funding {
+                let pack = packs[funding]
+                if let revoked = pack.revokedAt, revoked <= row.t {
+                    decided = Classification(costClass: .afterRefund, transaction: Int32(pack.transaction), phase: classifier.phase(of: pack.transaction, at: row.t))
+                } else {
+                    decided = Classification(costClass: .paid, transaction: Int32(pack.transaction), phase: nil)
+                }
+                var wanted = row.quantityNanos
+                for position in funding..<packs.count where wanted > 0 && packs[position].purchase <= row.t {
+                    let taken = min(wanted, remaining[position])
+                    guard taken > 0 else { continue }
+                    remaining[position] -= taken
+                    wanted -= taken
+                    draws.draws[packs[position].transaction, default: []].append((row.t, taken))
+                }
+            } else {
+                decided = classifier.classify(account: row.account, at: row.t)
+            }
+            let category = window.contains(row.t) ? row.category : -1
+            try record(decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency, category: category)
+        }
+        return draws
+    }
+
+    /// The totals with credit rows settled, and the credit draws: what a run reports.
+    package mutating func finished() throws -> (totals: AttributionTotals, draws: CreditDraws) {
+        let draws = try settleOwnTotals()
+        return (totals, draws)
+    }
+
+    /// Adds one classified row to every aggregate it belongs to. (A mutating method on the
+    /// attributor's own totals: passing them `inout` to a method of `self` would copy them.)
+    private mutating func record(
+        _ decided: Classification, account: Int32?, at t: Timestamp, cost: Money, original: Money, currency: CurrencyCode,
+        category: Int32
+    ) throws {
+        let costClass = decided.costClass
+        let product = products.of(transaction: decided.transaction)
+        let inWindow = window.contains(t)
+        if inWindow {
+            totals.rowsInWindow += 1
+            try totals.inputByCurrency.add(original, in: currency)
+            try totals.classByProduct[product].add(cost, to: costClass)
+            try totals.classByCurrency.add(original, in: currency, to: costClass)
+            let key = DayKey(day: t.dayNumber, category: category, costClass: costClass)
+            var cell = totals.byDay[key] ?? DayCell()
+            cell.rows += 1
+            cell.cost = try cell.cost.adding(cost)
+            totals.byDay[key] = cell
+            if let phase = decided.phase, let account {
+                let leakKey = TransactionAccountKey(account: account, transaction: decided.transaction)
+                var leak = totals.leaks[leakKey] ?? LeakCell()
+                try leak.add(cost, phase: phase, at: t)
+                totals.leaks[leakKey] = leak
+                if costClass.isLeak && phase == .beyondGrace {
+                    totals.beyondGraceByProduct[product] = try totals.beyondGraceByProduct[product].adding(cost)
+                    totals.leakingAccountsByProduct[product].insert(account)
+                }
+            }
+        }
+
+        guard t <= window.asOf, decided.transaction >= 0 else { return }
+        let transaction = Int(decided.transaction)
+        totals.tiedByTransaction[transaction] = try totals.tiedByTransaction[transaction].adding(cost)
+        totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
+        if costClass.isEntitled {
+            totals.grantedByTransaction[transaction] = try totals.grantedByTransaction[transaction].adding(cost)
+        } else if costClass == .afterRefund {
+            totals.afterRefundByTransaction[transaction] = try totals.afterRefundByTransaction[transaction].adding(cost)
+        }
+        if costClass.isLeak, let account, classifier.ledger.transactions[transaction].type == .autoRenewable,
+            let end = classifier.ledger.transactions[transaction].end
+        {
+            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
+        }
+    }
+
+    private mutating func addSubscriptionLeak(
+        _ cost: Money, at t: Timestamp, account: Int32, transaction: Int32, accessEnd: Timestamp, inWindow: Bool
+    ) throws {
+        let key = TransactionAccountKey(account: account, transaction: transaction)
+        var cell = totals.subscriptionLeaks[key] ?? SubscriptionLeakCell()
+        let period = max(1, periodMilliseconds[Int(transaction)])
+        let index = (t.milliseconds - accessEnd.milliseconds) / period
+        cell.byPeriod[index] = try (cell.byPeriod[index] ?? .zero).adding(cost)
+        cell.total = try cell.total.adding(cost)
+        if inWindow { cell.inWindow = try cell.inWindow.adding(cost) }
+        let end = window.end.milliseconds
+        if t.milliseconds < end && t.milliseconds >= end - Attributor.week { cell.last7Days = try cell.last7Days.adding(cost) }
+        if t.milliseconds < end && t.milliseconds >= end - Attributor.month30 { cell.last30Days = try cell.last30Days.adding(cost) }
+        totals.subscriptionLeaks[key] = cell
+    }
+}
+
+/// A subscription's billing period: the product's, else inferred from the transaction's dates.
+package enum SubscriptionPeriod {
+    package static func of(_ transaction: LedgerTransaction, products: [String: Product]) -> BillingPeriod {
+        if let period = products[transaction.record.productID]?.period { return period }
+        if let expires = transaction.record.expiresDate {
+            return BillingPeriod.nearest(to: TimeSpan(milliseconds: expires.milliseconds - transaction.record.purchaseDate.milliseconds))
+        }
+        return BillingPeriod.standard[1]
+    }
+}

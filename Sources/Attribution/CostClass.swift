@@ -1,0 +1,101 @@
+import Ingest
+import Ledger
+import Support
+
+/// The one class every cost row gets (DOMAIN.md rule 6), in report order.
+package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable {
+    case paid
+    case familyShared
+    case premature
+    case afterRefund
+    case afterFamilyExit
+    case afterExpiry
+    case unentitled
+    case unlinked
+
+    package static func < (lhs: CostClass, rhs: CostClass) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// As reports write it.
+    package var reportName: String {
+        switch self {
+        case .paid: "paid"
+        case .familyShared: "family_shared"
+        case .premature: "premature"
+        case .afterRefund: "after_refund"
+        case .afterFamilyExit: "after_family_exit"
+        case .afterExpiry: "after_expiry"
+        case .unentitled: "unentitled"
+        case .unlinked: "unlinked"
+        }
+    }
+
+    /// Cost served after access ended that the server should not have served (rule 8).
+    package var isLeak: Bool { self == .afterRefund || self == .afterFamilyExit }
+
+    /// Cost after access ended, leaked or lapsed: split by notice and grace in leaks.csv.
+    package var isAfterEnd: Bool { self == .afterRefund || self == .afterFamilyExit || self == .afterExpiry }
+
+    /// Cost that an entitlement justified.
+    package var isEntitled: Bool { self == .paid || self == .familyShared }
+}
+
+/// When a post-revocation cost row happened relative to the notice (rule 8).
+package enum LeakPhase: Int, Sendable, Hashable, CaseIterable {
+    /// Before the server could know: not its fault.
+    case beforeNotice
+    /// Inside the grace period after the notice.
+    case withinGrace
+    /// Later than notice + grace: the server should have cut it off.
+    case beyondGrace
+}
+
+/// What attribution decided for one row: its class, the transaction it is tied to (-1 for
+/// none), and for rows after an end, the phase.
+package struct Classification: Sendable, Hashable {
+    package var costClass: CostClass
+    package var transaction: Int32
+    package var phase: LeakPhase?
+}
+
+/// Decides the class of a row from the ledger's answer for its account and time.
+package struct Classifier: Sendable {
+    package let ledger: Ledger
+    package let grace: TimeSpan
+
+    package init(ledger: Ledger, grace: TimeSpan) {
+        self.ledger = ledger
+        self.grace = grace
+    }
+
+    /// Where `t` falls relative to the notice of the transaction's end and the grace after it.
+    package func phase(of transaction: Int, at t: Timestamp) -> LeakPhase {
+        guard let end = ledger.transactions[transaction].end else { return .beyondGrace }
+        if t < end.noticedAt { return .beforeNotice }
+        return t.milliseconds < end.noticedAt.milliseconds + grace.milliseconds ? .withinGrace : .beyondGrace
+    }
+
+    /// `account` is the ledger's account index, or nil for an account no transaction links to.
+    @inline(__always)
+    package func classify(account: Int32?, at t: Timestamp) -> Classification {
+        guard let account else { return Classification(costClass: .unlinked, transaction: -1, phase: nil) }
+        switch ledger.access(account: Int(account), at: t) {
+        case .entitled(let index):
+            let ownership = ledger.transactions[index].ownership
+            return Classification(costClass: ownership == .purchased ? .paid : .familyShared, transaction: Int32(index), phase: nil)
+        case .premature(let index):
+            return Classification(costClass: .premature, transaction: Int32(index), phase: nil)
+        case .ended(let index):
+            guard let end = ledger.transactions[index].end else {
+                return Classification(costClass: .unentitled, transaction: -1, phase: nil)
+            }
+            let costClass: CostClass = switch end.kind {
+            case .refundFull, .refundProrated, .familyRefund: .afterRefund
+            case .familyExit: .afterFamilyExit
+            case .expiry, .upgrade: .afterExpiry
+            }
+            return Classification(costClass: costClass, transaction: Int32(index), phase: phase(of: index, at: t))
+        case .none:
+            return Classification(costClass: .unentitled, transaction: -1, phase: nil)
+        }
+    }
+}

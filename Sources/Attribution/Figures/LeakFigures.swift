@@ -1,0 +1,71 @@
+import Ingest
+import Ledger
+import Support
+
+/// One row of `leaks.csv`: an account's cost after one transaction's access ended.
+package struct LeakFigure: Sendable {
+    package var account: String
+    package var transaction: TransactionFacts
+    package var cell: LeakCell
+
+    /// By account, then transaction (ledger order).
+    static func all(ledger: Ledger, totals: AttributionTotals) -> [LeakFigure] {
+        totals.leaks.sorted { ($0.key.account, $0.key.transaction) < ($1.key.account, $1.key.transaction) }.map { key, cell in
+            LeakFigure(
+                account: ledger.accounts[Int(key.account)],
+                transaction: TransactionFacts(ledger, transaction: Int(key.transaction)), cell: cell)
+        }
+    }
+
+    /// A refund or a family exit, not a lapse: the server should have cut this access off.
+    package var isLeak: Bool { transaction.endKind != .expiry }
+}
+
+/// One row of `subscription_loss.csv`.
+package struct SubscriptionLossFigure: Sendable {
+    package var account: String
+    package var transaction: TransactionFacts
+    package var period: BillingPeriod
+    package var leakedPeriods: Int
+    package var leakedCost: Money
+    package var costPerPeriod: Money
+    package var stillLeaking: Bool
+    package var runRate30Days: Money
+    /// Ledger order of the transaction, for sorting and per-product sums.
+    package var transactionIndex: Int
+
+    /// Leaked auto-renewable access with leaked cost inside the window, by account then transaction.
+    static func all(ledger: Ledger, totals: AttributionTotals) throws -> [SubscriptionLossFigure] {
+        var figures: [SubscriptionLossFigure] = []
+        let leaks = totals.subscriptionLeaks.sorted { ($0.key.account, $0.key.transaction) < ($1.key.account, $1.key.transaction) }
+        for (key, cell) in leaks where cell.inWindow != .zero {
+            let transaction = Int(key.transaction)
+            let periods = cell.byPeriod.count
+            let still = cell.last7Days != .zero
+            figures.append(
+                SubscriptionLossFigure(
+                    account: ledger.accounts[Int(key.account)], transaction: TransactionFacts(ledger, transaction: transaction),
+                    period: SubscriptionPeriod.of(ledger.transactions[transaction], products: ledger.products),
+                    leakedPeriods: periods, leakedCost: cell.total,
+                    costPerPeriod: try cell.total.scaled(by: 1, over: Int64(max(periods, 1))),
+                    stillLeaking: still, runRate30Days: still ? cell.last30Days : .zero, transactionIndex: transaction))
+        }
+        return figures
+    }
+}
+
+/// One row of `family_links.csv`: a FAMILY_SHARED transaction and the purchase it was tied to.
+package struct FamilyLinkFigure: Sendable {
+    package var member: TransactionFacts
+    package var purchaserTransactionID: String?
+    package var method: FamilyLinkMethod
+
+    /// Every FAMILY_SHARED transaction, in ledger order.
+    static func all(ledger: Ledger) -> [FamilyLinkFigure] {
+        ledger.familyLinks.map { link in
+            FamilyLinkFigure(
+                member: TransactionFacts(ledger, transaction: link.member),
+                purchaserTransactionID: link.purchaser.map { ledger.transactions[$0].id }, method: link.method)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Ingest
+import Ledger
+import Support
+
+/// One row of `refunds.csv`: a refunded PURCHASED transaction of the window and what it cost.
+package struct RefundFigure: Sendable {
+    package var transaction: TransactionFacts
+    /// Ledger order of the transaction, for sorting and per-product sums.
+    package var transactionIndex: Int
+    package var kind: EndKind
+    package var familyMembers: Int
+    /// How the linked members were tied to it, each method once, sorted.
+    package var linkMethods: [FamilyLinkMethod]
+    package var price: Money?
+    package var priceCurrency: String?
+    package var refundedAmount: Money?
+    /// `refundedAmount` in the report currency at the revocation date (zero when unknown).
+    package var refundedInReportCurrency: Money
+    package var costPurchaser: Money
+    package var costFamily: Money
+    package var costAfterRevocation: Money
+    package var sunkCost: Money
+
+    /// PURCHASED transactions revoked by a refund inside the window and still revoked as of
+    /// the as-of time, by revocation date then transaction id.
+    static func all(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws -> [RefundFigure] {
+        var figures: [RefundFigure] = []
+        for (index, transaction) in ledger.transactions.enumerated() where transaction.ownership == .purchased {
+            let record = transaction.record
+            guard let revoked = record.revocationDate, window.contains(revoked), !record.isUpgraded else { continue }
+            figures.append(try figure(index, revokedAt: revoked, ledger: ledger, totals: totals, rates: rates))
+        }
+        return figures.sorted { a, b in
+            let left = a.transaction.revocationDate ?? a.transaction.purchaseDate
+            let right = b.transaction.revocationDate ?? b.transaction.purchaseDate
+            if left != right { return left < right }
+            return TransactionID.precedes(a.transaction.id, b.transaction.id)
+        }
+    }
+
+    private static func figure(
+        _ index: Int, revokedAt revoked: Timestamp, ledger: Ledger, totals: AttributionTotals, rates: ExchangeRates
+    ) throws -> RefundFigure {
+        let record = ledger.transactions[index].record
+        let kind = EndKind.ofRefund(record)
+        let members = ledger.members(ofPurchase: index)
+        let methods = Set(members.compactMap { ledger.familyLinkByMember[$0].map { ledger.familyLinks[$0].method } })
+        var price: Money?
+        var refunded: Money?
+        var refundedReport = Money.zero
+        if let milliunits = record.price {
+            let full = try Money(milliunits: milliunits)
+            price = full
+            let amount =
+                kind == .refundProrated
+                ? try full.scaled(by: Int64(record.revocationPercentage ?? 100_000), over: 100_000) : full
+            refunded = amount
+            if let code = record.currency.flatMap(CurrencyCode.init(validating:)) {
+                refundedReport = try rates.convert(amount, from: code, onDay: revoked.dayNumber)
+            }
+        }
+        let purchaser = totals.grantedByTransaction[index]
+        var family = Money.zero
+        var after = totals.afterRefundByTransaction[index]
+        for member in members {
+            family = try family.adding(totals.grantedByTransaction[member])
+            after = try after.adding(totals.afterRefundByTransaction[member])
+        }
+        return RefundFigure(
+            transaction: TransactionFacts(ledger, transaction: index), transactionIndex: index, kind: kind,
+            familyMembers: members.count, linkMethods: methods.sorted { $0.rawValue < $1.rawValue }, price: price,
+            priceCurrency: record.currency, refundedAmount: refunded, refundedInReportCurrency: refundedReport,
+            costPurchaser: purchaser, costFamily: family, costAfterRevocation: after,
+            sunkCost: try purchaser.adding(family).adding(after))
+    }
+}

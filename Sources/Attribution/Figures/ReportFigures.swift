@@ -1,0 +1,46 @@
+import Ingest
+import Ledger
+import Support
+
+/// Everything the output files and the page show, worked out once from the ledger and the
+/// attribution totals: what the attribution stage hands the report stage. Every row carries
+/// the facts it prints, so the report stage never needs the ledger.
+package struct ReportFigures: Sendable {
+    package var window: ReportWindow
+    package var currency: CurrencyCode
+    package var products: ProductIndex
+    package var totals: AttributionTotals
+    package var refunds: [RefundFigure] = []
+    /// One row per product with any figure, sorted by product id (the empty product first).
+    package var summary: [SummaryFigure] = []
+    /// All products together: what `totals.csv` and the page's headline show.
+    package var total = SummaryFigure(product: nil)
+    package var leaks: [LeakFigure] = []
+    package var subscriptionLosses: [SubscriptionLossFigure] = []
+    package var familyLinks: [FamilyLinkFigure] = []
+    package var consumption: [ConsumptionFigure] = []
+    /// Transactions in the ledger and accounts holding them, for the page's footnote.
+    package var transactionCount: Int
+    package var accountCount: Int
+
+    package init(
+        ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates, credits: CreditLedger,
+        draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(), policy: ConsumptionPolicy = ConsumptionPolicy()
+    ) throws {
+        self.totals = totals
+        self.window = window
+        currency = rates.reportCurrency
+        products = ProductIndex(ledger: ledger)
+        transactionCount = ledger.transactions.count
+        accountCount = ledger.accounts.count
+        refunds = try RefundFigure.all(ledger: ledger, totals: totals, window: window, rates: rates)
+        leaks = LeakFigure.all(ledger: ledger, totals: totals)
+        subscriptionLosses = try SubscriptionLossFigure.all(ledger: ledger, totals: totals)
+        familyLinks = FamilyLinkFigure.all(ledger: ledger)
+        consumption = ConsumptionFigure.all(
+            ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window, policy: policy)
+        let rows = try SummaryFigure.perProduct(self, ledger: ledger)
+        summary = rows.filter { !$0.isEmpty }
+        total = try SummaryFigure.total(of: rows, totals: totals)
+    }
+}

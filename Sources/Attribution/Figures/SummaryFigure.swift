@@ -1,0 +1,98 @@
+import Ingest
+import Ledger
+import Support
+
+/// One row of `summary.csv` (a product), or of `totals.csv` (`product` nil: all products).
+package struct SummaryFigure: Sendable {
+    package var product: String?
+    package var classes = ClassCosts()
+    package var leakedBeyondGrace = Money.zero
+    package var leakedAccounts = 0
+    package var refunds = 0
+    package var refundsProrated = 0
+    package var refundReversals = 0
+    package var familyRefunds = 0
+    package var familyExits = 0
+    package var refundedAmount = Money.zero
+    package var refundSunkCost = Money.zero
+    package var recurringLossRunRate = Money.zero
+    package var consumptionRequests = 0
+    package var consumptionGranted = 0
+    package var consumptionDeclined = 0
+
+    package init(product: String?) {
+        self.product = product
+    }
+
+    package func leakedCost() throws(MoneyError) -> Money {
+        try classes[.afterRefund].adding(classes[.afterFamilyExit])
+    }
+
+    var isEmpty: Bool {
+        classes.amounts.allSatisfy { $0 == .zero } && refunds == 0 && refundReversals == 0 && familyRefunds == 0
+            && familyExits == 0 && refundedAmount == .zero && leakedBeyondGrace == .zero && consumptionRequests == 0
+    }
+
+    /// One row per product of the product index, in its order (the empty product first).
+    static func perProduct(_ figures: ReportFigures, ledger: Ledger) throws -> [SummaryFigure] {
+        let totals = figures.totals
+        var rows = figures.products.names.map { SummaryFigure(product: $0) }
+        for index in rows.indices {
+            rows[index].classes = totals.classByProduct[index]
+            rows[index].leakedBeyondGrace = totals.beyondGraceByProduct[index]
+            rows[index].leakedAccounts = totals.leakingAccountsByProduct[index].count
+        }
+        func product(of transaction: Int) -> Int { figures.products.of(transaction: Int32(transaction)) }
+        for refund in figures.refunds {
+            let p = product(of: refund.transactionIndex)
+            rows[p].refunds += 1
+            if refund.kind == .refundProrated { rows[p].refundsProrated += 1 }
+            rows[p].refundedAmount = try rows[p].refundedAmount.adding(refund.refundedInReportCurrency)
+            rows[p].refundSunkCost = try rows[p].refundSunkCost.adding(refund.sunkCost)
+        }
+        for notification in ledger.reversalNotifications where figures.window.contains(notification.signedDate) {
+            let p = notification.transaction.flatMap { ledger.transactionIndex[$0.transactionID] }.map(product(of:)) ?? 0
+            rows[p].refundReversals += 1
+        }
+        for (index, transaction) in ledger.transactions.enumerated() where transaction.ownership == .familyShared {
+            guard let end = transaction.end, figures.window.contains(end.at) else { continue }
+            if end.kind == .familyRefund { rows[product(of: index)].familyRefunds += 1 }
+            if end.kind == .familyExit { rows[product(of: index)].familyExits += 1 }
+        }
+        for loss in figures.subscriptionLosses {
+            let p = product(of: loss.transactionIndex)
+            rows[p].recurringLossRunRate = try rows[p].recurringLossRunRate.adding(loss.runRate30Days)
+        }
+        for request in figures.consumption {
+            let p = request.transactionIndex.map(product(of:)) ?? 0
+            rows[p].consumptionRequests += 1
+            if request.outcome == .granted { rows[p].consumptionGranted += 1 }
+            if request.outcome == .declined { rows[p].consumptionDeclined += 1 }
+        }
+        return rows
+    }
+
+    /// The sum of every product row; leaking accounts are counted once across products.
+    static func total(of rows: [SummaryFigure], totals: AttributionTotals) throws -> SummaryFigure {
+        var all = SummaryFigure(product: nil)
+        var leakingAccounts = Set<Int32>()
+        for (index, row) in rows.enumerated() {
+            try all.classes.add(row.classes)
+            all.leakedBeyondGrace = try all.leakedBeyondGrace.adding(row.leakedBeyondGrace)
+            leakingAccounts.formUnion(totals.leakingAccountsByProduct[index])
+            all.refunds += row.refunds
+            all.refundsProrated += row.refundsProrated
+            all.refundReversals += row.refundReversals
+            all.familyRefunds += row.familyRefunds
+            all.familyExits += row.familyExits
+            all.refundedAmount = try all.refundedAmount.adding(row.refundedAmount)
+            all.refundSunkCost = try all.refundSunkCost.adding(row.refundSunkCost)
+            all.recurringLossRunRate = try all.recurringLossRunRate.adding(row.recurringLossRunRate)
+            all.consumptionRequests += row.consumptionRequests
+            all.consumptionGranted += row.consumptionGranted
+            all.consumptionDeclined += row.consumptionDeclined
+        }
+        all.leakedAccounts = leakingAccounts.count
+        return all
+    }
+}

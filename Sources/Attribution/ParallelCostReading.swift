@@ -1,0 +1,122 @@
+import Ingest
+import Ledger
+import Support
+import Synchronization
+
+/// Reads and attributes every cost file on all cores: files are split at record boundaries,
+/// each thread takes parts in turn and attributes them into its own totals, and the totals
+/// merge exactly (`AttributionTotals.merge`). Rejects keep file and line order, whatever
+/// thread found them.
+package enum ParallelCostReading {
+    package struct Result: Sendable {
+        /// Merged, with credit rows not yet settled.
+        package var totals: AttributionTotals
+        package var summaries: [CostFileSummary]
+        package var inputs: [InputFileRecord]
+        /// True when a request id was reused with different content and the files were read
+        /// again one after the other, so that the first occurrence counts.
+        package var readSequentially: Bool
+    }
+
+    /// Per part: what it found.
+    private struct PartResult: Sendable {
+        var summary: CostFileSummary
+        var rejects: [Reject]
+    }
+
+    package static func run(
+        files: [String], root: String, mapping: [CostColumns.Name: String], template: Attributor, rejects: RejectLog,
+        threads: Int, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) throws -> Result {
+        let threads = max(1, threads)
+        // Checksums and split points, one file per thread.
+        let plans = try plan(files, parts: threads == 1 ? 1 : threads * 2)
+        var result = try attribute(plans, root: root, mapping: mapping, template: template, threads: threads, progress: progress)
+        if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
+            let sequential = plans.map { plan in
+                var whole = plan
+                whole.parts = [FilePart(path: plan.path, start: 0, end: plan.size, firstLine: 1)]
+                return whole
+            }
+            result = try attribute(sequential, root: root, mapping: mapping, template: template, threads: 1, progress: progress)
+            result.readSequentially = true
+        }
+        for reject in result.pendingRejects { try rejects.record(reject) }
+        return Result(totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially)
+    }
+
+    private struct Attributed {
+        var totals: AttributionTotals
+        var summaries: [CostFileSummary]
+        var inputs: [InputFileRecord]
+        var pendingRejects: [Reject]
+        var readSequentially = false
+    }
+
+    private static func plan(_ files: [String], parts: Int) throws -> [FileSplitter] {
+        try Parallel.map(files.count, threads: FileSystem.processorCount) { index in
+            try FileSplitter(path: files[index], parts: parts)
+        }
+    }
+
+    private static func attribute(
+        _ plans: [FileSplitter], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
+        progress: @escaping @Sendable (Int, Int) -> Void
+    ) throws -> Attributed {
+        // Every file's header first: a part other than the first has none.
+        var checkers: [CostRowChecker] = []
+        for plan in plans {
+            // The header is read through the file's own start, wherever the parts are cut.
+            guard let header = try CSVReader.firstRecord(path: plan.path) else { throw CostInputError.emptyFile(file: plan.path) }
+            checkers.append(CostRowChecker(columns: try CostColumns(header: header, file: plan.path, mapping: mapping), path: plan.path))
+        }
+        let parts = plans.enumerated().flatMap { file, plan in plan.parts.map { (file: file, part: $0) } }
+        let progressCounts = Mutex((bytes: 0, rows: 0))
+        let requests = RequestRegistry()
+        let checkersCopy = checkers
+        let (attributors, partResults) = try Parallel.workers(
+            parts.count, threads: threads, start: { _ in template.emptyCopy() }
+        ) { attributor, index in
+            let (file, part) = parts[index]
+            let checker = checkersCopy[file]
+            var summary = CostFileSummary(path: part.path, bytes: 0)
+            var found: [Reject] = []
+            var rows = 0
+            var skipHeader = part.start == 0
+            try CSVReader.read(
+                part: part,
+                onBlock: { block in
+                    let counted = progressCounts.withLock { counts in
+                        counts.bytes += block.count
+                        counts.rows += rows
+                        return counts
+                    }
+                    rows = 0
+                    progress(counted.bytes, counted.rows)
+                }
+            ) { record in
+                if skipHeader {
+                    skipHeader = false
+                    return
+                }
+                rows += 1
+                if let reject = try checker.take(record, into: &summary, requests: requests, { try attributor.add($0) }) {
+                    found.append(reject)
+                }
+            }
+            return PartResult(summary: summary, rejects: found)
+        }
+
+        var totals = template.emptyCopy().totals
+        for attributor in attributors { try totals.merge(attributor.totals) }
+        var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
+        var pending: [Reject] = []
+        for (index, (file, _)) in parts.enumerated() {
+            let part = partResults[index]
+            try summaries[file].merge(part.summary)
+            pending.append(contentsOf: part.rejects)
+        }
+        let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
+        return Attributed(totals: totals, summaries: summaries, inputs: inputs, pendingRejects: pending)
+    }
+}

@@ -1,0 +1,65 @@
+import Support
+
+/// One row of `accounts.csv`: an account of the app and an Apple transaction it holds.
+package struct AccountLinkRow: Sendable, Hashable {
+    package var accountID: String
+    /// Empty when the row only declares the account's `appAccountToken`.
+    package var originalTransactionID: String
+    package var appAccountToken: String?
+    package var source: SourceLocation
+}
+
+/// Reads `accounts.csv` (`account_id,original_transaction_id[,app_account_token]`).
+///
+/// An original transaction claimed by a second account is a conflict: the first claim
+/// stands and the second row is rejected with both accounts named.
+package enum AccountLinkReader {
+    static let purpose = "accounts.csv needs account_id,original_transaction_id and may have app_account_token"
+
+    package static func read(path: String, rejects: RejectLog) throws -> [AccountLinkRow] {
+        var rows: [AccountLinkRow] = []
+        var claimedBy: [String: (account: String, line: Int)] = [:]
+        var accountColumn = 0
+        var transactionColumn = 0
+        var tokenColumn: Int?
+        try readSmallCSV(path: path, purpose: purpose) { columns, record in
+            func reject(_ field: Int?, _ name: String, _ reason: String) throws {
+                let value = field.flatMap { $0 < record.count ? record.string($0) : nil } ?? ""
+                try rejects.record(Reject(file: path, line: record.line, field: name, value: value, reason: reason))
+            }
+            guard record.count == columns.names.count else {
+                try reject(nil, "", "row has \(record.count) fields but the header has \(columns.names.count)")
+                return
+            }
+            let account = record.string(accountColumn).trimmingSpaces
+            let original = record.string(transactionColumn).trimmingSpaces
+            let token = tokenColumn.map { record.string($0).trimmingSpaces }.flatMap { $0.isEmpty ? nil : $0 }
+            guard !account.isEmpty else {
+                try reject(accountColumn, "account_id", "empty account_id")
+                return
+            }
+            guard !original.isEmpty || token != nil else {
+                try reject(transactionColumn, "original_transaction_id", "neither an original_transaction_id nor an app_account_token to link")
+                return
+            }
+            if !original.isEmpty, let claim = claimedBy[original] {
+                if claim.account != account {
+                    try reject(
+                        transactionColumn, "original_transaction_id",
+                        "conflict: already claimed by account \(claim.account) on line \(claim.line); a transaction belongs to one account")
+                }
+                return
+            }
+            if !original.isEmpty { claimedBy[original] = (account, record.line) }
+            rows.append(
+                AccountLinkRow(
+                    accountID: account, originalTransactionID: original, appAccountToken: token,
+                    source: SourceLocation(file: path, line: record.line)))
+        } header: { columns in
+            accountColumn = try columns.require("account_id", file: path, purpose: purpose)
+            transactionColumn = try columns.require("original_transaction_id", file: path, purpose: purpose)
+            tokenColumn = columns.index("app_account_token")
+        }
+        return rows
+    }
+}

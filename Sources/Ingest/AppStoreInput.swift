@@ -1,0 +1,80 @@
+import Support
+
+/// Everything read from `notifications/` and `transactions/`, after hygiene: one environment,
+/// nothing signed after the as-of time, each notification once.
+package struct AppStoreInput: Sendable {
+    /// For each transaction id, the copy with the latest `signedDate` (not after the as-of
+    /// time); ties go to the copy that shows a revocation, then to the first read. Only the
+    /// latest copy is kept, so memory follows transactions, not copies.
+    package var transactions: [TransactionRecord] = []
+    package var transactionIndex: [String: Int] = [:]
+    /// How many copies of each transaction were read.
+    package var copies: [String: Int] = [:]
+    /// The earliest `signedDate` of a copy showing a revocation, per transaction.
+    package var firstRevokedCopy: [String: Timestamp] = [:]
+
+    /// Keeps `copy` if it is the newest of its transaction.
+    mutating func keep(_ copy: TransactionRecord) {
+        let id = copy.transactionID
+        copies[id, default: 0] += 1
+        if copy.revocationDate != nil, firstRevokedCopy[id].map({ copy.signedDate < $0 }) ?? true {
+            firstRevokedCopy[id] = copy.signedDate
+        }
+        guard let index = transactionIndex[id] else {
+            transactionIndex[id] = transactions.count
+            transactions.append(copy)
+            return
+        }
+        let current = transactions[index]
+        if copy.signedDate > current.signedDate
+            || (copy.signedDate == current.signedDate && copy.revocationDate != nil && current.revocationDate == nil)
+        {
+            transactions[index] = copy
+        }
+    }
+    /// Notifications, each `notificationUUID` once, in input order.
+    package var notifications: [NotificationRecord] = []
+    package var counts = AppStoreCounts()
+    /// SHA-256 of each notification and history file, computed while reading it.
+    package var checksums: [String: String] = [:]
+
+    package init() {}
+}
+
+/// What hygiene did, for `validate`, `run.json` and the report.
+package struct AppStoreCounts: Sendable, Hashable {
+    /// Non-blank lines (or CSV rows) read from notification files.
+    package var notificationLines = 0
+    /// Notifications kept, by raw `notificationType` (V1 ones under their V1 name).
+    package var notificationsByType: [String: Int] = [:]
+    package var v1Notifications = 0
+    /// Retries: a `notificationUUID` seen before.
+    package var duplicateNotifications = 0
+    /// Notifications and transaction copies of another environment, by environment.
+    package var excludedByEnvironment: [String: Int] = [:]
+    package var notificationsSignedAfterAsOf = 0
+    package var transactionCopiesSignedAfterAsOf = 0
+    /// Lines read from transaction-history files, and the transaction copies they held.
+    package var historyLines = 0
+    package var historyTransactions = 0
+    package var rejectedLines = 0
+
+    package init() {}
+
+    package var notificationsKept: Int { notificationsByType.values.reduce(0, +) }
+
+    /// Types the ledger does not act on, kept and counted.
+    package var otherNotificationTypes: [String: Int] {
+        notificationsByType.filter { NotificationType(rawValue: $0.key) == nil && NotificationType(v1: $0.key) == nil }
+    }
+}
+
+package struct AppStoreOptions: Sendable, Hashable {
+    package var environment: AppStoreEnvironment
+    package var asOf: Timestamp
+
+    package init(environment: AppStoreEnvironment = .production, asOf: Timestamp) {
+        self.environment = environment
+        self.asOf = asOf
+    }
+}

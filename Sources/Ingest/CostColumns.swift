@@ -1,0 +1,103 @@
+import Support
+
+/// Where each field of a cost row sits in a cost file, found from its header row.
+package struct CostColumns: Sendable, Hashable {
+    /// The columns a cost file may have, by the names CONTRACT.md gives them.
+    package enum Name: String, Sendable, CaseIterable {
+        case timestamp
+        case accountID = "account_id"
+        case category
+        case cost
+        case currency
+        case quantity
+        case unit
+        case requestID = "request_id"
+
+        package var isRequired: Bool {
+            switch self {
+            case .timestamp, .accountID, .category, .cost: true
+            case .currency, .quantity, .unit, .requestID: false
+            }
+        }
+    }
+
+    package var timestamp: Int
+    package var accountID: Int
+    package var category: Int
+    package var cost: Int
+    package var currency: Int?
+    package var quantity: Int?
+    package var unit: Int?
+    package var requestID: Int?
+    /// Number of fields in the header; every row must have exactly this many.
+    package var width: Int
+
+    /// Matches header names case-insensitively, after trimming spaces; `mapping` renames a
+    /// column (`cost` -> `amount_usd`) for files whose headers differ.
+    package init(header: [String], file: String, mapping: [Name: String]) throws(CostInputError) {
+        var indexByName: [String: Int] = [:]
+        for (index, name) in header.enumerated() {
+            let key = CostColumns.normalize(name)
+            if indexByName[key] == nil { indexByName[key] = index }
+        }
+        func find(_ name: Name) -> Int? {
+            indexByName[CostColumns.normalize(mapping[name] ?? name.rawValue)]
+        }
+        func require(_ name: Name) throws(CostInputError) -> Int {
+            guard let index = find(name) else {
+                throw .missingColumn(file: file, column: name.rawValue, header: mapping[name] ?? name.rawValue, present: header)
+            }
+            return index
+        }
+        timestamp = try require(.timestamp)
+        accountID = try require(.accountID)
+        category = try require(.category)
+        cost = try require(.cost)
+        currency = find(.currency)
+        quantity = find(.quantity)
+        unit = find(.unit)
+        requestID = find(.requestID)
+        width = header.count
+    }
+
+    package func name(ofField index: Int) -> String {
+        let named: [(Int?, Name)] = [
+            (timestamp, .timestamp), (accountID, .accountID), (category, .category), (cost, .cost),
+            (currency, .currency), (quantity, .quantity), (unit, .unit), (requestID, .requestID),
+        ]
+        return named.first { $0.0 == index }?.1.rawValue ?? "column \(index + 1)"
+    }
+
+    private static func normalize(_ name: String) -> String {
+        name.trimmingSpaces.lowercased()
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    package var trimmingSpaces: String {
+        let utf8 = self.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+            let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return "" }
+        return String(decoding: utf8[first...last], as: UTF8.self)
+    }
+}
+
+/// Problems with a cost file as a whole (a bad row is a reject, not one of these).
+package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible {
+    case missingColumn(file: String, column: String, header: String, present: [String])
+    case emptyFile(file: String)
+
+    package var description: String {
+        switch self {
+        case .missingColumn(let file, let column, let header, let present):
+            let hint = column == header
+                ? "if the file calls it something else, map it: --cost-column \(column)=HEADER"
+                : "check the --cost-column \(column)=\(header) mapping"
+            return "\(file):1: error: no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
+        case .emptyFile(let file):
+            return "\(file):1: error: the file is empty; a cost file needs a header row (timestamp,account_id,category,cost)"
+        }
+    }
+}

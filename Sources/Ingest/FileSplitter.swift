@@ -1,0 +1,77 @@
+import Support
+
+/// A byte range of a CSV file that starts at a record boundary, with the line it starts on.
+package struct FilePart: Sendable, Hashable {
+    package var path: String
+    package var start: Int
+    package var end: Int
+    package var firstLine: Int
+
+    package init(path: String, start: Int, end: Int, firstLine: Int) {
+        self.path = path
+        self.start = start
+        self.end = end
+        self.firstLine = firstLine
+    }
+}
+
+/// One pass over a cost file before it is read in parallel: its SHA-256 for `run.json`, and
+/// split points that are record boundaries even when quoted fields hold newlines.
+///
+/// A split point is the byte after a line feed with an even number of quote bytes before it:
+/// in RFC 4180 quotes open and close fields and are doubled inside them, so an even count
+/// means "outside any field". Blocks without a split point are only counted (line feeds and
+/// quotes, with libc's memchr) and hashed; the few bytes around a split point are read one by one.
+package struct FileSplitter {
+    package var path: String
+    package var size: Int
+    package var sha256: String
+    package var parts: [FilePart]
+
+    package init(path: String, parts wanted: Int) throws {
+        self.path = path
+        let file = try FileDescriptor.openForReading(path)
+        let hasher = SHA256()
+        let blockSize = CSVReader.blockSize
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
+        defer { block.deallocate() }
+        let total = FileSystem.fileSize(path) ?? 0
+        var targets = (1..<max(1, wanted)).map { total * $0 / max(1, wanted) }.reversed().map { $0 }
+        var offset = 0
+        var lineFeeds = 0
+        var quotes = 0
+        var boundaries: [(offset: Int, line: Int)] = [(0, 1)]
+        while true {
+            let count = try file.read(into: block, at: offset)
+            if count == 0 { break }
+            let bytes = UnsafeRawBufferPointer(rebasing: block[..<count])
+            hasher.update(bytes)
+            if let target = targets.last, target < offset + count, let base = bytes.baseAddress {
+                // Walk this block byte by byte from the first target in it.
+                for index in 0..<count {
+                    let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                    if byte == UInt8(ascii: "\"") { quotes += 1 }
+                    guard byte == 0x0A else { continue }
+                    lineFeeds += 1
+                    if let next = targets.last, offset + index >= next, quotes % 2 == 0 {
+                        boundaries.append((offset + index + 1, lineFeeds + 1))
+                        targets.removeLast()
+                        while let later = targets.last, later <= offset + index { targets.removeLast() }
+                    }
+                }
+            } else if let base = bytes.baseAddress {
+                lineFeeds += countLineFeeds(base, count)
+                quotes += countByte(base, count, UInt8(ascii: "\""))
+            }
+            offset += count
+        }
+        size = offset
+        sha256 = hasher.finish()
+        var parts: [FilePart] = []
+        for (index, boundary) in boundaries.enumerated() where boundary.offset < max(offset, 1) || index == 0 {
+            let end = index + 1 < boundaries.count ? boundaries[index + 1].offset : offset
+            parts.append(FilePart(path: path, start: boundary.offset, end: end, firstLine: boundary.line))
+        }
+        self.parts = parts
+    }
+}

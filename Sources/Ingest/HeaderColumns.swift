@@ -1,0 +1,59 @@
+import Support
+
+/// Finds named columns in a small CSV's header row (accounts, products, rates), matching
+/// names without regard to case or surrounding spaces.
+struct HeaderColumns {
+    private var indexByName: [String: Int] = [:]
+    let names: [String]
+
+    init(_ header: [String]) {
+        names = header
+        for (index, name) in header.enumerated() {
+            let key = name.trimmingSpaces.lowercased()
+            if indexByName[key] == nil { indexByName[key] = index }
+        }
+    }
+
+    func index(_ name: String) -> Int? { indexByName[name] }
+
+    func require(_ name: String, file: String, purpose: String) throws(SmallFileError) -> Int {
+        guard let index = indexByName[name] else {
+            throw .missingColumn(file: file, column: name, present: names, purpose: purpose)
+        }
+        return index
+    }
+}
+
+/// A small input file that cannot be read at all.
+package enum SmallFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    case missingColumn(file: String, column: String, present: [String], purpose: String)
+    case empty(file: String, purpose: String)
+
+    package var description: String {
+        switch self {
+        case .missingColumn(let file, let column, let present, let purpose):
+            "\(file):1: error: no '\(column)' column (header has: \(present.joined(separator: ", "))); \(purpose)"
+        case .empty(let file, let purpose):
+            "\(file):1: error: the file is empty; \(purpose)"
+        }
+    }
+}
+
+/// Reads a small CSV whose first record is a header: `body` gets the header columns and each
+/// data record, and throws `SmallFileError.empty` when there is no header at all.
+func readSmallCSV(
+    path: String, purpose: String, _ body: (HeaderColumns, CSVRecord) throws -> Void,
+    header onHeader: (HeaderColumns) throws -> Void = { _ in }
+) throws {
+    var columns: HeaderColumns?
+    try CSVReader.read(path: path) { record in
+        guard let columns else {
+            let header = HeaderColumns(record.strings)
+            try onHeader(header)
+            columns = header
+            return
+        }
+        try body(columns, record)
+    }
+    if columns == nil { throw SmallFileError.empty(file: path, purpose: purpose) }
+}

@@ -1,0 +1,56 @@
+import Support
+
+/// Reads a text file line by line as bytes (for JSON Lines), with 1-based line numbers.
+/// A line may be longer than a block; a final line without `\n` counts; `\r\n` is trimmed.
+package enum LineReader {
+    package static func read(
+        path: String, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in },
+        _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let file = try FileDescriptor.openForReading(path)
+        var pending: [UInt8] = []
+        var lineNumber = 0
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { block.deallocate() }
+        func emit(_ bytes: UnsafeRawBufferPointer) throws {
+            lineNumber += 1
+            var line = bytes
+            if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+            if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+                line = UnsafeRawBufferPointer(rebasing: line.dropFirst(3))
+            }
+            try body(lineNumber, line)
+        }
+        while true {
+            let count = try file.read(into: block)
+            if count == 0 { break }
+            var start = 0
+            let bytes = UnsafeRawBufferPointer(rebasing: block[..<count])
+            onBlock(bytes)
+            while start < count, let base = bytes.baseAddress, let hit = findFirst(0x0A, in: base + start, count - start) {
+                let newline = hit - base
+                if pending.isEmpty {
+                    try emit(UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
+                } else {
+                    pending.append(contentsOf: bytes[start..<newline])
+                    try pending.withUnsafeBytes { try emit($0) }
+                    pending.removeAll(keepingCapacity: true)
+                }
+                start = newline + 1
+            }
+            pending.append(contentsOf: bytes[start...])
+        }
+        if !pending.isEmpty { try pending.withUnsafeBytes { try emit($0) } }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// True when the bytes hold nothing but spaces, tabs and carriage returns.
+    var isBlank: Bool { allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+
+    /// The bytes as text, cut to `limit` characters for messages.
+    func preview(_ limit: Int = 120) -> String {
+        let text = String(decoding: self, as: UTF8.self)
+        return text.count > limit ? String(text.prefix(limit - 3)) + "..." : text
+    }
+}

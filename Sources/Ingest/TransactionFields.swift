@@ -1,0 +1,120 @@
+import Support
+
+/// A transaction payload's fields as read from JSON, every one optional until checked, so a
+/// field Apple adds or leaves out never stops decoding.
+struct TransactionFields {
+    var transactionId: String?
+    var originalTransactionId: String?
+    var webOrderLineItemId: String?
+    var productId: String?
+    var subscriptionGroupIdentifier: String?
+    var purchaseDate: Timestamp?
+    var originalPurchaseDate: Timestamp?
+    var expiresDate: Timestamp?
+    var quantity: Int64?
+    var type: String?
+    var appAccountToken: String?
+    var inAppOwnershipType: String?
+    var signedDate: Timestamp?
+    var revocationDate: Timestamp?
+    var revocationReason: Int64?
+    var revocationType: String?
+    var revocationPercentage: Int64?
+    var isUpgraded: Bool?
+    var environment: String?
+    var price: Int64?
+    var currency: String?
+    var appTransactionId: String?
+
+    /// Reads the member if it is a transaction field; false leaves the value unread.
+    mutating func read(_ key: JSONKey, _ cursor: inout JSONCursor) throws -> Bool {
+        if key == "transactionId" { transactionId = try cursor.optionalString() }
+        else if key == "originalTransactionId" { originalTransactionId = try cursor.optionalString() }
+        else if key == "webOrderLineItemId" { webOrderLineItemId = try cursor.optionalString() }
+        else if key == "productId" { productId = try cursor.optionalString() }
+        else if key == "subscriptionGroupIdentifier" { subscriptionGroupIdentifier = try cursor.optionalString() }
+        else if key == "purchaseDate" { purchaseDate = try cursor.optionalTimestamp() }
+        else if key == "originalPurchaseDate" { originalPurchaseDate = try cursor.optionalTimestamp() }
+        else if key == "expiresDate" { expiresDate = try cursor.optionalTimestamp() }
+        else if key == "quantity" { quantity = try cursor.optionalInteger() }
+        else if key == "type" { type = try cursor.optionalString() }
+        else if key == "appAccountToken" { appAccountToken = try cursor.optionalString() }
+        else if key == "inAppOwnershipType" { inAppOwnershipType = try cursor.optionalString() }
+        else if key == "signedDate" { signedDate = try cursor.optionalTimestamp() }
+        else if key == "revocationDate" { revocationDate = try cursor.optionalTimestamp() }
+        else if key == "revocationReason" { revocationReason = try cursor.optionalInteger() }
+        else if key == "revocationType" { revocationType = try cursor.optionalString() }
+        else if key == "revocationPercentage" { revocationPercentage = try cursor.optionalInteger() }
+        else if key == "isUpgraded" { isUpgraded = cursor.null() ? nil : try cursor.bool() }
+        else if key == "environment" { environment = try cursor.optionalString() }
+        else if key == "price" { price = try cursor.optionalInteger() }
+        else if key == "currency" { currency = try cursor.optionalString() }
+        else if key == "appTransactionId" { appTransactionId = try cursor.optionalString() }
+        else { return false }
+        return true
+    }
+
+    /// A whole transaction object.
+    static func object(_ cursor: inout JSONCursor) throws -> TransactionFields {
+        var fields = TransactionFields()
+        try cursor.beginObject()
+        while let key = try cursor.nextKey() {
+            do {
+                if try !fields.read(key, &cursor) { try cursor.skip() }
+            } catch let error as JSONError {
+                throw error.within(String(decoding: key.bytes, as: UTF8.self))
+            }
+        }
+        return fields
+    }
+
+    /// A transaction given as a JWS string: its payload, decoded.
+    static func signed(_ cursor: inout JSONCursor) throws -> TransactionFields {
+        let payload = try JWS.payload(of: try cursor.stringBytes())
+        return try payload.withUnsafeBytes { bytes in
+            var inner = JSONCursor(bytes)
+            let fields = try object(&inner)
+            try inner.finish()
+            return fields
+        }
+    }
+
+    /// Checks what the ledger cannot do without and makes the record.
+    func record(fallbackSignedDate: Timestamp?, at location: SourceLocation) throws(AppStoreDecodingError) -> TransactionRecord {
+        guard let id = transactionId, !id.isEmpty else {
+            throw AppStoreDecodingError(field: "transactionId", reason: "a transaction without transactionId")
+        }
+        guard let product = productId, !product.isEmpty else {
+            throw AppStoreDecodingError(field: "productId", reason: "transaction \(id) has no productId")
+        }
+        guard let purchaseDate else {
+            throw AppStoreDecodingError(field: "purchaseDate", reason: "transaction \(id) has no purchaseDate")
+        }
+        guard let signed = signedDate ?? fallbackSignedDate else {
+            throw AppStoreDecodingError(field: "signedDate", reason: "transaction \(id) has no signedDate to order its copies by")
+        }
+        if let percentage = revocationPercentage, !(0...100_000).contains(percentage) {
+            throw AppStoreDecodingError(field: "revocationPercentage", reason: "\(percentage) is outside 0...100000 milliunits")
+        }
+        return TransactionRecord(
+            transactionID: id, originalTransactionID: originalTransactionId ?? id, webOrderLineItemID: webOrderLineItemId,
+            productID: product, subscriptionGroupIdentifier: subscriptionGroupIdentifier, purchaseDate: purchaseDate,
+            originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate, quantity: Int(quantity ?? 1), rawType: type,
+            appAccountToken: appAccountToken, rawOwnership: inAppOwnershipType, signedDate: signed, revocationDate: revocationDate,
+            rawRevocationReason: revocationReason.map { Int($0) }, rawRevocationType: revocationType,
+            revocationPercentage: revocationPercentage.map { Int($0) }, isUpgraded: isUpgraded ?? false, rawEnvironment: environment,
+            price: price, currency: currency, appTransactionID: appTransactionId, source: location)
+    }
+}
+
+extension JSONCursor {
+    mutating func optionalTimestamp() throws -> Timestamp? {
+        if null() { return nil }
+        return try timestamp()
+    }
+
+    mutating func optionalInteger() throws -> Int64? {
+        if null() { return nil }
+        return try integer()
+    }
+}

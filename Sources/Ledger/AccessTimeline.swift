@@ -1,0 +1,145 @@
+import Ingest
+import Support
+
+/// What an account had at one moment (DOMAIN.md rules 1, 5 and 6), as the ledger answers it.
+package enum Access: Sendable, Hashable {
+    /// Entitled, through this granting transaction (PURCHASED before FAMILY_SHARED, then the
+    /// latest `purchaseDate`, then the smallest `transactionId`).
+    case entitled(transaction: Int)
+    /// Not entitled, but this transaction's grant starts within the premature window.
+    case premature(transaction: Int)
+    /// Not entitled; this transaction's access ended most recently.
+    case ended(transaction: Int)
+    /// Linked, but no access before or around this moment.
+    case none
+}
+
+/// Every account's access as sorted segments `[start, next start)`, all accounts in one flat
+/// array: a lookup is one binary search over the account's few segments, on the per-cost-row path.
+package struct AccessTimelines: Sendable {
+    private struct Segment: Sendable {
+        var start: Int64
+        var state: UInt8
+        var transaction: Int32
+    }
+
+    private var segments: [Segment] = []
+    /// Account `a`'s segments are `segments[offsets[a] ..< offsets[a + 1]]`.
+    private var offsets: [Int] = [0]
+
+    private static let none: UInt8 = 0
+    private static let entitled: UInt8 = 1
+    private static let premature: UInt8 = 2
+    private static let ended: UInt8 = 3
+
+    package init() {}
+
+    package func access(account: Int, at t: Timestamp) -> Access {
+        var low = offsets[account]
+        var high = offsets[account + 1]
+        // The last segment starting at or before t.
+        while low < high {
+            let middle = (low + high) / 2
+            if segments[middle].start <= t.milliseconds { low = middle + 1 } else { high = middle }
+        }
+        guard low > offsets[account] else { return .none }
+        let segment = segments[low - 1]
+        let transaction = Int(segment.transaction)
+        switch segment.state {
+        case AccessTimelines.entitled: return .entitled(transaction: transaction)
+        case AccessTimelines.premature: return .premature(transaction: transaction)
+        case AccessTimelines.ended: return .ended(transaction: transaction)
+        default: return .none
+        }
+    }
+
+    /// The account's segments, for `explain`.
+    package func segments(account: Int) -> [(start: Timestamp, access: Access)] {
+        (offsets[account]..<offsets[account + 1]).map { index in
+            let start = Timestamp(milliseconds: segments[index].start)
+            return (start, access(account: account, at: start))
+        }
+    }
+
+    /// Adds the next account's timeline, computed from its transactions.
+    ///
+    /// The answer only changes where a grant starts or ends, or where the premature window
+    /// before a start opens, so it is worked out once at each of those points.
+    mutating func append(grants: [LedgerTransaction], indices: [Int], prematureWindow: TimeSpan) {
+        var points = Set<Int64>()
+        for (grant, _) in zip(grants, indices) where grant.grantsAccess {
+            points.insert(grant.grantStart.milliseconds)
+            points.insert(grant.grantStart.milliseconds - prematureWindow.milliseconds)
+            if let end = grant.grantEnd { points.insert(end.milliseconds) }
+        }
+        var last: (state: UInt8, transaction: Int32)?
+        for point in points.sorted() {
+            let answer = AccessTimelines.answer(at: Timestamp(milliseconds: point), grants, indices, prematureWindow)
+            if let last, last == answer { continue }
+            segments.append(Segment(start: point, state: answer.state, transaction: answer.transaction))
+            last = answer
+        }
+        offsets.append(segments.count)
+    }
+
+    private static func answer(
+        at t: Timestamp, _ grants: [LedgerTransaction], _ indices: [Int], _ window: TimeSpan
+    ) -> (state: UInt8, transaction: Int32) {
+        var best: Int?
+        for (position, grant) in grants.enumerated() where grant.grants(at: t) {
+            if best.map({ grantPrecedes(grant, grants[$0]) }) ?? true { best = position }
+        }
+        if let best { return (entitled, Int32(indices[best])) }
+        var upcoming: Int?
+        for (position, grant) in grants.enumerated()
+        where grant.grantsAccess && grant.grantStart > t && grant.grantStart.milliseconds - t.milliseconds <= window.milliseconds {
+            if upcoming.map({ (grant.grantStart, grant.id) < (grants[$0].grantStart, grants[$0].id) }) ?? true {
+                upcoming = position
+            }
+        }
+        if let upcoming { return (premature, Int32(indices[upcoming])) }
+        var ended: Int?
+        for (position, grant) in grants.enumerated() where grant.grantsAccess {
+            guard let end = grant.grantEnd, end <= t else { continue }
+            if ended.map({ other in
+                let otherEnd = grants[other].grantEnd ?? end
+                return end > otherEnd || (end == otherEnd && grantPrecedes(grant, grants[other]))
+            }) ?? true {
+                ended = position
+            }
+        }
+        if let ended { return (AccessTimelines.ended, Int32(indices[ended])) }
+        return (none, -1)
+    }
+
+    /// DOMAIN.md rule 6's order for the granting transaction.
+    static func grantPrecedes(_ a: LedgerTransaction, _ b: LedgerTransaction) -> Bool {
+        if a.ownership != b.ownership { return a.ownership == .purchased }
+        if a.grantStart != b.grantStart { return a.grantStart > b.grantStart }
+        return TransactionID.precedes(a.id, b.id)
+    }
+}
+
+/// Apple's transaction ids are decimal strings: compare them as numbers when both are.
+package enum TransactionID {
+    /// A key that sorts like `precedes`: numeric ids by value first, then everything else by bytes.
+    package struct SortKey: Comparable {
+        var number: UInt64
+        var text: String
+        package static func < (a: SortKey, b: SortKey) -> Bool {
+            a.number != b.number ? a.number < b.number : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+        }
+    }
+
+    package static func sortKey(_ id: String) -> SortKey {
+        if id.utf8.count <= 19, let value = UInt64(id) { return SortKey(number: value, text: "") }
+        return SortKey(number: .max, text: id)
+    }
+
+    package static func precedes(_ a: String, _ b: String) -> Bool {
+        if a.count != b.count, a.utf8.allSatisfy({ decimalDigit($0) != nil }), b.utf8.allSatisfy({ decimalDigit($0) != nil }) {
+            return a.count < b.count
+        }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}

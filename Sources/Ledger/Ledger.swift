@@ -1,0 +1,66 @@
+import Ingest
+import Support
+
+/// Options that change what the ledger answers.
+package struct LedgerOptions: Sendable, Hashable {
+    package var asOf: Timestamp
+    /// Cost this long before a grant starts is `premature` (DOMAIN.md rule 5).
+    package var prematureWindow: TimeSpan
+
+    package init(asOf: Timestamp, prematureWindow: TimeSpan = .hours(2)) {
+        self.asOf = asOf
+        self.prematureWindow = prematureWindow
+    }
+}
+
+/// Every transaction's state as of the as-of time, the accounts holding them, the family
+/// links, and each account's access over time (DOMAIN.md rules 1-5 and 9).
+package struct Ledger: Sendable {
+    package var options: LedgerOptions
+    /// Sorted by transaction id.
+    package var transactions: [LedgerTransaction]
+    package var transactionIndex: [String: Int]
+    /// Accounts holding at least one transaction, sorted.
+    package var accounts: [String]
+    package var accountIndex: [String: Int]
+    /// Per account, its transactions' indices by `purchaseDate`.
+    package var transactionsByAccount: [[Int]]
+    package var timelines: AccessTimelines
+    /// One per FAMILY_SHARED transaction, in transaction order.
+    package var familyLinks: [FamilyLink]
+    package var familyLinkByMember: [Int: Int]
+    /// Notifications kept by ingestion (one per `notificationUUID`).
+    package var notifications: [NotificationRecord]
+    package var products: [String: Product]
+    /// accounts.csv accounts none of whose transactions were found.
+    package var accountsWithoutTransactions: [String]
+    /// Transactions whose `appAccountToken` points to another account than accounts.csv says.
+    package var linkConflicts: [Reject]
+
+    /// Access of an account (an index into `accounts`) at time `t`.
+    @inline(__always)
+    package func access(account: Int, at t: Timestamp) -> Access {
+        timelines.access(account: account, at: t)
+    }
+
+    package func transaction(_ id: String) -> LedgerTransaction? {
+        transactionIndex[id].map { transactions[$0] }
+    }
+
+    /// The purchase a FAMILY_SHARED transaction is linked to, if the evidence was clear.
+    package func purchaser(ofMember member: Int) -> Int? {
+        familyLinkByMember[member].flatMap { familyLinks[$0].purchaser }
+    }
+
+    /// The FAMILY_SHARED transactions linked to a PURCHASED one.
+    package func members(ofPurchase purchase: Int) -> [Int] {
+        membersByPurchase[purchase] ?? []
+    }
+
+    var membersByPurchase: [Int: [Int]] = [:]
+
+    /// `REFUND_REVERSED` notifications, counted once each.
+    package var reversalNotifications: [NotificationRecord] {
+        notifications.filter { $0.type == .refundReversed }
+    }
+}

@@ -1,0 +1,144 @@
+import Ingest
+import Support
+
+extension Ledger {
+    /// Rebuilds the ledger from the whole history (DOMAIN.md rule 2): for every transaction the
+    /// latest copy signed by the as-of time, then what ended it, who holds it, and how members
+    /// link to purchases.
+    package init(
+        input: AppStoreInput, accountLinks: [AccountLinkRow], products: [String: Product], options: LedgerOptions,
+        rejects: RejectLog
+    ) throws {
+        self.options = options
+        self.products = products
+        notifications = input.notifications
+
+        // Ingestion kept the latest copy of each transaction signed by the as-of time.
+        let kept = input.transactions.filter { $0.signedDate <= options.asOf }
+        let order = kept.map { TransactionID.sortKey($0.transactionID) }
+        let latest = kept.indices.sorted { order[$0] < order[$1] }.map { (record: kept[$0], copies: input.copies[kept[$0].transactionID] ?? 1) }
+        let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
+
+        var transactions = latest.map { copy -> LedgerTransaction in
+            let record = copy.record
+            let type = record.type ?? products[record.productID]?.type
+            return LedgerTransaction(
+                record: record, ownership: record.ownership ?? .purchased, type: type, account: nil,
+                grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[record.transactionID] ?? [],
+                copies: copy.copies)
+        }
+        let purchases = PurchaseIndex(transactions)
+        for index in transactions.indices {
+            transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
+        }
+
+        // Accounts: accounts.csv by original transaction id, then appAccountToken.
+        let directory = AccountDirectory(accountLinks)
+        var conflicts: [Reject] = []
+        var accountNames = Set<String>()
+        var holder: [String?] = []
+        for transaction in transactions {
+            let resolution = directory.account(for: transaction.record)
+            if let conflict = resolution.conflict {
+                conflicts.append(conflict)
+                try rejects.record(conflict)
+            }
+            holder.append(resolution.account)
+            if let account = resolution.account { accountNames.insert(account) }
+        }
+        accounts = accountNames.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
+        var byAccount = Array(repeating: [Int](), count: accounts.count)
+        for (index, name) in holder.enumerated() {
+            guard let name, let account = accountIndex[name] else { continue }
+            transactions[index].account = account
+            byAccount[account].append(index)
+        }
+        for account in byAccount.indices {
+            byAccount[account].sort { (transactions[$0].grantStart, transactions[$0].id) < (transactions[$1].grantStart, transactions[$1].id) }
+        }
+        accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accountNames)
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        linkConflicts = conflicts
+
+        familyLinks = FamilyLinker.link(transactions, index: purchases)
+        familyLinkByMember = Dictionary(uniqueKeysWithValues: familyLinks.enumerated().map { ($1.member, $0) })
+        for link in familyLinks {
+            if let purchaser = link.purchaser { membersByPurchase[purchaser, default: []].append(link.member) }
+        }
+
+        var timelines = AccessTimelines()
+        for account in byAccount.indices {
+            let indices = byAccount[account]
+            timelines.append(grants: indices.map { transactions[$0] }, indices: indices, prematureWindow: options.prematureWindow)
+        }
+        self.timelines = timelines
+        self.transactions = transactions
+        transactionIndex = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+        transactionsByAccount = byAccount
+    }
+
+}
+
+/// What the notifications say about each transaction, gathered once.
+struct NotificationFacts {
+    /// Earliest notice of a revocation (REFUND or REVOKE, or any notification whose copy shows one).
+    var revocationNotice: [String: (at: Timestamp, uuid: String)] = [:]
+    /// Earliest `signedDate` of a copy that shows a revocation.
+    var firstRevokedCopy: [String: Timestamp] = [:]
+    /// Undated REVOKEs of FAMILY_SHARED transactions: the member left the family.
+    var undatedExit: [String: (signed: Timestamp, notice: Timestamp, uuid: String)] = [:]
+    var reversals: [String: [Timestamp]] = [:]
+
+    init(_ notifications: [NotificationRecord], firstRevokedCopy: [String: Timestamp]) {
+        self.firstRevokedCopy = firstRevokedCopy
+        for notification in notifications {
+            guard let transaction = notification.transaction else { continue }
+            let id = transaction.transactionID
+            let type = notification.type
+            if type == .refundReversed {
+                reversals[id, default: []].append(notification.signedDate)
+                continue
+            }
+            if transaction.revocationDate != nil || type == .refund {
+                if revocationNotice[id].map({ notification.noticeTime < $0.at }) ?? true {
+                    revocationNotice[id] = (notification.noticeTime, notification.uuid)
+                }
+            } else if type == .revoke, transaction.ownership == .familyShared {
+                if undatedExit[id].map({ notification.signedDate < $0.signed }) ?? true {
+                    undatedExit[id] = (notification.signedDate, notification.noticeTime, notification.uuid)
+                }
+            }
+        }
+        for id in reversals.keys { reversals[id]?.sort() }
+    }
+}
+
+/// Resolves which account holds a transaction: accounts.csv's original transaction id first,
+/// then `appAccountToken` (a token declared in accounts.csv, or an account id itself).
+struct AccountDirectory {
+    private var byOriginalTransaction: [String: (account: String, source: SourceLocation)] = [:]
+    private var byToken: [String: String] = [:]
+
+    init(_ rows: [AccountLinkRow]) {
+        for row in rows {
+            if !row.originalTransactionID.isEmpty && byOriginalTransaction[row.originalTransactionID] == nil {
+                byOriginalTransaction[row.originalTransactionID] = (row.accountID, row.source)
+            }
+            if let token = row.appAccountToken, byToken[token] == nil { byToken[token] = row.accountID }
+        }
+    }
+
+    func account(for record: TransactionRecord) -> (account: String?, conflict: Reject?) {
+        let listed = byOriginalTransaction[record.originalTransactionID]
+        let byToken = record.appAccountToken.map { self.byToken[$0] ?? $0 }
+        guard let listed else { return (byToken, nil) }
+        if let byToken, byToken != listed.account {
+            let conflict = Reject(
+                file: record.source.file, line: record.source.line, field: "appAccountToken", value: record.appAccountToken ?? "",
+                reason: "conflict: transaction \(record.transactionID) is held by account \(listed.account) (\(listed.source)) but its appAccountToken points to \(byToken); accounts.csv wins")
+            return (listed.account, conflict)
+        }
+        return (listed.account, nil)
+    }
+}

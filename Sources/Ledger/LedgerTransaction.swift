@@ -1,0 +1,65 @@
+import Ingest
+import Support
+
+/// What ended a transaction's access (DOMAIN.md rule 3).
+package enum EndKind: String, Sendable, Hashable, CaseIterable {
+    case refundFull = "refund_full"
+    case refundProrated = "refund_prorated"
+    case familyRefund = "family_refund"
+    case familyExit = "family_exit"
+    case expiry
+    /// An upgrade inside the subscription group: not a refund, access goes on through the new
+    /// transaction. Never written to a report as an end kind.
+    case upgrade
+
+    /// Ends that undid a payment.
+    package var isRefund: Bool {
+        self == .refundFull || self == .refundProrated || self == .familyRefund
+    }
+
+    /// A refunded PURCHASED transaction's kind: prorated when Apple says so, else full (rule 3).
+    package static func ofRefund(_ record: TransactionRecord) -> EndKind {
+        record.revocationType == .refundProrated ? .refundProrated : .refundFull
+    }
+
+    /// As reports write it: an upgrade with no access after it reads as an expiry.
+    package var reported: EndKind { self == .upgrade ? .expiry : self }
+}
+
+/// How and when a transaction's access ended, and when the app's server could first know.
+package struct AccessEnd: Sendable, Hashable {
+    package var kind: EndKind
+    package var at: Timestamp
+    /// The announcing notification's `receivedAt`, else its `signedDate`, else the `signedDate`
+    /// of the first copy showing the revocation; for an expiry, the `expiresDate`.
+    package var noticedAt: Timestamp
+    package var notificationUUID: String?
+}
+
+/// A transaction as the ledger sees it as of the run's as-of time.
+package struct LedgerTransaction: Sendable, Hashable {
+    /// The copy with the latest `signedDate` not after the as-of time.
+    package var record: TransactionRecord
+    package var ownership: Ownership
+    /// The product type from the transaction, else from `products.csv`.
+    package var type: ProductType?
+    /// Index into `Ledger.accounts`, when an account holds it.
+    package var account: Int?
+    /// Standing access starts at `purchaseDate`; consumables grant none.
+    package var grantsAccess: Bool
+    /// When standing access ends, if it does (nil: forever).
+    package var end: AccessEnd?
+    /// `signedDate`s of `REFUND_REVERSED` notifications for it.
+    package var reversals: [Timestamp] = []
+    /// How many copies of it were read.
+    package var copies: Int = 1
+
+    package var id: String { record.transactionID }
+    package var grantStart: Timestamp { record.purchaseDate }
+    package var grantEnd: Timestamp? { end?.at }
+
+    /// True when the transaction grants access at `t`.
+    package func grants(at t: Timestamp) -> Bool {
+        grantsAccess && grantStart <= t && (grantEnd.map { t < $0 } ?? true)
+    }
+}

@@ -1,0 +1,40 @@
+import Attribution
+import Ingest
+import Ledger
+import Support
+
+/// What every command that reads `--data` needs before it looks at a cost row: the App Store
+/// side read and checked, the ledger built from it, and the rates and evidence beside them.
+/// The first two stages of the pipeline, written once.
+package struct LedgerLoad: Sendable {
+    package var layout: InputLayout
+    package var appStore: AppStoreLoad
+    package var ledger: Ledger
+    package var rates: ExchangeRates
+    package var evidence: ConsumptionEvidence
+
+    /// What decides what the ledger answers.
+    package struct Options: Sendable, Hashable {
+        package var environment: AppStoreEnvironment = .production
+        /// Data signed after this is ignored.
+        package var asOf: Timestamp
+        package var prematureWindow: TimeSpan = .hours(2)
+        package var currency: CurrencyCode = .usd
+
+        package init(asOf: Timestamp) {
+            self.asOf = asOf
+        }
+    }
+
+    /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
+    package init(data: String, options: Options, rejects: RejectLog) throws {
+        layout = try InputLayout(root: data)
+        appStore = try AppStoreLoad(
+            layout: layout, options: AppStoreOptions(environment: options.environment, asOf: options.asOf), rejects: rejects)
+        ledger = try Ledger(
+            input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
+            options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
+        rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
+        evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
+    }
+}

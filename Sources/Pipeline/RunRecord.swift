@@ -1,0 +1,139 @@
+import Attribution
+import Ingest
+import Report
+import Support
+
+/// `run.json`: what was run, on which inputs, what was counted and dropped, the
+/// reconciliation, and how long it took. Everything but `timings` is the same for the same
+/// inputs and options.
+struct RunRecord {
+    var options: ReportOptions
+    var inputs: [InputFileRecord]
+    var summaries: [CostFileSummary]
+    var counts: AppStoreCounts
+    var totals: AttributionTotals
+    var rejects: Int
+    var conservation: Conservation
+    var timings: [(String, Double)]
+
+    func write(to path: String) throws {
+        let file = try AtomicFileWriter(path: path)
+        try file.append(try json.pretty)
+        try file.commit()
+    }
+
+    private func money(_ amount: Money) -> JSONValue { .number(amount.formatted(decimals: 9)) }
+
+    private func totalsByCurrency(_ totals: CostTotals) -> JSONValue {
+        .object(totals.sorted.map { ($0.currency.description, money($0.amount)) })
+    }
+
+    private func counted(_ dictionary: [String: Int]) -> JSONValue {
+        .object(dictionary.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })
+    }
+
+    var json: JSONValue {
+        get throws {
+            .object([
+                ("tool", .string("refund-cost")),
+                ("version", .string(ToolVersion.current)),
+                ("command", .string("report")),
+                ("options", optionsJSON),
+                ("inputs", .array(inputs.map { input in
+                    .object([("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))), ("sha256", .string(input.sha256))])
+                })),
+                ("cost_rows", try costRowsJSON),
+                ("notifications", notificationsJSON),
+                ("transactions", .object([
+                    ("history_lines", .integer(Int64(counts.historyLines))),
+                    ("history_copies", .integer(Int64(counts.historyTransactions))),
+                    ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
+                ])),
+                ("excluded_environments", counted(counts.excludedByEnvironment)),
+                ("rejected_lines", .integer(Int64(rejects))),
+                ("conservation", conservationJSON),
+                ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
+            ])
+        }
+    }
+
+    private var optionsJSON: JSONValue {
+        let window = options.window
+        let columns = options.costColumns.sorted { $0.key.rawValue < $1.key.rawValue }
+        return .object([
+            ("label", .string(window.label)),
+            ("period_start", .string(window.start.description)),
+            ("period_end", .string(window.end.description)),
+            ("as_of", .string(window.asOf.description)),
+            ("environment", .string(options.environment.rawValue)),
+            ("grace", .string(options.grace.description)),
+            ("premature_window", .string(options.prematureWindow.description)),
+            ("currency", .string(options.currency.description)),
+            ("max_rejects", .integer(Int64(options.maxRejects))),
+            ("cost_columns", .object(columns.map { ($0.key.rawValue, .string($0.value)) })),
+        ])
+    }
+
+    private var costRowsJSON: JSONValue {
+        get throws {
+            var accepted = CostTotals()
+            var duplicates = CostTotals()
+            var rejected = CostTotals()
+            for summary in summaries {
+                try accepted.add(summary.acceptedCost)
+                try duplicates.add(summary.duplicateCost)
+                try rejected.add(summary.rejectedCost)
+            }
+            func sum(_ count: (CostFileSummary) -> Int) -> JSONValue { .integer(Int64(summaries.reduce(0) { $0 + count($1) })) }
+            return .object([
+                ("read", sum(\.rows)),
+                ("accepted", sum(\.accepted)),
+                ("rejected", sum(\.rejected)),
+                ("duplicates_dropped", sum(\.duplicates)),
+                ("in_window", .integer(Int64(totals.rowsInWindow))),
+                ("before_window", .integer(Int64(totals.rowsBeforeWindow))),
+                ("after_window", .integer(Int64(totals.rowsAfterWindow))),
+                ("accepted_cost", totalsByCurrency(accepted)),
+                ("duplicate_cost", totalsByCurrency(duplicates)),
+                ("rejected_cost", totalsByCurrency(rejected)),
+            ])
+        }
+    }
+
+    private var notificationsJSON: JSONValue {
+        .object([
+            ("lines", .integer(Int64(counts.notificationLines))),
+            ("kept", .integer(Int64(counts.notificationsKept))),
+            ("v1", .integer(Int64(counts.v1Notifications))),
+            ("by_type", counted(counts.notificationsByType)),
+            ("duplicates_dropped", .integer(Int64(counts.duplicateNotifications))),
+            ("signed_after_as_of", .integer(Int64(counts.notificationsSignedAfterAsOf))),
+        ])
+    }
+
+    private var conservationJSON: JSONValue {
+        .object([
+            ("holds", .bool(conservation.holds)),
+            ("by_currency", .array(conservation.byCurrency.map { line in
+                .object([
+                    ("currency", .string(line.currency.description)),
+                    ("accepted", money(line.accepted)),
+                    ("in_window", money(line.inWindow)),
+                    ("before_window", money(line.beforeWindow)),
+                    ("after_window", money(line.afterWindow)),
+                    ("sum_of_classes", money(line.classes)),
+                    ("holds", .bool(line.holds)),
+                ])
+            })),
+            ("report_currency", .string(options.currency.description)),
+            ("sum_of_classes", money(conservation.classTotal)),
+            ("sum_of_product_rows", money(conservation.productRowsTotal)),
+            ("sum_of_cost_by_day", money(conservation.costByDayTotal)),
+        ])
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let milliseconds = Int64((value * 1000).rounded())
+        return "\(milliseconds / 1000)." + String(milliseconds % 1000).leftPadded(to: 3)
+    }
+}

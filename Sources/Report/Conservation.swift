@@ -1,0 +1,81 @@
+import Attribution
+import Support
+
+/// The reconciliation every run makes and records: nothing accepted is lost, and every
+/// breakdown adds up to the same total.
+package struct Conservation: Sendable {
+    package struct CurrencyLine: Sendable {
+        package var currency: CurrencyCode
+        /// Accepted cost rows in this currency, all of them.
+        package var accepted: Money
+        package var inWindow: Money
+        package var beforeWindow: Money
+        package var afterWindow: Money
+        /// In-window cost by class, before conversion.
+        package var classes: Money
+
+        /// Exactly: an overflow in the sum can only mean the totals are wrong, so it fails the check.
+        package var holds: Bool {
+            guard let read = try? inWindow.adding(beforeWindow).adding(afterWindow) else { return false }
+            return classes == inWindow && read == accepted
+        }
+    }
+
+    package var byCurrency: [CurrencyLine]
+    /// In the report currency: the `*` row's classes, the product rows, and cost_by_day.
+    package var classTotal: Money
+    package var productRowsTotal: Money
+    package var costByDayTotal: Money
+
+    package var holds: Bool {
+        byCurrency.allSatisfy(\.holds) && classTotal == productRowsTotal && classTotal == costByDayTotal
+    }
+
+    package init(figures: ReportFigures, accepted: CostTotals) throws {
+        let totals = figures.totals
+        var lines: [CurrencyLine] = []
+        var currencies = Set(accepted.byCurrency.keys)
+        currencies.formUnion(totals.classByCurrency.keys)
+        for currency in currencies.sorted() {
+            lines.append(CurrencyLine(
+                currency: currency, accepted: accepted.byCurrency[currency] ?? .zero,
+                inWindow: totals.inputByCurrency.byCurrency[currency] ?? .zero,
+                beforeWindow: totals.costBeforeWindow.byCurrency[currency] ?? .zero,
+                afterWindow: totals.costAfterWindow.byCurrency[currency] ?? .zero,
+                classes: try totals.classByCurrency[currency]?.total() ?? .zero))
+        }
+        byCurrency = lines
+        classTotal = try figures.total.classes.total()
+        var products = Money.zero
+        for row in figures.summary { products = try products.adding(row.classes.total()) }
+        productRowsTotal = products
+        var days = Money.zero
+        for cell in totals.byDay.values { days = try days.adding(cell.cost) }
+        costByDayTotal = days
+    }
+
+    /// One line for the terminal and the page.
+    package func sentence(currency: CurrencyCode) -> String {
+        let inputs = byCurrency.map { "\($0.inWindow) \($0.currency)" }.joined(separator: " + ")
+        let verdict = holds ? "holds" : "DOES NOT HOLD"
+        return "reconciliation \(verdict): cost in the window \(inputs.isEmpty ? "0" : inputs) = \(classTotal) \(currency) "
+            + "across the eight classes, the product rows and cost_by_day"
+    }
+}
+
+package struct ConservationError: Error, CustomStringConvertible {
+    package var conservation: Conservation
+
+    package init(conservation: Conservation) {
+        self.conservation = conservation
+    }
+
+    package var description: String {
+        var text = "error: the totals do not reconcile, so no report was written. This is a bug in refund-cost; please report it with run.json.\n"
+        for line in conservation.byCurrency where !line.holds {
+            text += "  \(line.currency): accepted \(line.accepted), in window \(line.inWindow) + before \(line.beforeWindow) + after \(line.afterWindow); classes \(line.classes)\n"
+        }
+        text += "  classes \(conservation.classTotal), product rows \(conservation.productRowsTotal), cost_by_day \(conservation.costByDayTotal)\n"
+        return text
+    }
+}

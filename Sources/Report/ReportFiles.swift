@@ -1,0 +1,24 @@
+import Attribution
+import Support
+
+/// The report files that come from the figures alone (everything but rejects.csv and run.json).
+package enum ReportFiles {
+    package static func write(
+        _ figures: ReportFigures, conservation: Conservation, inputs: [InputFileRecord], to folder: String
+    ) throws {
+        try SummaryFile.write(figures, to: folder)
+        try CostByDayFile.write(figures, to: folder)
+        try RefundsFile.write(figures, to: folder)
+        try LeaksFile.write(figures, to: folder)
+        try SubscriptionLossFile.write(figures, to: folder)
+        try FamilyLinksFile.write(figures, to: folder)
+        try ConsumptionFiles.write(figures, to: folder)
+        try ReportPage.write(figures, conservation: conservation, inputs: inputs, to: folder)
+    }
+
+    /// The CSV files every run writes from its figures, in the order they are described.
+    package static let csvNames = [
+        "summary.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "subscription_loss.csv", "family_links.csv",
+        "consumption_requests.csv", "consumption_responses.jsonl",
+    ]
+}

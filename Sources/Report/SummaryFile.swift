@@ -1,0 +1,68 @@
+import Attribution
+import Support
+
+/// `summary.csv`: one row per product with any figure, then the `*` row for all.
+enum SummaryFile {
+    static let header = [
+        "period_start", "period_end", "as_of", "product_id", "currency", "cost_total", "cost_paid", "cost_family_shared",
+        "cost_premature", "cost_after_refund", "cost_after_family_exit", "cost_after_expiry", "cost_unentitled",
+        "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace", "leaked_accounts", "refunds", "refunds_prorated",
+        "refund_reversals", "family_refunds", "family_exits", "refunded_amount", "refund_sunk_cost",
+        "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined",
+    ]
+
+    static func write(_ figures: ReportFigures, to folder: String) throws {
+        let file = try CSVFileWriter(path: folder + "/summary.csv", header: header)
+        for row in figures.summary + [figures.total] {
+            file.date(figures.window.start.civilDate)
+            file.date(figures.window.end.civilDate)
+            file.timestamp(figures.window.asOf)
+            file.text(row.product ?? "*")
+            file.text(figures.currency.description)
+            file.money(try row.classes.total())
+            for costClass in CostClass.allCases { file.money(row.classes[costClass]) }
+            file.money(try row.leakedCost())
+            file.money(row.leakedBeyondGrace)
+            file.integer(row.leakedAccounts)
+            file.integer(row.refunds)
+            file.integer(row.refundsProrated)
+            file.integer(row.refundReversals)
+            file.integer(row.familyRefunds)
+            file.integer(row.familyExits)
+            file.money(row.refundedAmount)
+            file.money(row.refundSunkCost)
+            file.money(row.recurringLossRunRate)
+            file.integer(row.consumptionRequests)
+            file.integer(row.consumptionGranted)
+            file.integer(row.consumptionDeclined)
+            try file.endRow()
+        }
+        try file.commit()
+    }
+}
+
+/// `cost_by_day.csv`: rows and cost per day, category and class, sorted in that order.
+enum CostByDayFile {
+    static let header = ["day", "category", "class", "currency", "rows", "cost"]
+
+    static func write(_ figures: ReportFigures, to folder: String) throws {
+        let file = try CSVFileWriter(path: folder + "/cost_by_day.csv", header: header)
+        let categories = figures.totals.categories
+        let rows = figures.totals.byDay.map { (key: $0.key, name: categories.key($0.key.category), cell: $0.value) }
+            .sorted { a, b in
+                if a.key.day != b.key.day { return a.key.day < b.key.day }
+                if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+                return a.key.costClass < b.key.costClass
+            }
+        for row in rows {
+            file.date(CivilDate(dayNumber: row.key.day))
+            file.text(row.name)
+            file.text(row.key.costClass.reportName)
+            file.text(figures.currency.description)
+            file.integer(row.cell.rows)
+            file.money(row.cell.cost)
+            try file.endRow()
+        }
+        try file.commit()
+    }
+}

@@ -1,0 +1,225 @@
+// Every libc call the library makes lives here, so the rest of the code speaks Swift.
+// The product runs on Linux; Glibc is the only C library it is built against.
+import Glibc
+
+/// A failed system call, with the path it was about and the errno text.
+package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var operation: String
+    package var path: String
+    package var code: Int32
+
+    package var description: String {
+        "\(path): cannot \(operation): \(String(cString: strerror(code)))"
+    }
+}
+
+/// An open file descriptor that closes itself.
+package final class FileDescriptor {
+    package let path: String
+    let fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    package static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw SystemError(operation: "open for reading", path: path, code: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Creates or truncates the file, readable by everyone, writable by its owner.
+    package static func create(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0 { throw SystemError(operation: "create", path: path, code: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 means end of file.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError(operation: "read", path: path, code: errno)
+        }
+    }
+
+    /// Reads at an absolute offset without moving the file position.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError) -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError(operation: "read", path: path, code: errno)
+        }
+    }
+
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(operation: "write", path: path, code: errno)
+            }
+            offset += n
+        }
+    }
+
+    package func synchronize() throws(SystemError) {
+        if fsync(fd) != 0 { throw SystemError(operation: "flush to disk", path: path, code: errno) }
+    }
+}
+
+/// File-system queries and changes that are not about one open file.
+package enum FileSystem {
+    package struct Entry: Sendable, Hashable {
+        package var name: String
+        package var isDirectory: Bool
+    }
+
+    package static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The entries of a directory, sorted by name so that every run reads files in the same order.
+    package static func list(_ directory: String) throws(SystemError) -> [Entry] {
+        guard let dir = opendir(directory) else {
+            throw SystemError(operation: "list the folder", path: directory, code: errno)
+        }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            entries.append(Entry(name: name, isDirectory: isDirectory(directory + "/" + name)))
+        }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// Creates the directory and its parents; an existing directory is fine.
+    package static func createDirectory(_ path: String) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw SystemError(operation: "create the folder", path: prefix, code: errno)
+            }
+            prefix += "/"
+        }
+    }
+
+    package static func rename(_ from: String, to: String) throws(SystemError) {
+        if Glibc.rename(from, to) != 0 {
+            throw SystemError(operation: "rename to \(to)", path: from, code: errno)
+        }
+    }
+
+    package static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    /// Removes a directory tree (used to replace an output folder as a whole).
+    package static func removeTree(_ path: String) throws(SystemError) {
+        guard isDirectory(path) else {
+            if unlink(path) != 0 && errno != ENOENT {
+                throw SystemError(operation: "remove", path: path, code: errno)
+            }
+            return
+        }
+        for entry in try list(path) {
+            try removeTree(path + "/" + entry.name)
+        }
+        if rmdir(path) != 0 { throw SystemError(operation: "remove the folder", path: path, code: errno) }
+    }
+
+    package static var processID: Int32 { getpid() }
+
+    /// Cores online, for the default number of threads.
+    package static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
+
+/// Wall-clock and process measurements for progress lines and `run.json`.
+package enum Clock {
+    /// Monotonic seconds, for measuring elapsed time.
+    package static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Peak resident set size of this process, in bytes.
+    package static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+}
+
+/// Counts the line feeds in a byte range with libc's vectorised `memchr`.
+@inlinable
+package func countLineFeeds(_ start: UnsafeRawPointer, _ count: Int) -> Int {
+    var lines = 0
+    var cursor = start
+    var remaining = count
+    while remaining > 0, let hit = memchr(cursor, 0x0A, remaining) {
+        lines += 1
+        let advance = UnsafeRawPointer(hit) - cursor + 1
+        cursor = UnsafeRawPointer(hit) + 1
+        remaining -= advance
+    }
+    return lines
+}
+
+/// Writes a line to standard error without buffering, for progress and diagnostics.
+package func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        _ = Glibc.write(2, bytes.baseAddress, bytes.count)
+    }
+}
+
+/// Byte-wise equality of two ranges with libc's `memcmp`.
+@inlinable
+package func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    memcmp(a, b, count) == 0
+}
+
+/// Counts the occurrences of one byte in a range with `memchr`.
+package func countByte(_ start: UnsafeRawPointer, _ count: Int, _ byte: UInt8) -> Int {
+    var found = 0
+    var cursor = start
+    var remaining = count
+    while remaining > 0, let hit = memchr(cursor, Int32(byte), remaining) {
+        found += 1
+        let advance = UnsafeRawPointer(hit) - cursor + 1
+        cursor = UnsafeRawPointer(hit) + 1
+        remaining -= advance
+    }
+    return found
+}
+
+/// The address of the first `byte` in a range (libc's `memchr`), or nil.
+@inlinable
+package func findFirst(_ byte: UInt8, in start: UnsafeRawPointer, _ count: Int) -> UnsafeRawPointer? {
+    memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
+}

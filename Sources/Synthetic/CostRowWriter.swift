@@ -1,0 +1,88 @@
+import Ingest
+import Support
+
+/// Writes generated delivery-cost rows into one CSV per month, account by account, so memory
+/// does not grow with the number of rows.
+struct CostRowWriter {
+    private let options: GeneratorOptions
+    private var files: [String: CSVFileWriter] = [:]
+    private let root: String
+    private var nextRequest = 0
+    private(set) var rows = 0
+    private(set) var duplicates = 0
+    private(set) var foreignRows = 0
+
+    static let header = ["timestamp", "account_id", "category", "cost", "currency", "quantity", "unit", "request_id"]
+
+    init(root: String, options: GeneratorOptions) throws {
+        self.root = root
+        self.options = options
+        try FileSystem.createDirectory(root + "/costs")
+        var month = options.windowStart
+        while month < options.windowEnd {
+            let label = DatasetGenerator.monthLabel(month)
+            files[label] = try CSVFileWriter(path: root + "/costs/\(label).csv", header: CostRowWriter.header)
+            month = CivilDate.addingMonths(Timestamp(milliseconds: month), 1).milliseconds
+        }
+    }
+
+    /// Spreads the account's rows over the parts of its spans inside the window, by length.
+    mutating func write(account: String, spans: [ServedSpan], random: inout SeededRandom) throws {
+        let clipped = spans.compactMap { span -> ServedSpan? in
+            let from = max(span.from, options.windowStart)
+            let to = min(span.to, options.windowEnd)
+            return to > from ? ServedSpan(from: from, to: to, credits: span.credits) : nil
+        }
+        let total = clipped.reduce(Int64(0)) { $0 + ($1.to - $1.from) }
+        guard total > 0 else { return }
+        let count = max(1, options.costRowsPerAccount + Int(random.between(-2, 2)))
+        for _ in 0..<count {
+            var offset = random.below(total)
+            var span = clipped[0]
+            for candidate in clipped {
+                if offset < candidate.to - candidate.from {
+                    span = candidate
+                    break
+                }
+                offset -= candidate.to - candidate.from
+            }
+            try writeRow(account: account, at: span.from + offset, credits: span.credits && options.creditMeteredUse, random: &random)
+        }
+    }
+
+    private mutating func writeRow(account: String, at: Int64, credits: Bool, random: inout SeededRandom) throws {
+        guard let file = files[DatasetGenerator.monthLabel(at)] else { return }
+        let category = credits ? ["api", "compute"][random.weighted([70, 30])] : ["compute", "api", "storage", "payout"][random.weighted([40, 35, 15, 10])]
+        let (low, high, unit): (Int64, Int64, String) = switch category {
+        case "compute": (2_000, 600_000, "gpu_second")
+        case "api": (100, 50_000, "token")
+        case "storage": (1_000, 10_000, "gb_day")
+        default: (100_000, 2_000_000, "usd")
+        }
+        let foreign = random.chance(3)
+        if foreign { foreignRows += 1 }
+        nextRequest += 1
+        let request = "req-" + String(nextRequest).leftPadded(to: 9)
+        let cost = Money(nanos: random.between(low, high) * 1000)
+        let quantity = credits ? random.between(1, 20) : random.between(1, 5000)
+        let copies = random.chance(1) && random.chance(20) ? 2 : 1
+        if copies == 2 { duplicates += 1 }
+        for _ in 0..<copies {
+            file.timestamp(Timestamp(milliseconds: at))
+            file.text(account)
+            file.text(category)
+            file.money(cost)
+            file.text(foreign ? "EUR" : "USD")
+            file.integer(Int(quantity))
+            file.text(credits ? "credit" : unit)
+            file.text(request)
+            try file.endRow()
+            rows += 1
+        }
+    }
+
+    func finish(random: inout SeededRandom) throws -> Int {
+        for label in files.keys.sorted() { try files[label]?.commit() }
+        return rows
+    }
+}

@@ -1,0 +1,39 @@
+import Ingest
+import Support
+
+/// What `refund-cost generate` makes.
+package struct GeneratorOptions: Sendable, Hashable {
+    package var accounts: Int
+    package var seed: UInt64
+    /// Calendar months of cost and events, ending with `lastMonth`.
+    package var months: Int
+    /// Cost rows per account, spread over the time the app served it.
+    package var costRowsPerAccount: Int
+    package var lastMonth: CivilDate
+    /// When false, credit-pack buyers' use is written as ordinary cost rows (no `credit` unit),
+    /// so every row is classified by access alone (the benchmark's baseline needs that).
+    package var creditMeteredUse = true
+
+    package init(accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,
+                 lastMonth: CivilDate = CivilDate(dayNumber: 20_727)) {
+        self.accounts = accounts
+        self.seed = seed
+        self.months = months
+        self.costRowsPerAccount = costRowsPerAccount
+        self.lastMonth = lastMonth
+    }
+
+    /// First instant of the first month.
+    var windowStart: Int64 { CivilDate.firstOfMonth(lastMonth, offset: -(months - 1)).start.milliseconds }
+    /// First instant after the last month.
+    var windowEnd: Int64 { CivilDate.firstOfMonth(lastMonth, offset: 1).start.milliseconds }
+}
+
+/// What a generated dataset holds, counted by scenario so tests can check every one is there.
+package struct GeneratorSummary: Sendable, Hashable {
+    package var accounts = 0
+    package var transactions = 0
+    package var notificationLines = 0
+    package var costRows = 0
+    package var scenarios: [String: Int] = [:]
+}

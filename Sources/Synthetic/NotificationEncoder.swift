@@ -1,0 +1,144 @@
+import Ingest
+import Support
+
+/// Encodes generated notifications the way Apple sends them: JWS compact serialization with
+/// a header, a base64url JSON payload and a signature-shaped third segment.
+enum NotificationEncoder {
+    static let bundleID = "com.example.app"
+
+    struct Line {
+        var signed: Int64
+        var received: Int64
+        var text: String
+        /// The signedPayload, for the CSV export form; nil for V1 bodies.
+        var jws: String?
+    }
+
+    /// One line per notification delivery: some are retried (the same body again, received
+    /// later) and, in the first month, some subscription events are V1 bodies.
+    static func lines(_ notifications: [SyntheticNotification], windowStart: Int64, random: inout SeededRandom)
+        -> (lines: [Line], counts: [String: Int])
+    {
+        var lines: [Line] = []
+        var counts: [String: Int] = [:]
+        let firstMonthEnd = CivilDate.addingMonths(Timestamp(milliseconds: windowStart), 1).milliseconds
+        for notification in notifications {
+            let received = notification.signed + random.between(1000, 30_000)
+            let transaction = notification.transaction
+            let v1Type: String? = switch notification.type {
+            case "SUBSCRIBED": "INITIAL_BUY"
+            case "DID_RENEW": "DID_RENEW"
+            case "REFUND": "CANCEL"
+            default: nil
+            }
+            if let v1Type, notification.signed >= windowStart - 30 * ScenarioBuilder.day, notification.signed < firstMonthEnd,
+                transaction.type == .autoRenewable, transaction.ownership == .purchased, notification.environment == "Production",
+                random.chance(15)
+            {
+                counts["v1_notification", default: 0] += 1
+                lines.append(Line(signed: notification.signed, received: received, text: v1Body(notification, type: v1Type, received: received), jws: nil))
+                continue
+            }
+            let signed = jws(notificationPayload(notification))
+            lines.append(Line(signed: notification.signed, received: received, text: v2Body(signed, received: received), jws: signed))
+            if random.chance(6) {
+                // Apple retries after 1, 12, 24... hours when the server did not answer in time.
+                counts["duplicate_notification", default: 0] += 1
+                let retry = received + [1, 12, 24][random.weighted([60, 30, 10])] * ScenarioBuilder.hour
+                lines.append(Line(signed: notification.signed, received: retry, text: v2Body(signed, received: retry), jws: signed))
+            }
+        }
+        return (lines, counts)
+    }
+
+    private static func v2Body(_ signed: String, received: Int64) -> String {
+        var body = JSONObjectBuilder()
+        body.string("signedPayload", signed)
+        body.string("receivedAt", Timestamp(milliseconds: received).description)
+        return body.object.compact
+    }
+
+    static func jws(_ payload: [UInt8]) -> String {
+        // The header names Apple's algorithm; the certificate chain and signature are shaped
+        // like real ones but not real (verification is not part of ingestion).
+        let header = Array(#"{"alg":"ES256","x5c":["MIIEMDCCA7agAwIBAgIQaPoPldvpSoEH0lBrjDPv9jAKBggqhkjOPQQDAzB1"]}"#.utf8)
+        var signatureSeed = SeededRandom(seed: UInt64(truncatingIfNeeded: payload.count) &* 0x9E37_79B9 &+ UInt64(payload.last ?? 0))
+        let signature = (0..<64).map { _ in UInt8(truncatingIfNeeded: signatureSeed.next()) }
+        return Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(signature)
+    }
+
+    static func transactionPayload(_ transaction: SyntheticTransaction, signed: Int64) -> [UInt8] {
+        var json = JSONObjectBuilder()
+        json.string("transactionId", transaction.id)
+        json.string("originalTransactionId", transaction.originalID)
+        json.string("webOrderLineItemId", transaction.webOrderLineItemID)
+        json.string("bundleId", bundleID)
+        json.string("productId", transaction.productID)
+        json.string("subscriptionGroupIdentifier", transaction.groupID)
+        json.integer("purchaseDate", transaction.purchase)
+        json.integer("originalPurchaseDate", transaction.purchase)
+        json.integer("expiresDate", transaction.expires)
+        json.integer("quantity", transaction.quantity)
+        json.string("type", transaction.type.rawValue)
+        json.string("appAccountToken", transaction.token)
+        json.string("inAppOwnershipType", transaction.ownership.rawValue)
+        json.integer("signedDate", signed)
+        json.integer("revocationReason", transaction.revocationReason)
+        json.integer("revocationDate", transaction.revocationDate)
+        if transaction.isUpgraded { json.bool("isUpgraded", true) }
+        json.string("revocationType", transaction.revocationType)
+        json.integer("revocationPercentage", transaction.revocationPercentage)
+        json.string("environment", transaction.environment)
+        json.string("transactionReason", transaction.purchase == transaction.expires ? "RENEWAL" : "PURCHASE")
+        json.string("storefront", transaction.currency == "EUR" ? "DEU" : "USA")
+        json.string("storefrontId", transaction.currency == "EUR" ? "143443" : "143441")
+        json.integer("price", transaction.price)
+        json.string("currency", transaction.currency)
+        json.string("appTransactionId", transaction.appTransactionID)
+        return json.bytes
+    }
+
+    private static func notificationPayload(_ notification: SyntheticNotification) -> [UInt8] {
+        var data = JSONObjectBuilder()
+        data.integer("appAppleId", 1_234_567_890)
+        data.string("bundleId", bundleID)
+        data.string("bundleVersion", "42")
+        data.string("environment", notification.environment)
+        data.string("signedTransactionInfo", jws(transactionPayload(notification.transaction, signed: notification.signed)))
+        if notification.transaction.type == .autoRenewable { data.integer("status", 1) }
+        data.string("consumptionRequestReason", notification.consumptionReason)
+        var json = JSONObjectBuilder()
+        json.string("notificationType", notification.type)
+        json.string("subtype", notification.subtype)
+        json.string("notificationUUID", notification.uuid)
+        json.value("data", data.object)
+        json.string("version", "2.0")
+        json.integer("signedDate", notification.signed)
+        return json.bytes
+    }
+
+    /// A V1 body: every receipt value is a string, dates in `*_ms` fields.
+    private static func v1Body(_ notification: SyntheticNotification, type: String, received: Int64) -> String {
+        let transaction = notification.transaction
+        var receipt = JSONObjectBuilder()
+        receipt.string("transaction_id", transaction.id)
+        receipt.string("original_transaction_id", transaction.originalID)
+        receipt.string("product_id", transaction.productID)
+        receipt.string("purchase_date_ms", String(transaction.purchase))
+        receipt.string("expires_date_ms", transaction.expires.map { String($0) })
+        receipt.string("cancellation_date_ms", transaction.revocationDate.map { String($0) })
+        receipt.string("cancellation_reason", transaction.revocationReason.map { String($0) })
+        receipt.string("in_app_ownership_type", transaction.ownership.rawValue)
+        receipt.string("web_order_line_item_id", transaction.webOrderLineItemID)
+        receipt.string("app_account_token", transaction.token)
+        receipt.string("quantity", String(transaction.quantity))
+        var unified = JSONObjectBuilder()
+        unified.value("latest_receipt_info", .array([receipt.object]))
+        var body = JSONObjectBuilder()
+        body.string("notification_type", type)
+        body.string("environment", "PROD")
+        body.string("receivedAt", Timestamp(milliseconds: received).description)
+        body.value("unified_receipt", unified.object)
+        return body.object.compact
+    }
+}

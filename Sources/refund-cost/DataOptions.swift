@@ -1,0 +1,71 @@
+import Ingest
+import Pipeline
+import Support
+
+/// The options every command that reads `--data` takes (CONTRACT.md, Common options), parsed
+/// once into types and checked against ranges that make sense, so no command sees text.
+struct DataOptions {
+    var data: String
+    /// Nil when not given: each command has its own default (a report's window end, else everything).
+    var asOf: Timestamp?
+    var environment: AppStoreEnvironment = .production
+    var grace: TimeSpan = .hours(1)
+    var prematureWindow: TimeSpan = .hours(2)
+    var currency: CurrencyCode = .usd
+    var maxRejects = 0
+    var threads = FileSystem.processorCount
+    var costColumns: [CostColumns.Name: String] = [:]
+    var quiet = false
+
+    /// The longest grace or premature window accepted: a year is already far beyond any use.
+    static let longestDuration = TimeSpan.days(366)
+    static let maximumThreads = 256
+
+    static let specs: [OptionSpec] = [
+        OptionSpec(name: "data", value: "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...)."),
+        OptionSpec(
+            name: "as-of", value: "TIME",
+            help: "Ignore data Apple signed after TIME (default: the window's end; other commands: everything)."),
+        OptionSpec(
+            name: "environment", value: "ENV",
+            help: "Production (default), Sandbox, Xcode or LocalTesting; the others are counted and left out."),
+        OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
+        OptionSpec(name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h)."),
+        OptionSpec(name: "currency", value: "CODE", help: "Report currency (default USD); other currencies convert with fx.csv."),
+        OptionSpec(name: "max-rejects", value: "N", help: "Rejected input lines tolerated before the run fails (default 0)."),
+        OptionSpec(name: "threads", value: "N", help: "Threads reading files, 1 to 256 (default: one per core)."),
+        OptionSpec(
+            name: "cost-column", value: "NAME=HEADER",
+            help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
+        OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."),
+    ]
+
+    init(_ arguments: ParsedArguments, command: String) throws(UsageError) {
+        data = try arguments.required("data", command: command)
+        asOf = try arguments.timestamp("as-of", command: command)
+        environment = try arguments.environment(command: command)
+        grace = try arguments.duration("grace", default: grace, upTo: Self.longestDuration, command: command)
+        prematureWindow = try arguments.duration(
+            "premature-window", default: prematureWindow, upTo: Self.longestDuration, command: command)
+        currency = try arguments.currency(command: command)
+        maxRejects = try arguments.count("max-rejects", default: 0, command: command)
+        threads = try arguments.count("threads", default: min(threads, Self.maximumThreads), command: command)
+        guard (1...Self.maximumThreads).contains(threads) else {
+            throw .invalidValue(option: "--threads", value: String(threads), expected: "1 to 256", command: command)
+        }
+        costColumns = try arguments.costColumnMapping(command: command)
+        quiet = arguments.has("quiet")
+    }
+
+    /// What the ledger is built with, as of `asOf` or else `fallback`.
+    func ledgerOptions(asOfDefault fallback: Timestamp) -> LedgerLoad.Options {
+        var options = LedgerLoad.Options(asOf: asOf ?? fallback)
+        options.environment = environment
+        options.prematureWindow = prematureWindow
+        options.currency = currency
+        return options
+    }
+
+    /// For commands without a window: every piece of data counts.
+    static let everything = Timestamp.latestAccepted
+}
