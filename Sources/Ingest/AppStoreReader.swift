@@ -108,9 +108,9 @@ package final class AppStoreReader {
         try CSVReader.read(path: path, onBlock: hasher.update) { record in
             guard headerSeen else {
                 headerSeen = true
-                let names = record.strings.map { $0.trimmingSpaces.lowercased() }
-                payloadColumn = names.firstIndex(of: "signed_payload")
-                receivedColumn = names.firstIndex(of: "received_at")
+                let columns = HeaderColumns(record.strings)
+                payloadColumn = columns.index("signed_payload")
+                receivedColumn = columns.index("received_at")
                 if payloadColumn == nil {
                     throw AppStoreInputError.missingColumn(file: path, column: "signed_payload", present: record.strings)
                 }

@@ -50,7 +50,7 @@ package enum AppStoreEnvironment: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The notification types the ledger acts on; every other type is kept and counted.
+/// The notification types the product knows; every other type is kept and counted.
 package enum NotificationType: String, Sendable, Hashable, CaseIterable {
     case refund = "REFUND"
     case refundReversed = "REFUND_REVERSED"
@@ -62,6 +62,7 @@ package enum NotificationType: String, Sendable, Hashable, CaseIterable {
     case expired = "EXPIRED"
     case oneTimeCharge = "ONE_TIME_CHARGE"
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+    case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
 
     /// V1 names mapped onto V2 meaning: `CANCEL` is a refund of an auto-renewable subscription.
     package init?(v1 text: String) {
@@ -98,4 +99,16 @@ package enum ConsumptionReason: String, Sendable, Hashable, CaseIterable {
     case unsatisfiedWithPurchase = "UNSATISFIED_WITH_PURCHASE"
     case legal = "LEGAL"
     case other = "OTHER"
+}
+
+/// A notification's `subtype`, for the subtypes the product writes or acts on.
+package enum NotificationSubtype: String, Sendable, Hashable, CaseIterable {
+    case initialBuy = "INITIAL_BUY"
+    case resubscribe = "RESUBSCRIBE"
+    case upgrade = "UPGRADE"
+    case downgrade = "DOWNGRADE"
+    case voluntary = "VOLUNTARY"
+    case billingRetry = "BILLING_RETRY"
+    case billingRecovery = "BILLING_RECOVERY"
+    case gracePeriod = "GRACE_PERIOD"
 }

@@ -32,17 +32,11 @@ package struct CostColumns: Sendable, Hashable {
     /// Number of fields in the header; every row must have exactly this many.
     package var width: Int
 
-    /// Matches header names case-insensitively, after trimming spaces; `mapping` renames a
+    /// Matches header names like every other input (`HeaderColumns`); `mapping` renames a
     /// column (`cost` -> `amount_usd`) for files whose headers differ.
     package init(header: [String], file: String, mapping: [Name: String]) throws(CostInputError) {
-        var indexByName: [String: Int] = [:]
-        for (index, name) in header.enumerated() {
-            let key = CostColumns.normalize(name)
-            if indexByName[key] == nil { indexByName[key] = index }
-        }
-        func find(_ name: Name) -> Int? {
-            indexByName[CostColumns.normalize(mapping[name] ?? name.rawValue)]
-        }
+        let columns = HeaderColumns(header)
+        func find(_ name: Name) -> Int? { columns.index(mapping[name] ?? name.rawValue) }
         func require(_ name: Name) throws(CostInputError) -> Int {
             guard let index = find(name) else {
                 throw .missingColumn(file: file, column: name.rawValue, header: mapping[name] ?? name.rawValue, present: header)
@@ -66,10 +60,6 @@ package struct CostColumns: Sendable, Hashable {
             (currency, .currency), (quantity, .quantity), (unit, .unit), (requestID, .requestID),
         ]
         return named.first { $0.0 == index }?.1.rawValue ?? "column \(index + 1)"
-    }
-
-    private static func normalize(_ name: String) -> String {
-        name.trimmingSpaces.lowercased()
     }
 }
 

@@ -6,18 +6,22 @@ struct HeaderColumns {
     private var indexByName: [String: Int] = [:]
     let names: [String]
 
+    /// How every input compares header names: without regard to case or surrounding spaces.
+    static func normalize(_ name: String) -> String { name.trimmingSpaces.lowercased() }
+
     init(_ header: [String]) {
         names = header
         for (index, name) in header.enumerated() {
-            let key = name.trimmingSpaces.lowercased()
+            let key = HeaderColumns.normalize(name)
             if indexByName[key] == nil { indexByName[key] = index }
         }
     }
 
-    func index(_ name: String) -> Int? { indexByName[name] }
+    /// The column called `name`, compared as header names are (case and outer spaces aside).
+    func index(_ name: String) -> Int? { indexByName[HeaderColumns.normalize(name)] }
 
     func require(_ name: String, file: String, purpose: String) throws(SmallFileError) -> Int {
-        guard let index = indexByName[name] else {
+        guard let index = index(name) else {
             throw .missingColumn(file: file, column: name, present: names, purpose: purpose)
         }
         return index

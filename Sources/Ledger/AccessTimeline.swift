@@ -17,20 +17,20 @@ package enum Access: Sendable, Hashable {
 /// Every account's access as sorted segments `[start, next start)`, all accounts in one flat
 /// array: a lookup is one binary search over the account's few segments, on the per-cost-row path.
 package struct AccessTimelines: Sendable {
+    /// What a segment says, stored in one byte beside its start and transaction.
+    private enum State: UInt8, Sendable {
+        case none, entitled, premature, ended
+    }
+
     private struct Segment: Sendable {
         var start: Int64
-        var state: UInt8
+        var state: State
         var transaction: Int32
     }
 
     private var segments: [Segment] = []
     /// Account `a`'s segments are `segments[offsets[a] ..< offsets[a + 1]]`.
     private var offsets: [Int] = [0]
-
-    private static let none: UInt8 = 0
-    private static let entitled: UInt8 = 1
-    private static let premature: UInt8 = 2
-    private static let ended: UInt8 = 3
 
     package init() {}
 
@@ -46,10 +46,10 @@ package struct AccessTimelines: Sendable {
         let segment = segments[low - 1]
         let transaction = Int(segment.transaction)
         switch segment.state {
-        case AccessTimelines.entitled: return .entitled(transaction: transaction)
-        case AccessTimelines.premature: return .premature(transaction: transaction)
-        case AccessTimelines.ended: return .ended(transaction: transaction)
-        default: return .none
+        case .entitled: return .entitled(transaction: transaction)
+        case .premature: return .premature(transaction: transaction)
+        case .ended: return .ended(transaction: transaction)
+        case .none: return .none
         }
     }
 
@@ -72,7 +72,7 @@ package struct AccessTimelines: Sendable {
             points.insert(grant.grantStart.milliseconds - prematureWindow.milliseconds)
             if let end = grant.grantEnd { points.insert(end.milliseconds) }
         }
-        var last: (state: UInt8, transaction: Int32)?
+        var last: (state: State, transaction: Int32)?
         for point in points.sorted() {
             let answer = AccessTimelines.answer(at: Timestamp(milliseconds: point), grants, indices, prematureWindow)
             if let last, last == answer { continue }
@@ -84,20 +84,20 @@ package struct AccessTimelines: Sendable {
 
     private static func answer(
         at t: Timestamp, _ grants: [LedgerTransaction], _ indices: [Int], _ window: TimeSpan
-    ) -> (state: UInt8, transaction: Int32) {
+    ) -> (state: State, transaction: Int32) {
         var best: Int?
         for (position, grant) in grants.enumerated() where grant.grants(at: t) {
             if best.map({ grantPrecedes(grant, grants[$0]) }) ?? true { best = position }
         }
-        if let best { return (entitled, Int32(indices[best])) }
+        if let best { return (.entitled, Int32(indices[best])) }
         var upcoming: Int?
         for (position, grant) in grants.enumerated()
         where grant.grantsAccess && grant.grantStart > t && grant.grantStart.milliseconds - t.milliseconds <= window.milliseconds {
-            if upcoming.map({ (grant.grantStart, grant.id) < (grants[$0].grantStart, grants[$0].id) }) ?? true {
+            if upcoming.map({ Self.startsBefore(grant, grants[$0]) }) ?? true {
                 upcoming = position
             }
         }
-        if let upcoming { return (premature, Int32(indices[upcoming])) }
+        if let upcoming { return (.premature, Int32(indices[upcoming])) }
         var ended: Int?
         for (position, grant) in grants.enumerated() where grant.grantsAccess {
             guard let end = grant.grantEnd, end <= t else { continue }
@@ -108,8 +108,13 @@ package struct AccessTimelines: Sendable {
                 ended = position
             }
         }
-        if let ended { return (AccessTimelines.ended, Int32(indices[ended])) }
-        return (none, -1)
+        if let ended { return (.ended, Int32(indices[ended])) }
+        return (.none, -1)
+    }
+
+    /// The grant that starts first; on the same start, the lower transaction id.
+    static func startsBefore(_ a: LedgerTransaction, _ b: LedgerTransaction) -> Bool {
+        a.grantStart != b.grantStart ? a.grantStart < b.grantStart : TransactionID.precedes(a.id, b.id)
     }
 
     /// DOMAIN.md rule 6's order for the granting transaction.
@@ -120,26 +125,25 @@ package struct AccessTimelines: Sendable {
     }
 }
 
-/// Apple's transaction ids are decimal strings: compare them as numbers when both are.
+/// Apple's transaction ids are decimal strings: they order as numbers when both are (up to
+/// 19 digits), numbers before anything else, and by bytes otherwise and on a tie ("01" after
+/// "1"). The one ordering of transaction ids everywhere.
 package enum TransactionID {
-    /// A key that sorts like `precedes`: numeric ids by value first, then everything else by bytes.
     package struct SortKey: Comparable {
         var number: UInt64
         var text: String
+
         package static func < (a: SortKey, b: SortKey) -> Bool {
             a.number != b.number ? a.number < b.number : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
         }
     }
 
     package static func sortKey(_ id: String) -> SortKey {
-        if id.utf8.count <= 19, let value = UInt64(id) { return SortKey(number: value, text: "") }
-        return SortKey(number: .max, text: id)
+        let isNumber = id.utf8.count <= 19 && !id.isEmpty && id.utf8.allSatisfy { decimalDigit($0) != nil }
+        return SortKey(number: isNumber ? UInt64(id) ?? .max : .max, text: id)
     }
 
     package static func precedes(_ a: String, _ b: String) -> Bool {
-        if a.count != b.count, a.utf8.allSatisfy({ decimalDigit($0) != nil }), b.utf8.allSatisfy({ decimalDigit($0) != nil }) {
-            return a.count < b.count
-        }
-        return a.utf8.lexicographicallyPrecedes(b.utf8)
+        sortKey(a) < sortKey(b)
     }
 }

@@ -55,7 +55,7 @@ extension Ledger {
             byAccount[account].append(index)
         }
         for account in byAccount.indices {
-            byAccount[account].sort { (transactions[$0].grantStart, transactions[$0].id) < (transactions[$1].grantStart, transactions[$1].id) }
+            byAccount[account].sort { AccessTimelines.startsBefore(transactions[$0], transactions[$1]) }
         }
         accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accountNames)
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -15,12 +15,13 @@ package enum DatasetGenerator {
         while builder.accountCount < options.accounts {
             let remaining = options.accounts - builder.accountCount
             let served: [(String, [ServedSpan])]
-            switch builder.random.weighted([8, 74, 18]) {
+            let weights = ScenarioWeights.household
+            switch builder.random.weighted([weights.unlinked, weights.access, weights.credits]) {
             case 0: served = [builder.unlinkedAccount()]
             case 1: served = builder.accessHousehold(maxAccounts: remaining)
             default: served = builder.consumableHousehold()
             }
-            if builder.random.chance(3) { builder.sandboxNoise() }
+            if builder.random.chance(ScenarioWeights.sandboxNoisePercent) { builder.sandboxNoise() }
             for (account, spans) in served {
                 try costs.write(account: account, spans: spans, random: &builder.random)
             }
@@ -142,7 +143,7 @@ package enum DatasetGenerator {
         let deliveries = try CSVFileWriter(path: root + "/deliveries.csv", header: ["transaction_id", "status", "at"])
         for row in builder.deliveryRows {
             deliveries.text(row.transaction)
-            deliveries.text(row.status)
+            deliveries.text(row.status.rawValue)
             deliveries.timestamp(Timestamp(milliseconds: row.at))
             try deliveries.endRow()
         }

@@ -26,9 +26,9 @@ enum NotificationEncoder {
             let received = notification.signed + random.between(1000, 30_000)
             let transaction = notification.transaction
             let v1Type: String? = switch notification.type {
-            case "SUBSCRIBED": "INITIAL_BUY"
-            case "DID_RENEW": "DID_RENEW"
-            case "REFUND": "CANCEL"
+            case .subscribed: "INITIAL_BUY"
+            case .didRenew: "DID_RENEW"
+            case .refund: "CANCEL"
             default: nil
             }
             if let v1Type, notification.signed >= windowStart - 30 * ScenarioBuilder.day, notification.signed < firstMonthEnd,
@@ -83,10 +83,10 @@ enum NotificationEncoder {
         json.string("appAccountToken", transaction.token)
         json.string("inAppOwnershipType", transaction.ownership.rawValue)
         json.integer("signedDate", signed)
-        json.integer("revocationReason", transaction.revocationReason)
+        json.integer("revocationReason", transaction.revocationReason.map { Int64($0.rawValue) })
         json.integer("revocationDate", transaction.revocationDate)
         if transaction.isUpgraded { json.bool("isUpgraded", true) }
-        json.string("revocationType", transaction.revocationType)
+        json.string("revocationType", transaction.revocationType?.rawValue)
         json.integer("revocationPercentage", transaction.revocationPercentage)
         json.string("environment", transaction.environment)
         json.string("transactionReason", transaction.purchase == transaction.expires ? "RENEWAL" : "PURCHASE")
@@ -106,10 +106,10 @@ enum NotificationEncoder {
         data.string("environment", notification.environment)
         data.string("signedTransactionInfo", jws(transactionPayload(notification.transaction, signed: notification.signed)))
         if notification.transaction.type == .autoRenewable { data.integer("status", 1) }
-        data.string("consumptionRequestReason", notification.consumptionReason)
+        data.string("consumptionRequestReason", notification.consumptionReason?.rawValue)
         var json = JSONObjectBuilder()
-        json.string("notificationType", notification.type)
-        json.string("subtype", notification.subtype)
+        json.string("notificationType", notification.type.rawValue)
+        json.string("subtype", notification.subtype?.rawValue)
         json.string("notificationUUID", notification.uuid)
         json.value("data", data.object)
         json.string("version", "2.0")
@@ -127,7 +127,7 @@ enum NotificationEncoder {
         receipt.string("purchase_date_ms", String(transaction.purchase))
         receipt.string("expires_date_ms", transaction.expires.map { String($0) })
         receipt.string("cancellation_date_ms", transaction.revocationDate.map { String($0) })
-        receipt.string("cancellation_reason", transaction.revocationReason.map { String($0) })
+        receipt.string("cancellation_reason", transaction.revocationReason.map { String($0.rawValue) })
         receipt.string("in_app_ownership_type", transaction.ownership.rawValue)
         receipt.string("web_order_line_item_id", transaction.webOrderLineItemID)
         receipt.string("app_account_token", transaction.token)

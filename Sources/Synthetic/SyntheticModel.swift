@@ -18,8 +18,8 @@ struct SyntheticTransaction {
     var appTransactionID: String
     var groupID: String?
     var revocationDate: Int64?
-    var revocationReason: Int64?
-    var revocationType: String?
+    var revocationReason: RevocationReason?
+    var revocationType: RevocationType?
     var revocationPercentage: Int64?
     var isUpgraded = false
     var environment = "Production"
@@ -27,11 +27,11 @@ struct SyntheticTransaction {
 
 /// One notification the generator will write, with the transaction copy it carries.
 struct SyntheticNotification {
-    var type: String
-    var subtype: String?
+    var type: NotificationType
+    var subtype: NotificationSubtype?
     var signed: Int64
     var transaction: SyntheticTransaction
-    var consumptionReason: String?
+    var consumptionReason: ConsumptionReason?
     var uuid: String
     var environment = "Production"
 }
