@@ -12,30 +12,61 @@ extension Ledger {
         self.options = options
         self.products = products
         notifications = input.notifications
+        var (transactions, purchases) = Ledger.latestStates(input, products: products, asOf: options.asOf)
+        let holders = try Ledger.holders(of: &transactions, links: accountLinks, rejects: rejects)
+        accounts = holders.accounts
+        accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
+        transactionsByAccount = holders.byAccount
+        accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accounts)
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        linkConflicts = holders.conflicts
 
+        familyLinks = FamilyLinker.link(transactions, index: purchases)
+        familyLinkByMember = Dictionary(uniqueKeysWithValues: familyLinks.enumerated().map { ($1.member, $0) })
+        for link in familyLinks {
+            if let purchaser = link.purchaser { membersByPurchase[purchaser, default: []].append(link.member) }
+        }
+        var timelines = AccessTimelines()
+        for indices in holders.byAccount {
+            timelines.append(grants: indices.map { transactions[$0] }, indices: indices, prematureWindow: options.prematureWindow)
+        }
+        self.timelines = timelines
+        self.transactions = transactions
+        transactionIndex = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+    }
+
+    /// Every transaction's latest copy signed by the as-of time, in transaction-id order, with
+    /// what ended its access (rules 2 and 3).
+    private static func latestStates(
+        _ input: AppStoreInput, products: [String: Product], asOf: Timestamp
+    ) -> ([LedgerTransaction], PurchaseIndex) {
         // Ingestion kept the latest copy of each transaction signed by the as-of time.
-        let kept = input.transactions.filter { $0.signedDate <= options.asOf }
+        let kept = input.transactions.filter { $0.signedDate <= asOf }
         let order = kept.map { TransactionID.sortKey($0.transactionID) }
-        let latest = kept.indices.sorted { order[$0] < order[$1] }.map { (record: kept[$0], copies: input.copies[kept[$0].transactionID] ?? 1) }
         let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
-
-        var transactions = latest.map { copy -> LedgerTransaction in
-            let record = copy.record
+        var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { index -> LedgerTransaction in
+            let record = kept[index]
             let type = record.type ?? products[record.productID]?.type
             return LedgerTransaction(
                 record: record, ownership: record.ownership ?? .purchased, type: type, account: nil,
                 grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[record.transactionID] ?? [],
-                copies: copy.copies)
+                copies: input.copies[record.transactionID] ?? 1)
         }
         let purchases = PurchaseIndex(transactions)
         for index in transactions.indices {
             transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
         }
+        return (transactions, purchases)
+    }
 
-        // Accounts: accounts.csv by original transaction id, then appAccountToken.
-        let directory = AccountDirectory(accountLinks)
+    /// Who holds each transaction: accounts.csv by original transaction id, then
+    /// `appAccountToken`. Sets each transaction's account; returns the accounts (sorted), each
+    /// account's transactions by grant start, and the conflicts (also recorded as rejects).
+    private static func holders(
+        of transactions: inout [LedgerTransaction], links: [AccountLinkRow], rejects: RejectLog
+    ) throws -> (accounts: [String], byAccount: [[Int]], conflicts: [Reject]) {
+        let directory = AccountDirectory(links)
         var conflicts: [Reject] = []
-        var accountNames = Set<String>()
         var holder: [String?] = []
         for transaction in transactions {
             let resolution = directory.account(for: transaction.record)
@@ -44,40 +75,20 @@ extension Ledger {
                 try rejects.record(conflict)
             }
             holder.append(resolution.account)
-            if let account = resolution.account { accountNames.insert(account) }
         }
-        accounts = accountNames.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
+        let accounts = Set(holder.compactMap { $0 }).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let indexOf = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
         var byAccount = Array(repeating: [Int](), count: accounts.count)
         for (index, name) in holder.enumerated() {
-            guard let name, let account = accountIndex[name] else { continue }
+            guard let name, let account = indexOf[name] else { continue }
             transactions[index].account = account
             byAccount[account].append(index)
         }
         for account in byAccount.indices {
             byAccount[account].sort { AccessTimelines.startsBefore(transactions[$0], transactions[$1]) }
         }
-        accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accountNames)
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        linkConflicts = conflicts
-
-        familyLinks = FamilyLinker.link(transactions, index: purchases)
-        familyLinkByMember = Dictionary(uniqueKeysWithValues: familyLinks.enumerated().map { ($1.member, $0) })
-        for link in familyLinks {
-            if let purchaser = link.purchaser { membersByPurchase[purchaser, default: []].append(link.member) }
-        }
-
-        var timelines = AccessTimelines()
-        for account in byAccount.indices {
-            let indices = byAccount[account]
-            timelines.append(grants: indices.map { transactions[$0] }, indices: indices, prematureWindow: options.prematureWindow)
-        }
-        self.timelines = timelines
-        self.transactions = transactions
-        transactionIndex = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
-        transactionsByAccount = byAccount
+        return (accounts, byAccount, conflicts)
     }
-
 }
 
 /// What the notifications say about each transaction, gathered once.

@@ -14,7 +14,7 @@ enum LedgerSummary {
             Swift.print("  " + Format.padRight(label, 44) + value)
         }
         Swift.print("")
-        let cutOff = asOf.milliseconds >= Int64.max / 4 ? "all signed data" : "as of \(asOf)"
+        let cutOff = asOf >= .latestAccepted ? "all signed data" : "as of \(asOf)"
         Swift.print("App Store data (\(environment.rawValue), \(cutOff)):")
         line("notification lines read", Format.count(counts.notificationLines))
         line("notifications kept", Format.count(counts.notificationsKept) + (counts.v1Notifications > 0 ? " (\(Format.count(counts.v1Notifications)) V1)" : ""))

@@ -37,53 +37,55 @@ enum ValidateCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let common = try DataOptions(arguments, command: command)
-        let data = common.data
-        let maxRejects = common.maxRejects
-        let mapping = common.costColumns
-        let layout = try InputLayout(root: data)
+        let common = try DataOptions(arguments, command: spec.name)
         let rejects = RejectLog()
         if let path = arguments.value("rejects") { try rejects.streamTo(path) }
-        let reader = CostFileReader(mapping: mapping, rejects: rejects)
         let progress = ProgressLine(quiet: common.quiet)
+        let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
+        let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects)
+        // Cost files go through exactly the reader `report` uses, over all time, so the two
+        // commands agree on every row.
+        let everything = ReportWindow(start: .earliestAccepted, end: .latestAccepted, label: "all")
+        let template = Attributor(ledger: loaded.ledger, window: everything, grace: common.grace, rates: loaded.rates)
+        let started = Clock.monotonicSeconds()
+        let reading = try ParallelCostReading.run(
+            files: loaded.layout.costFiles, root: common.data, mapping: common.costColumns, template: template, rejects: rejects,
+            threads: common.threads
+        ) { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") }
+        let seconds = Clock.monotonicSeconds() - started
+        try rejects.commit()
 
-        let totalBytes = layout.costFiles.reduce(0) { $0 + (FileSystem.fileSize($1) ?? 0) }
-        print("refund-cost validate: \(data) (\(layout.costFiles.count) cost files, \(Format.megabytes(totalBytes)))")
+        printCostFiles(reading.summaries, data: common.data)
+        LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
+        try printCostTotals(reading.summaries, seconds: seconds)
+        return try report(rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: arguments.value("rejects"))
+    }
+
+    private static func printCostFiles(_ summaries: [CostFileSummary], data: String) {
+        let bytes = summaries.reduce(0) { $0 + $1.bytes }
+        print("refund-cost validate: \(data) (\(summaries.count) cost files, \(Format.megabytes(bytes)))")
         print("")
         print(
             Format.padRight("cost file", 36) + Format.padLeft("rows", 14) + Format.padLeft("accepted", 14)
-                + Format.padLeft("rejected", 10) + Format.padLeft("duplicates", 12) + Format.padLeft("MB/s", 9))
-        var accepted = CostTotals()
-        var rejectedCost = CostTotals()
-        var duplicateCost = CostTotals()
-        var rows = 0
-        var duplicates = 0
-        for path in layout.costFiles {
-            let started = Clock.monotonicSeconds()
-            var fileRows = 0
-            let summary = try reader.read(
-                path: path, onBytes: { progress.advance(bytes: $0.count, rows: fileRows, file: HumanText.relative(path, to: data)) }
-            ) { _ in fileRows += 1 }
-            let seconds = Clock.monotonicSeconds() - started
-            rows += summary.rows
-            duplicates += summary.duplicates
-            try accepted.add(summary.acceptedCost)
-            try rejectedCost.add(summary.rejectedCost)
-            try duplicateCost.add(summary.duplicateCost)
+                + Format.padLeft("rejected", 10) + Format.padLeft("duplicates", 12))
+        for summary in summaries {
             print(
-                Format.padRight(HumanText.relative(path, to: data), 36) + Format.padLeft(Format.count(summary.rows), 14)
+                Format.padRight(HumanText.relative(summary.path, to: data), 36) + Format.padLeft(Format.count(summary.rows), 14)
                     + Format.padLeft(Format.count(summary.accepted), 14) + Format.padLeft(Format.count(summary.rejected), 10)
-                    + Format.padLeft(Format.count(summary.duplicates), 12)
-                    + Format.padLeft(Format.rate(Double(summary.bytes) / 1e6 / seconds), 9))
+                    + Format.padLeft(Format.count(summary.duplicates), 12))
         }
-        let costSeconds = progress.elapsed
+    }
 
-        let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
-        let loaded = try LedgerLoad(data: data, options: ledgerOptions, rejects: rejects)
-        try rejects.commit()
-        LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
-
+    private static func printCostTotals(_ summaries: [CostFileSummary], seconds: Double) throws {
+        var accepted = CostTotals()
+        var duplicateCost = CostTotals()
+        for summary in summaries {
+            try accepted.add(summary.acceptedCost)
+            try duplicateCost.add(summary.duplicateCost)
+        }
+        let rows = summaries.reduce(0) { $0 + $1.rows }
+        let bytes = summaries.reduce(0) { $0 + $1.bytes }
+        let duplicates = summaries.reduce(0) { $0 + $1.duplicates }
         print("")
         print("cost accepted, by currency:")
         for (currency, amount) in accepted.sorted { print("  \(currency)  \(Format.padLeft(amount.description, 22))") }
@@ -91,19 +93,25 @@ enum ValidateCommand: Command {
             let money = duplicateCost.sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: ", ")
             print("duplicates dropped (request_id seen before): \(Format.count(duplicates)) rows, \(money)")
         }
-        let seconds = costSeconds
         print(
-            "read \(Format.count(rows)) cost rows, \(Format.megabytes(totalBytes)) in \(Format.seconds(seconds)): "
+            "read \(Format.count(rows)) cost rows, \(Format.megabytes(bytes)) in \(Format.seconds(seconds)): "
                 + "\(Format.count(Int(Double(rows) / max(seconds, 1e-9)))) rows/s, "
-                + "\(Format.rate(Double(totalBytes) / 1e6 / max(seconds, 1e-9))) MB/s, "
+                + "\(Format.rate(Double(bytes) / 1e6 / max(seconds, 1e-9))) MB/s, "
                 + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
+    }
 
+    /// Prints the rejects by reason (the first ones on stderr) and decides the exit status.
+    private static func report(
+        _ rejects: RejectLog, summaries: [CostFileSummary], maxRejects: Int, file: String?
+    ) throws -> Int32 {
         guard rejects.count > 0 else {
             print("no problems found")
             return 0
         }
+        var rejectedCost = CostTotals()
+        for summary in summaries { try rejectedCost.add(summary.rejectedCost) }
         let money = rejectedCost.sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: ", ")
-        print("rejected: \(Format.count(rejects.count)) rows" + (money.isEmpty ? "" : " (readable cost \(money))"))
+        print("rejected: \(Format.count(rejects.count)) lines" + (money.isEmpty ? "" : " (readable cost \(money))"))
         for (reason, count) in rejects.countsByReason.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             print("  \(Format.padLeft(Format.count(count), 10))  \(reason)")
         }
@@ -111,13 +119,13 @@ enum ValidateCommand: Command {
         if rejects.count > rejects.firstRejects.count {
             writeStandardError("... and \(Format.count(rejects.count - rejects.firstRejects.count)) more\n")
         }
-        let where_ = arguments.value("rejects").map { "all of them are in \($0)" } ?? "add --rejects FILE to get all of them as CSV"
+        let whereToLook = file.map { "all of them are in \($0)" } ?? "add --rejects FILE to get all of them as CSV"
         if rejects.count > maxRejects {
             writeStandardError(
-                "error: \(Format.count(rejects.count)) rows rejected, more than --max-rejects \(maxRejects); \(where_)\n")
+                "error: \(Format.count(rejects.count)) lines rejected, more than --max-rejects \(maxRejects); \(whereToLook)\n")
             return 1
         }
-        print("within --max-rejects \(maxRejects); \(where_)")
+        print("within --max-rejects \(maxRejects); \(whereToLook)")
         return 0
     }
 }

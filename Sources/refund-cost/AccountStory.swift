@@ -1,0 +1,124 @@
+import Attribution
+import Ingest
+import Ledger
+import Support
+
+/// One account's story as terminal text, for `explain`.
+enum AccountStory {
+    static func text(for accountID: String, ledger: Ledger, links: [AccountLinkRow]) -> String {
+        let declared = links.filter { $0.accountID == accountID }
+        guard let account = ledger.accountIndex[accountID] else {
+            var out = "account \(accountID): no transaction links to it, so its cost is unlinked.\n"
+            for row in declared { out += "  accounts.csv \(row.source.line): \(linkText(row)): no such transaction in the data\n" }
+            return out
+        }
+        let held = ledger.transactionsByAccount[account]
+        var out = "account \(accountID): \(held.count) transaction\(held.count == 1 ? "" : "s")\n"
+        for row in declared { out += "  linked by accounts.csv line \(row.source.line): \(linkText(row))\n" }
+        out += "\ntransactions\n"
+        for index in held { out += transactionText(index, ledger: ledger) + familyText(index, ledger: ledger) }
+        out += "\naccess over time (what each cost row at that time is classified by)\n"
+        for (start, access) in ledger.timelines.segments(account: account) {
+            out += "  from \(start)  " + describe(access, ledger) + "\n"
+        }
+        return out
+    }
+
+    /// An id no input mentions: say so, and name the ids it is closest to.
+    static func unknown(_ accountID: String, ledger: Ledger, links: [AccountLinkRow]) -> String {
+        let known = Set(ledger.accounts).union(links.map(\.accountID)).sorted()
+        let wanted = Array(accountID.utf8)
+        let near = known.map { (id: $0, distance: ArgumentParser.editDistance(wanted, Array($0.utf8))) }
+            .filter { $0.distance <= 2 }.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }.prefix(5).map(\.id)
+        var text = "error: account '\(accountID)' appears in no input: no transaction, no accounts.csv row and no cost row names it.\n"
+        if !near.isEmpty { text += "Did you mean: \(near.joined(separator: ", "))?\n" }
+        return text + "Account ids are compared exactly, as the cost files and accounts.csv write them.\n"
+    }
+
+    private static func linkText(_ row: AccountLinkRow) -> String {
+        "original_transaction_id \(row.originalTransactionID.isEmpty ? "-" : row.originalTransactionID)"
+            + (row.appAccountToken.map { ", app_account_token \($0)" } ?? "")
+    }
+
+    /// The transaction, its dates and price, how its access ended and how often it was seen.
+    private static func transactionText(_ index: Int, ledger: Ledger) -> String {
+        let transaction = ledger.transactions[index]
+        let record = transaction.record
+        var out = "  \(record.transactionID)  \(record.productID)  \(transaction.ownership.reportName)"
+            + "  \(transaction.type?.rawValue ?? record.rawType ?? "type unknown")\n"
+        let price = record.price.map { ", price \(Money(nanos: $0 * 1_000_000).formatted(decimals: 2)) \(record.currency ?? "")" }
+        out += "      original \(record.originalTransactionID), purchased \(record.purchaseDate)"
+            + (record.expiresDate.map { ", expires \($0)" } ?? "") + (price ?? "") + "\n"
+        if let revoked = record.revocationDate {
+            out += "      revoked \(revoked)" + (record.revocationReason.map { " (\($0.reportName))" } ?? "")
+                + (record.rawRevocationType.map { ", \($0)" } ?? "")
+                + (record.revocationPercentage.map { ", \($0 / 1000)%" } ?? "") + (record.isUpgraded ? ", upgraded" : "") + "\n"
+        }
+        if !transaction.grantsAccess {
+            out += "      consumable: grants no standing access\n"
+        } else if let end = transaction.end {
+            let future = end.at > ledger.options.asOf ? " (after the as-of time)" : ""
+            out += "      access \(record.purchaseDate) -> \(end.at): \(end.kind.rawValue)\(future), "
+                + "server could know at \(end.noticedAt)\n"
+        } else {
+            out += "      access from \(record.purchaseDate), still granted\n"
+        }
+        for reversal in transaction.reversals { out += "      refund reversed at \(reversal)\n" }
+        let copies = transaction.copies == 1 ? "1 copy" : "\(transaction.copies) copies"
+        return out + "      \(copies) read; latest signed \(record.signedDate) (\(record.source))\n"
+    }
+
+    /// Which purchase a member's transaction is shared from, or who a purchase is shared with.
+    private static func familyText(_ index: Int, ledger: Ledger) -> String {
+        func owner(_ transaction: Int) -> String {
+            ledger.transactions[transaction].account.map { ledger.accounts[$0] } ?? "an unknown account"
+        }
+        var out = ""
+        if ledger.transactions[index].ownership == .familyShared, let linkIndex = ledger.familyLinkByMember[index] {
+            let link = ledger.familyLinks[linkIndex]
+            if let purchaser = link.purchaser {
+                out += "      shared from \(ledger.transactions[purchaser].id) of \(owner(purchaser)): "
+                    + "\(link.method.rawValue), \(link.method.confidence) confidence\n"
+            } else {
+                out += "      shared from: not linked (\(link.method.rawValue))\n"
+            }
+        }
+        for member in ledger.members(ofPurchase: index) {
+            let method = ledger.familyLinkByMember[member].map { ledger.familyLinks[$0].method.rawValue } ?? ""
+            out += "      shared with \(owner(member)) through \(ledger.transactions[member].id) (\(method))\n"
+        }
+        return out
+    }
+
+    static func costText(_ costs: AccountCosts, ledger: Ledger, currency: CurrencyCode) -> String {
+        guard costs.rows > 0, let first = costs.first, let last = costs.last else { return "\ncost: no cost rows for this account\n" }
+        var out = "\ncost: \(costs.rows) rows from \(first) to \(last), in \(currency)\n"
+        for costClass in CostClass.allCases where costs.byClass[costClass] != .zero {
+            out += "  " + Format.padRight(costClass.reportName, 20) + Format.padLeft(costs.byClass[costClass].description, 16) + "\n"
+        }
+        out += "\ncost by tied transaction\n"
+        let keys = costs.byTransaction.keys.sorted()
+        for key in keys {
+            guard let classes = costs.byTransaction[key] else { continue }
+            let label = key < 0 ? "(none)" : ledger.transactions[Int(key)].id
+            let parts = CostClass.allCases.filter { classes[$0] != .zero }.map { "\($0.reportName) \(classes[$0])" }
+            out += "  " + Format.padRight(label, 20) + parts.joined(separator: ", ") + "\n"
+        }
+        return out
+    }
+
+    static func describe(_ access: Access, _ ledger: Ledger) -> String {
+        switch access {
+        case .entitled(let index):
+            let transaction = ledger.transactions[index]
+            return "entitled through \(transaction.id) (\(transaction.ownership.reportName), \(transaction.record.productID))"
+        case .premature(let index):
+            return "premature: \(ledger.transactions[index].id) is granted at \(ledger.transactions[index].grantStart)"
+        case .ended(let index):
+            let transaction = ledger.transactions[index]
+            return "not entitled: \(transaction.id) ended by \(transaction.end?.kind.rawValue ?? "?")"
+        case .none:
+            return "not entitled: no access before or around"
+        }
+    }
+}
