@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
-OUT ?= reports
+OUT ?= out
 
 .PHONY: deps build report test bench bench-validate clean
 
@@ -16,7 +16,8 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-# The monthly report of the sample's latest complete month; reports/2026-10/ is committed.
+# The monthly report of the sample's latest complete month, into out/ (not in git; reports/2026-10/
+# is the committed copy, kept equal to the test golden).
 MONTH ?= 2026-10
 report: build
 	.build/release/refund-cost report --data $(DATA) --month $(MONTH) --out $(OUT)
