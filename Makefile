@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps build report test bench bench-validate clean
+.PHONY: deps build report test lint bench bench-validate clean
 
 # The build needs two Debian packages: libcsv-dev (CSV parsing) and libssl-dev (SHA-256).
 deps:
@@ -22,8 +22,14 @@ MONTH ?= 2026-10
 report: build
 	.build/release/refund-cost report --data $(DATA) --month $(MONTH) --out $(OUT)
 
-test: deps
+# Lint first (the toolchain's swift-format, configuration in .swift-format), then a build that
+# refuses an import of a stage not declared as a dependency, then every test.
+test: deps lint
+	$(SWIFT) build --explicit-target-dependency-import-check error
 	$(SWIFT) test
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 # refund-cost report beside a DuckDB baseline on ~10 million generated cost rows (outside git),
 # with libcsv's raw rate as the ceiling and a check that both agree to the micro-unit.

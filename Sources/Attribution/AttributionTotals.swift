@@ -68,9 +68,10 @@ package struct SubscriptionLeakCell: Sendable, Hashable {
     }
 }
 
-/// Everything attribution sums, for any set of cost rows. Two totals over disjoint sets of rows
-/// merge into exactly the totals over their union, so files and parts of files can be
-/// attributed apart (in parallel, or on other machines) and combined.
+/// Everything attribution sums, for any set of cost rows.
+///
+/// Two totals over disjoint sets of rows merge into exactly the totals over their union, so files and
+/// parts of files can be attributed apart (in parallel, or on other machines) and combined.
 package struct AttributionTotals: Sendable {
     // Inside the window.
     /// Per product index (see `ProductIndex`), cost by class.

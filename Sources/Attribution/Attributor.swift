@@ -4,8 +4,10 @@ import Support
 
 /// Attributes cost rows one at a time into `AttributionTotals`: converts to the report
 /// currency, asks the ledger about the row's account and time, and adds the row to every
-/// aggregate it belongs to. Nothing is dropped: every accepted row lands in exactly one class
-/// (inside the window) or in the before/after-window counts.
+/// aggregate it belongs to.
+///
+/// Nothing is dropped: every accepted row lands in exactly one class (inside the window) or in the
+/// before/after-window counts.
 package struct Attributor: Sendable {
     package let classifier: Classifier
     package let window: ReportWindow
@@ -57,9 +59,10 @@ package struct Attributor: Sendable {
         }
         let account = accounts.find(row.accountID)
         if row.usesCredits, let account, credits.hasPacks(account) {
-            totals.creditRows.append(CreditRow(
-                account: account, t: t, quantityNanos: row.quantityNanos ?? 0, cost: cost, originalCost: row.cost,
-                currency: row.currency, category: totals.categories.insert(row.category)))
+            totals.creditRows.append(
+                CreditRow(
+                    account: account, t: t, quantityNanos: row.quantityNanos ?? 0, cost: cost, originalCost: row.cost,
+                    currency: row.currency, category: totals.categories.insert(row.category)))
             return
         }
         let decided = classifier.classify(account: account, at: t)
@@ -69,9 +72,10 @@ package struct Attributor: Sendable {
 
     /// Settles the credit-metered rows (DOMAIN.md rule 7) into `totals`, once all rows are in
     /// (after merging partial totals): per account in time order, each row draws its quantity
-    /// from the oldest pack with credits left. A row whose first credit comes from a valid pack
-    /// is `paid`, tied to it; from a pack refunded before the row, `after_refund`; a row no
-    /// credits cover is classified by access like any other.
+    /// from the oldest pack with credits left.
+    ///
+    /// A row whose first credit comes from a valid pack is `paid`, tied to it; from a pack refunded
+    /// before the row, `after_refund`; a row no credits cover is classified by access like any other.
     package mutating func settle(_ external: inout AttributionTotals) throws -> CreditDraws {
         swap(&totals, &external)
         defer { swap(&totals, &external) }
@@ -106,7 +110,9 @@ package struct Attributor: Sendable {
             if let funding {
                 let pack = packs[funding]
                 if let revoked = pack.revokedAt, revoked <= row.t {
-                    decided = Classification(costClass: .afterRefund, transaction: Int32(pack.transaction), phase: classifier.phase(of: pack.transaction, at: row.t))
+                    decided = Classification(
+                        costClass: .afterRefund, transaction: Int32(pack.transaction),
+                        phase: classifier.phase(of: pack.transaction, at: row.t))
                 } else {
                     decided = Classification(costClass: .paid, transaction: Int32(pack.transaction), phase: nil)
                 }
@@ -122,7 +128,9 @@ package struct Attributor: Sendable {
                 decided = classifier.classify(account: row.account, at: row.t)
             }
             let category = window.contains(row.t) ? row.category : -1
-            try record(decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency, category: category)
+            try record(
+                decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency,
+                category: category)
         }
         return draws
     }
@@ -176,7 +184,8 @@ package struct Attributor: Sendable {
         if costClass.isLeak, let account, classifier.ledger.transactions[transaction].type == .autoRenewable,
             let end = classifier.ledger.transactions[transaction].end
         {
-            try addSubscriptionLeak(cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
+            try addSubscriptionLeak(
+                cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
         }
     }
 
@@ -192,7 +201,9 @@ package struct Attributor: Sendable {
         if inWindow { cell.inWindow = try cell.inWindow.adding(cost) }
         let end = window.end.milliseconds
         if t.milliseconds < end && t.milliseconds >= end - Attributor.week { cell.last7Days = try cell.last7Days.adding(cost) }
-        if t.milliseconds < end && t.milliseconds >= end - Attributor.month30 { cell.last30Days = try cell.last30Days.adding(cost) }
+        if t.milliseconds < end && t.milliseconds >= end - Attributor.month30 {
+            cell.last30Days = try cell.last30Days.adding(cost)
+        }
         totals.subscriptionLeaks[key] = cell
     }
 }
@@ -202,7 +213,8 @@ package enum SubscriptionPeriod {
     package static func of(_ transaction: LedgerTransaction, products: [String: Product]) -> BillingPeriod {
         if let period = products[transaction.record.productID]?.period { return period }
         if let expires = transaction.record.expiresDate {
-            return BillingPeriod.nearest(to: TimeSpan(milliseconds: expires.milliseconds - transaction.record.purchaseDate.milliseconds))
+            return BillingPeriod.nearest(
+                to: TimeSpan(milliseconds: expires.milliseconds - transaction.record.purchaseDate.milliseconds))
         }
         return BillingPeriod.standard[1]
     }

@@ -81,18 +81,20 @@ package struct Classifier: Sendable {
         switch ledger.access(account: Int(account), at: t) {
         case .entitled(let index):
             let ownership = ledger.transactions[index].ownership
-            return Classification(costClass: ownership == .purchased ? .paid : .familyShared, transaction: Int32(index), phase: nil)
+            return Classification(
+                costClass: ownership == .purchased ? .paid : .familyShared, transaction: Int32(index), phase: nil)
         case .premature(let index):
             return Classification(costClass: .premature, transaction: Int32(index), phase: nil)
         case .ended(let index):
             guard let end = ledger.transactions[index].end else {
                 return Classification(costClass: .unentitled, transaction: -1, phase: nil)
             }
-            let costClass: CostClass = switch end.kind {
-            case .refundFull, .refundProrated, .familyRefund: .afterRefund
-            case .familyExit: .afterFamilyExit
-            case .expiry, .upgrade: .afterExpiry
-            }
+            let costClass: CostClass =
+                switch end.kind {
+                case .refundFull, .refundProrated, .familyRefund: .afterRefund
+                case .familyExit: .afterFamilyExit
+                case .expiry, .upgrade: .afterExpiry
+                }
             return Classification(costClass: costClass, transaction: Int32(index), phase: phase(of: index, at: t))
         case .none:
             return Classification(costClass: .unentitled, transaction: -1, phase: nil)

@@ -32,11 +32,14 @@ package struct CreditLedger: Sendable {
 
     package init(ledger: Ledger) {
         for (index, transaction) in ledger.transactions.enumerated() where transaction.type == .consumable {
-            guard let account = transaction.account, let credits = ledger.products[transaction.record.productID]?.credits else { continue }
+            guard let account = transaction.account, let credits = ledger.products[transaction.record.productID]?.credits else {
+                continue
+            }
             let revoked = transaction.record.isUpgraded ? nil : transaction.record.revocationDate
-            packsByAccount[Int32(account), default: []].append(CreditPack(
-                transaction: index, credits: credits * Int64(transaction.record.quantity) * Money.nanosPerUnit,
-                purchase: transaction.record.purchaseDate, revokedAt: revoked))
+            packsByAccount[Int32(account), default: []].append(
+                CreditPack(
+                    transaction: index, credits: credits * Int64(transaction.record.quantity) * Money.nanosPerUnit,
+                    purchase: transaction.record.purchaseDate, revokedAt: revoked))
         }
         for key in packsByAccount.keys {
             packsByAccount[key]?.sort { ($0.purchase, $0.transaction) < ($1.purchase, $1.transaction) }

@@ -5,8 +5,9 @@ import Synchronization
 
 /// Reads and attributes every cost file on all cores: files are split at record boundaries,
 /// each thread takes parts in turn and attributes them into its own totals, and the totals
-/// merge exactly (`AttributionTotals.merge`). Rejects keep file and line order, whatever
-/// thread found them.
+/// merge exactly (`AttributionTotals.merge`).
+///
+/// Rejects keep file and line order, whatever thread found them.
 package enum ParallelCostReading {
     package struct Result: Sendable {
         /// Merged, with credit rows not yet settled.
@@ -42,7 +43,8 @@ package enum ParallelCostReading {
             result.readSequentially = true
         }
         for reject in result.pendingRejects { try rejects.record(reject) }
-        return Result(totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially)
+        return Result(
+            totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially)
     }
 
     private struct Attributed {
@@ -68,7 +70,8 @@ package enum ParallelCostReading {
         for plan in plans {
             // The header is read through the file's own start, wherever the parts are cut.
             guard let header = try CSVReader.firstRecord(path: plan.path) else { throw CostInputError.emptyFile(file: plan.path) }
-            checkers.append(CostRowChecker(columns: try CostColumns(header: header, file: plan.path, mapping: mapping), path: plan.path))
+            checkers.append(
+                CostRowChecker(columns: try CostColumns(header: header, file: plan.path, mapping: mapping), path: plan.path))
         }
         let parts = plans.enumerated().flatMap { file, plan in plan.parts.map { (file: file, part: $0) } }
         let progressCounts = Mutex((bytes: 0, rows: 0))

@@ -24,7 +24,8 @@ package struct ReportWindow: Sendable, Hashable {
     package init?(month text: String, asOf: Timestamp? = nil) {
         guard text.utf8.count == 7, let first = TimestampParser.parseDate(text + "-01") else { return nil }
         self.init(
-            start: first.start, end: CivilDate.firstOfMonth(first, offset: 1).start, asOf: asOf, label: text, isCalendarMonth: true)
+            start: first.start, end: CivilDate.firstOfMonth(first, offset: 1).start, asOf: asOf, label: text,
+            isCalendarMonth: true)
     }
 
     package func contains(_ t: Timestamp) -> Bool { start <= t && t < end }

@@ -39,14 +39,17 @@ package enum AccountLinkReader {
                 return
             }
             guard !original.isEmpty || token != nil else {
-                try reject(transactionColumn, "original_transaction_id", "neither an original_transaction_id nor an app_account_token to link")
+                try reject(
+                    transactionColumn, "original_transaction_id",
+                    "neither an original_transaction_id nor an app_account_token to link")
                 return
             }
             if !original.isEmpty, let claim = claimedBy[original] {
                 if claim.account != account {
                     try reject(
                         transactionColumn, "original_transaction_id",
-                        "conflict: already claimed by account \(claim.account) on line \(claim.line); a transaction belongs to one account")
+                        "conflict: already claimed by account \(claim.account) on line \(claim.line); a transaction belongs to one account"
+                    )
                 }
                 return
             }

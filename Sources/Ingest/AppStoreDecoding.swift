@@ -99,7 +99,8 @@ private struct NotificationFields {
             } else if key == "signedTransactionInfo" {
                 if cursor.null() { return }
                 do {
-                    transaction = cursor.isString() ? try TransactionFields.signed(&cursor) : try TransactionFields.object(&cursor)
+                    transaction =
+                        cursor.isString() ? try TransactionFields.signed(&cursor) : try TransactionFields.object(&cursor)
                 } catch let error as JWSError {
                     throw JSONError(reason: error.description, field: "")
                 }
@@ -130,18 +131,31 @@ private struct V1Receipt {
         var receipt = V1Receipt()
         try cursor.members { cursor, key in
             if cursor.null() { return }
-            if key == "transaction_id" { receipt.transactionID = try cursor.string() }
-            else if key == "original_transaction_id" { receipt.originalTransactionID = try cursor.string() }
-            else if key == "product_id" { receipt.productID = try cursor.string() }
-            else if key == "purchase_date_ms" { receipt.purchase = try cursor.lenientInteger() }
-            else if key == "expires_date_ms" { receipt.expires = try cursor.lenientInteger() }
-            else if key == "cancellation_date_ms" { receipt.cancellation = try cursor.lenientInteger() }
-            else if key == "cancellation_reason" { receipt.cancellationReason = try cursor.lenientInteger() }
-            else if key == "in_app_ownership_type" { receipt.ownership = try cursor.string() }
-            else if key == "web_order_line_item_id" { receipt.webOrderLineItemID = try cursor.string() }
-            else if key == "app_account_token" { receipt.appAccountToken = try cursor.string() }
-            else if key == "quantity" { receipt.quantity = try cursor.lenientInteger() }
-            else { try cursor.skip() }
+            if key == "transaction_id" {
+                receipt.transactionID = try cursor.string()
+            } else if key == "original_transaction_id" {
+                receipt.originalTransactionID = try cursor.string()
+            } else if key == "product_id" {
+                receipt.productID = try cursor.string()
+            } else if key == "purchase_date_ms" {
+                receipt.purchase = try cursor.lenientInteger()
+            } else if key == "expires_date_ms" {
+                receipt.expires = try cursor.lenientInteger()
+            } else if key == "cancellation_date_ms" {
+                receipt.cancellation = try cursor.lenientInteger()
+            } else if key == "cancellation_reason" {
+                receipt.cancellationReason = try cursor.lenientInteger()
+            } else if key == "in_app_ownership_type" {
+                receipt.ownership = try cursor.string()
+            } else if key == "web_order_line_item_id" {
+                receipt.webOrderLineItemID = try cursor.string()
+            } else if key == "app_account_token" {
+                receipt.appAccountToken = try cursor.string()
+            } else if key == "quantity" {
+                receipt.quantity = try cursor.lenientInteger()
+            } else {
+                try cursor.skip()
+            }
         }
         return receipt
     }
@@ -162,7 +176,8 @@ func decodeNotificationLine(
         }
         if fields.notificationType != nil { return try makeNotification(fields, at: location) }
         if fields.v1Type != nil { return try makeV1Notification(fields, digest: Fingerprint(bytes), at: location) }
-        throw AppStoreDecodingError(field: "", reason: "not a notification: no signedPayload, notificationType or notification_type")
+        throw AppStoreDecodingError(
+            field: "", reason: "not a notification: no signedPayload, notificationType or notification_type")
     }
 }
 
@@ -191,7 +206,9 @@ func decodeSignedNotification(
     return try makeNotification(fields, at: location)
 }
 
-private func makeNotification(_ fields: NotificationFields, at location: SourceLocation) throws(AppStoreDecodingError) -> DecodedNotification {
+private func makeNotification(_ fields: NotificationFields, at location: SourceLocation) throws(AppStoreDecodingError)
+    -> DecodedNotification
+{
     guard let uuid = fields.notificationUUID, !uuid.isEmpty else {
         throw AppStoreDecodingError(field: "notificationUUID", reason: "missing: retries cannot be told apart without it")
     }
@@ -216,9 +233,10 @@ private func makeNotification(_ fields: NotificationFields, at location: SourceL
     return DecodedNotification(notification: notification)
 }
 
-/// V1: every receipt becomes a transaction copy. V1 signs nothing, so a copy is dated when it
-/// was received, else by the latest date it carries; the notification is about the receipt
-/// that was cancelled, else the latest one.
+/// V1: every receipt becomes a transaction copy.
+///
+/// V1 signs nothing, so a copy is dated when it was received, else by the latest date it carries; the
+/// notification is about the receipt that was cancelled, else the latest one.
 private func makeV1Notification(
     _ fields: NotificationFields, digest: Fingerprint, at location: SourceLocation
 ) throws(AppStoreDecodingError) -> DecodedNotification {
@@ -236,15 +254,18 @@ private func makeV1Notification(
         let purchase = Timestamp(milliseconds: purchaseMilliseconds)
         let cancellation = receipt.cancellation.map(Timestamp.init(milliseconds:))
         let expires = receipt.expires.map(Timestamp.init(milliseconds:))
-        transactions.append(TransactionRecord(
-            transactionID: id, originalTransactionID: receipt.originalTransactionID ?? id,
-            webOrderLineItemID: receipt.webOrderLineItemID, productID: product, subscriptionGroupIdentifier: nil,
-            purchaseDate: purchase, originalPurchaseDate: nil, expiresDate: expires, quantity: Int(receipt.quantity ?? 1),
-            rawType: expires != nil ? ProductType.autoRenewable.rawValue : nil, appAccountToken: receipt.appAccountToken,
-            rawOwnership: receipt.ownership ?? Ownership.purchased.rawValue, signedDate: receivedAt ?? max(purchase, cancellation ?? purchase),
-            revocationDate: cancellation, rawRevocationReason: receipt.cancellationReason.map { Int($0) }, rawRevocationType: nil,
-            revocationPercentage: nil, isUpgraded: false, rawEnvironment: environment, price: nil, currency: nil,
-            appTransactionID: nil, source: location))
+        transactions.append(
+            TransactionRecord(
+                transactionID: id, originalTransactionID: receipt.originalTransactionID ?? id,
+                webOrderLineItemID: receipt.webOrderLineItemID, productID: product, subscriptionGroupIdentifier: nil,
+                purchaseDate: purchase, originalPurchaseDate: nil, expiresDate: expires, quantity: Int(receipt.quantity ?? 1),
+                rawType: expires != nil ? ProductType.autoRenewable.rawValue : nil, appAccountToken: receipt.appAccountToken,
+                rawOwnership: receipt.ownership ?? Ownership.purchased.rawValue,
+                signedDate: receivedAt ?? max(purchase, cancellation ?? purchase),
+                revocationDate: cancellation, rawRevocationReason: receipt.cancellationReason.map { Int($0) },
+                rawRevocationType: nil,
+                revocationPercentage: nil, isUpgraded: false, rawEnvironment: environment, price: nil, currency: nil,
+                appTransactionID: nil, source: location))
     }
     let mainIndex = transactions.indices.max { a, b in
         let left = (transactions[a].revocationDate != nil ? 1 : 0, transactions[a].purchaseDate, transactions[a].transactionID)
@@ -290,7 +311,8 @@ func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: SourceLocat
     }
     if inline.transactionId != nil { return [try inline.record(fallbackSignedDate: nil, at: location)] }
     guard sawSigned else {
-        throw AppStoreDecodingError(field: "", reason: "not a transaction: no signedTransactions, signedTransaction or transactionId")
+        throw AppStoreDecodingError(
+            field: "", reason: "not a transaction: no signedTransactions, signedTransaction or transactionId")
     }
     var records: [TransactionRecord] = []
     for (index, fields) in signed.enumerated() {

@@ -4,8 +4,9 @@ import Support
 /// nothing signed after the as-of time, each notification once.
 package struct AppStoreInput: Sendable {
     /// For each transaction id, the copy with the latest `signedDate` (not after the as-of
-    /// time); ties go to the copy that shows a revocation, then to the first read. Only the
-    /// latest copy is kept, so memory follows transactions, not copies.
+    /// time); ties go to the copy that shows a revocation, then to the first read.
+    ///
+    /// Only the latest copy is kept, so memory follows transactions, not copies.
     package var transactions: [TransactionRecord] = []
     package var transactionIndex: [String: Int] = [:]
     /// How many copies of each transaction were read.

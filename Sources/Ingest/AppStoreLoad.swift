@@ -1,7 +1,9 @@
 import Support
 
 /// The App Store side of a `--data` folder, read and checked: notifications, history,
-/// account links and the product catalog. Cost files are streamed separately.
+/// account links and the product catalog.
+///
+/// Cost files are streamed separately.
 package struct AppStoreLoad: Sendable {
     package var input: AppStoreInput
     package var accountLinks: [AccountLinkRow]

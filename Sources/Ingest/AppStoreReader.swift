@@ -120,16 +120,22 @@ package final class AppStoreReader {
             file.notificationLines += 1
             let location = SourceLocation(file: path, line: record.line)
             guard payloadColumn < record.count else {
-                file.items.append(.rejected(reject(
-                    AppStoreDecodingError(field: "signed_payload", reason: "row has \(record.count) fields, too few for signed_payload"),
-                    "", path, record.line)))
+                file.items.append(
+                    .rejected(
+                        reject(
+                            AppStoreDecodingError(
+                                field: "signed_payload", reason: "row has \(record.count) fields, too few for signed_payload"),
+                            "", path, record.line)))
                 return
             }
             var receivedAt: Timestamp?
             if let receivedColumn, receivedColumn < record.count, !record[receivedColumn].isEmpty {
                 guard let parsed = TimestampParser.parse(record[receivedColumn]) else {
-                    file.items.append(.rejected(reject(
-                        AppStoreDecodingError(field: "received_at", reason: "not a timestamp"), record.string(receivedColumn), path, record.line)))
+                    file.items.append(
+                        .rejected(
+                            reject(
+                                AppStoreDecodingError(field: "received_at", reason: "not a timestamp"),
+                                record.string(receivedColumn), path, record.line)))
                     return
                 }
                 receivedAt = parsed

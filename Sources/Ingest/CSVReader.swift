@@ -90,7 +90,8 @@ package final class CSVParser {
 
     private func describe(_ code: Int32) -> String {
         switch code {
-        case CSV_EPARSE: "a quote inside an unquoted field, or text after a closing quote; quote the whole field and double inner quotes"
+        case CSV_EPARSE:
+            "a quote inside an unquoted field, or text after a closing quote; quote the whole field and double inner quotes"
         case CSV_ENOMEM: "out of memory while reading a field"
         case CSV_ETOOBIG: "a field too large to hold in memory"
         default: "libcsv error \(code)"
@@ -165,7 +166,9 @@ package enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The records libcsv completed in the current block: field bytes back to back, each field's
-/// end offset, and where each record starts. Only the callbacks and the parser touch it.
+/// end offset, and where each record starts.
+///
+/// Only the callbacks and the parser touch it.
 final class CSVBatch {
     var bytes: [UInt8] = []
     var fieldEnds: [Int] = []
@@ -197,7 +200,8 @@ final class CSVBatch {
                     let endsBase = endsPointer.baseAddress
                 else { return }
                 for (recordIndex, first) in recordFirstFields.enumerated() {
-                    let end = recordIndex + 1 < recordFirstFields.count ? recordFirstFields[recordIndex + 1] : openRecordFirstField
+                    let end =
+                        recordIndex + 1 < recordFirstFields.count ? recordFirstFields[recordIndex + 1] : openRecordFirstField
                     let record = CSVRecord(
                         line: recordLines[recordIndex], count: end - first,
                         bytes: bytesBase, fieldEnds: endsBase, firstField: first)

@@ -11,7 +11,9 @@ package enum DeliveryStatus: String, Sendable, Hashable, CaseIterable {
 
 /// Facts for answering consumption requests that cost rows cannot show: whether the customer
 /// agreed to share consumption data (`consent.csv`) and what the app knows about delivery
-/// (`deliveries.csv`). Both files are optional.
+/// (`deliveries.csv`).
+///
+/// Both files are optional.
 package struct ConsumptionEvidence: Sendable {
     /// Per account, (when, consented) sorted by time.
     package var consent: [String: [(at: Timestamp, value: Bool)]] = [:]
@@ -33,18 +35,22 @@ package struct ConsumptionEvidence: Sendable {
     static let consentPurpose = "consent.csv needs account_id,consented,at"
     static let deliveryPurpose = "deliveries.csv needs transaction_id,status,at"
 
-    package static func read(consent consentPath: String?, deliveries deliveryPath: String?, rejects: RejectLog) throws -> ConsumptionEvidence {
+    package static func read(consent consentPath: String?, deliveries deliveryPath: String?, rejects: RejectLog) throws
+        -> ConsumptionEvidence
+    {
         var evidence = ConsumptionEvidence()
         let flags = ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false]
         if let path = consentPath {
             evidence.consent = try readDatedFacts(
                 path: path, key: "account_id", value: "consented", purpose: consentPurpose, rejects: rejects,
-                invalid: "not true or false") { flags[$0.lowercased()] }
+                invalid: "not true or false"
+            ) { flags[$0.lowercased()] }
         }
         if let path = deliveryPath {
             evidence.deliveries = try readDatedFacts(
                 path: path, key: "transaction_id", value: "status", purpose: deliveryPurpose, rejects: rejects,
-                invalid: "not one of \(DeliveryStatus.allCases.map(\.rawValue).joined(separator: ", "))") { DeliveryStatus(rawValue: $0) }
+                invalid: "not one of \(DeliveryStatus.allCases.map(\.rawValue).joined(separator: ", "))"
+            ) { DeliveryStatus(rawValue: $0) }
         }
         for key in evidence.consent.keys { evidence.consent[key]?.sort { $0.at < $1.at } }
         for key in evidence.deliveries.keys { evidence.deliveries[key]?.sort { $0.at < $1.at } }
@@ -69,8 +75,12 @@ package struct ConsumptionEvidence: Sendable {
             }
             let name = record.string(columns.key).trimmingSpaces
             guard !name.isEmpty else { return try reject(columns.key, key, "empty \(key)") }
-            guard let parsed = parse(record.string(columns.value).trimmingSpaces) else { return try reject(columns.value, value, invalid) }
-            guard let at = TimestampParser.parse(record[columns.at]) else { return try reject(columns.at, "at", "not a timestamp") }
+            guard let parsed = parse(record.string(columns.value).trimmingSpaces) else {
+                return try reject(columns.value, value, invalid)
+            }
+            guard let at = TimestampParser.parse(record[columns.at]) else {
+                return try reject(columns.at, "at", "not a timestamp")
+            }
             facts[name, default: []].append((at, parsed))
         } header: { header in
             columns = (

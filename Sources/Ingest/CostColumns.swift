@@ -82,10 +82,12 @@ package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible 
     package var description: String {
         switch self {
         case .missingColumn(let file, let column, let header, let present):
-            let hint = column == header
+            let hint =
+                column == header
                 ? "if the file calls it something else, map it: --cost-column \(column)=HEADER"
                 : "check the --cost-column \(column)=\(header) mapping"
-            return "\(file):1: error: no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
+            return
+                "\(file):1: error: no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
         case .emptyFile(let file):
             return "\(file):1: error: the file is empty; a cost file needs a header row (timestamp,account_id,category,cost)"
         }

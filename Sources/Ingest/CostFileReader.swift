@@ -22,7 +22,8 @@ package final class CostFileReader {
         var checker: CostRowChecker?
         try CSVReader.read(path: path, onBlock: onBytes) { record in
             guard let checker else {
-                checker = CostRowChecker(columns: try CostColumns(header: record.strings, file: path, mapping: mapping), path: path)
+                checker = CostRowChecker(
+                    columns: try CostColumns(header: record.strings, file: path, mapping: mapping), path: path)
                 return
             }
             if let reject = try checker.take(record, into: &summary, requests: requests, body) { try rejects.record(reject) }

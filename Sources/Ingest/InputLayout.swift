@@ -45,7 +45,9 @@ package struct InputLayout: Sendable, Hashable {
         guard FileSystem.isDirectory(folder) else { return [] }
         do {
             return try FileSystem.list(folder)
-                .filter { entry in !entry.isDirectory && suffixes.contains { entry.name.hasSuffix($0) } && !entry.name.hasPrefix(".") }
+                .filter { entry in
+                    !entry.isDirectory && suffixes.contains { entry.name.hasSuffix($0) } && !entry.name.hasPrefix(".")
+                }
                 .map { folder + "/" + $0.name }
         } catch {
             throw .unreadable(error)

@@ -1,8 +1,9 @@
 import Support
 
 /// Reads JSON straight from bytes, member by member, without building a tree or a `String`
-/// for anything the caller does not keep. App Store exports run to gigabytes of JSON; this is
-/// what keeps reading them at disk speed.
+/// for anything the caller does not keep.
+///
+/// App Store exports run to gigabytes of JSON; this is what keeps reading them at disk speed.
 ///
 /// The caller walks objects with `members`, and for each key consumes the value with one of
 /// the typed readers or `skip()`.
@@ -37,8 +38,9 @@ package struct JSONCursor {
         }
     }
 
-    /// Starts reading the object at the cursor; then `nextKey()` until it returns nil. The
-    /// loop form of `members`, for the hottest paths (no closure, nothing retained).
+    /// Starts reading the object at the cursor; then `nextKey()` until it returns nil.
+    ///
+    /// The loop form of `members`, for the hottest paths (no closure, nothing retained).
     package mutating func beginObject() throws {
         try expect(UInt8(ascii: "{"))
         skipSpace()
@@ -236,7 +238,9 @@ package struct JSONCursor {
     private mutating func expect(_ byte: UInt8) throws {
         skipSpace()
         guard index < end, base[index] == byte else {
-            throw JSONError(reason: byte == UInt8(ascii: "{") ? "expected an object" : byte == UInt8(ascii: "[") ? "expected an array" : "not valid JSON", field: "")
+            throw JSONError(
+                reason: byte == UInt8(ascii: "{")
+                    ? "expected an object" : byte == UInt8(ascii: "[") ? "expected an array" : "not valid JSON", field: "")
         }
         index += 1
     }

@@ -26,7 +26,9 @@ package struct JWS: Sendable, Hashable {
         let count = compact.count
         guard let firstHit = findFirst(UInt8(ascii: "."), in: base, count) else { throw .notThreeSegments(1) }
         let first = firstHit - base
-        guard let secondHit = findFirst(UInt8(ascii: "."), in: base + first + 1, count - first - 1) else { throw .notThreeSegments(2) }
+        guard let secondHit = findFirst(UInt8(ascii: "."), in: base + first + 1, count - first - 1) else {
+            throw .notThreeSegments(2)
+        }
         let second = secondHit - base
         if findFirst(UInt8(ascii: "."), in: base + second + 1, count - second - 1) != nil {
             throw .notThreeSegments(compact.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })

@@ -1,6 +1,7 @@
 import Support
 
 /// Reads a text file line by line as bytes (for JSON Lines), with 1-based line numbers.
+///
 /// A line may be longer than a block; a final line without `\n` counts; `\r\n` is trimmed.
 package enum LineReader {
     package static func read(

@@ -28,29 +28,53 @@ struct TransactionFields {
 
     /// Reads the member if it is a transaction field; false leaves the value unread.
     mutating func read(_ key: JSONKey, _ cursor: inout JSONCursor) throws -> Bool {
-        if key == "transactionId" { transactionId = try cursor.optionalString() }
-        else if key == "originalTransactionId" { originalTransactionId = try cursor.optionalString() }
-        else if key == "webOrderLineItemId" { webOrderLineItemId = try cursor.optionalString() }
-        else if key == "productId" { productId = try cursor.optionalString() }
-        else if key == "subscriptionGroupIdentifier" { subscriptionGroupIdentifier = try cursor.optionalString() }
-        else if key == "purchaseDate" { purchaseDate = try cursor.optionalTimestamp() }
-        else if key == "originalPurchaseDate" { originalPurchaseDate = try cursor.optionalTimestamp() }
-        else if key == "expiresDate" { expiresDate = try cursor.optionalTimestamp() }
-        else if key == "quantity" { quantity = try cursor.optionalInteger() }
-        else if key == "type" { type = try cursor.optionalString() }
-        else if key == "appAccountToken" { appAccountToken = try cursor.optionalString() }
-        else if key == "inAppOwnershipType" { inAppOwnershipType = try cursor.optionalString() }
-        else if key == "signedDate" { signedDate = try cursor.optionalTimestamp() }
-        else if key == "revocationDate" { revocationDate = try cursor.optionalTimestamp() }
-        else if key == "revocationReason" { revocationReason = try cursor.optionalInteger() }
-        else if key == "revocationType" { revocationType = try cursor.optionalString() }
-        else if key == "revocationPercentage" { revocationPercentage = try cursor.optionalInteger() }
-        else if key == "isUpgraded" { isUpgraded = cursor.null() ? nil : try cursor.bool() }
-        else if key == "environment" { environment = try cursor.optionalString() }
-        else if key == "price" { price = try cursor.optionalInteger() }
-        else if key == "currency" { currency = try cursor.optionalString() }
-        else if key == "appTransactionId" { appTransactionId = try cursor.optionalString() }
-        else { return false }
+        if key == "transactionId" {
+            transactionId = try cursor.optionalString()
+        } else if key == "originalTransactionId" {
+            originalTransactionId = try cursor.optionalString()
+        } else if key == "webOrderLineItemId" {
+            webOrderLineItemId = try cursor.optionalString()
+        } else if key == "productId" {
+            productId = try cursor.optionalString()
+        } else if key == "subscriptionGroupIdentifier" {
+            subscriptionGroupIdentifier = try cursor.optionalString()
+        } else if key == "purchaseDate" {
+            purchaseDate = try cursor.optionalTimestamp()
+        } else if key == "originalPurchaseDate" {
+            originalPurchaseDate = try cursor.optionalTimestamp()
+        } else if key == "expiresDate" {
+            expiresDate = try cursor.optionalTimestamp()
+        } else if key == "quantity" {
+            quantity = try cursor.optionalInteger()
+        } else if key == "type" {
+            type = try cursor.optionalString()
+        } else if key == "appAccountToken" {
+            appAccountToken = try cursor.optionalString()
+        } else if key == "inAppOwnershipType" {
+            inAppOwnershipType = try cursor.optionalString()
+        } else if key == "signedDate" {
+            signedDate = try cursor.optionalTimestamp()
+        } else if key == "revocationDate" {
+            revocationDate = try cursor.optionalTimestamp()
+        } else if key == "revocationReason" {
+            revocationReason = try cursor.optionalInteger()
+        } else if key == "revocationType" {
+            revocationType = try cursor.optionalString()
+        } else if key == "revocationPercentage" {
+            revocationPercentage = try cursor.optionalInteger()
+        } else if key == "isUpgraded" {
+            isUpgraded = cursor.null() ? nil : try cursor.bool()
+        } else if key == "environment" {
+            environment = try cursor.optionalString()
+        } else if key == "price" {
+            price = try cursor.optionalInteger()
+        } else if key == "currency" {
+            currency = try cursor.optionalString()
+        } else if key == "appTransactionId" {
+            appTransactionId = try cursor.optionalString()
+        } else {
+            return false
+        }
         return true
     }
 
@@ -100,9 +124,11 @@ struct TransactionFields {
             transactionID: id, originalTransactionID: originalTransactionId ?? id, webOrderLineItemID: webOrderLineItemId,
             productID: product, subscriptionGroupIdentifier: subscriptionGroupIdentifier, purchaseDate: purchaseDate,
             originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate, quantity: Int(quantity ?? 1), rawType: type,
-            appAccountToken: appAccountToken, rawOwnership: inAppOwnershipType, signedDate: signed, revocationDate: revocationDate,
+            appAccountToken: appAccountToken, rawOwnership: inAppOwnershipType, signedDate: signed,
+            revocationDate: revocationDate,
             rawRevocationReason: revocationReason.map { Int($0) }, rawRevocationType: revocationType,
-            revocationPercentage: revocationPercentage.map { Int($0) }, isUpgraded: isUpgraded ?? false, rawEnvironment: environment,
+            revocationPercentage: revocationPercentage.map { Int($0) }, isUpgraded: isUpgraded ?? false,
+            rawEnvironment: environment,
             price: price, currency: currency, appTransactionID: appTransactionId, source: location)
     }
 }

@@ -92,7 +92,8 @@ package struct AccessTimelines: Sendable {
         if let best { return (.entitled, Int32(indices[best])) }
         var upcoming: Int?
         for (position, grant) in grants.enumerated()
-        where grant.grantsAccess && grant.grantStart > t && grant.grantStart.milliseconds - t.milliseconds <= window.milliseconds {
+        where grant.grantsAccess && grant.grantStart > t && grant.grantStart.milliseconds - t.milliseconds <= window.milliseconds
+        {
             if upcoming.map({ Self.startsBefore(grant, grants[$0]) }) ?? true {
                 upcoming = position
             }
@@ -127,7 +128,9 @@ package struct AccessTimelines: Sendable {
 
 /// Apple's transaction ids are decimal strings: they order as numbers when both are (up to
 /// 19 digits), numbers before anything else, and by bytes otherwise and on a tie ("01" after
-/// "1"). The one ordering of transaction ids everywhere.
+/// "1").
+///
+/// The one ordering of transaction ids everywhere.
 package enum TransactionID {
     package struct SortKey: Comparable {
         var number: UInt64

@@ -52,14 +52,16 @@ struct PurchaseIndex {
 
     /// PURCHASED refunds of `product` revoked within an hour of `at`, either side.
     func refunds(of product: String, near at: Timestamp) -> [Int] {
-        Self.range(refundsByProduct[product] ?? [], from: at.milliseconds - Self.revocationWindow.milliseconds,
-                   through: at.milliseconds + Self.revocationWindow.milliseconds)
+        Self.range(
+            refundsByProduct[product] ?? [], from: at.milliseconds - Self.revocationWindow.milliseconds,
+            through: at.milliseconds + Self.revocationWindow.milliseconds)
     }
 
     /// PURCHASED transactions of `product` bought in the two hours up to `at`.
     func purchases(of product: String, before at: Timestamp) -> [Int] {
-        Self.range(purchasesByProduct[product] ?? [], from: at.milliseconds - Self.purchaseWindow.milliseconds,
-                   through: at.milliseconds)
+        Self.range(
+            purchasesByProduct[product] ?? [], from: at.milliseconds - Self.purchaseWindow.milliseconds,
+            through: at.milliseconds)
     }
 
     private static func range(_ sorted: [(at: Int64, transaction: Int)], from low: Int64, through high: Int64) -> [Int] {

@@ -60,8 +60,10 @@ extension Ledger {
     }
 
     /// Who holds each transaction: accounts.csv by original transaction id, then
-    /// `appAccountToken`. Sets each transaction's account; returns the accounts (sorted), each
-    /// account's transactions by grant start, and the conflicts (also recorded as rejects).
+    /// `appAccountToken`.
+    ///
+    /// Sets each transaction's account; returns the accounts (sorted), each account's transactions by
+    /// grant start, and the conflicts (also recorded as rejects).
     private static func holders(
         of transactions: inout [LedgerTransaction], links: [AccountLinkRow], rejects: RejectLog
     ) throws -> (accounts: [String], byAccount: [[Int]], conflicts: [Reject]) {
@@ -147,7 +149,9 @@ struct AccountDirectory {
         if let byToken, byToken != listed.account {
             let conflict = Reject(
                 file: record.source.file, line: record.source.line, field: "appAccountToken", value: record.appAccountToken ?? "",
-                reason: "conflict: transaction \(record.transactionID) is held by account \(listed.account) (\(listed.source)) but its appAccountToken points to \(byToken); accounts.csv wins")
+                reason:
+                    "conflict: transaction \(record.transactionID) is held by account \(listed.account) (\(listed.source)) but its appAccountToken points to \(byToken); accounts.csv wins"
+            )
             return (listed.account, conflict)
         }
         return (listed.account, nil)

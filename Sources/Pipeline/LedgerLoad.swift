@@ -5,6 +5,7 @@ import Support
 
 /// What every command that reads `--data` needs before it looks at a cost row: the App Store
 /// side read and checked, the ledger built from it, and the rates and evidence beside them.
+///
 /// The first two stages of the pipeline, written once.
 package struct LedgerLoad: Sendable {
     package var layout: InputLayout

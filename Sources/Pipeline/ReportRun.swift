@@ -61,7 +61,9 @@ package struct ReportProgress: Sendable {
 
 /// The monthly batch: read everything, attribute every cost row, write every output file.
 package enum ReportRun {
-    package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }) throws -> ReportOutcome {
+    package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in })
+        throws -> ReportOutcome
+    {
         let started = Clock.monotonicSeconds()
         let folder = try OutputFolder(out: options.out, label: options.window.label)
         do {
@@ -95,13 +97,16 @@ package enum ReportRun {
         let costSeconds = Clock.monotonicSeconds() - costStarted
         for path in layout.allFiles where !layout.costFiles.contains(path) {
             let checksum = try load.input.checksums[path] ?? SHA256.file(path)
-            inputs.append(InputFileRecord(path: HumanText.relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
+            inputs.append(
+                InputFileRecord(
+                    path: HumanText.relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
         }
         inputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         try rejects.commit()
 
         var outcome = ReportOutcome(
-            folder: folder.destination, figures: nil, conservation: nil, rejects: rejects.count, rejectSamples: rejects.firstRejects,
+            folder: folder.destination, figures: nil, conservation: nil, rejects: rejects.count,
+            rejectSamples: rejects.firstRejects,
             costRows: summaries.reduce(0) { $0 + $1.rows }, costBytes: summaries.reduce(0) { $0 + $1.bytes },
             costSeconds: costSeconds, totalSeconds: 0, failedOnRejects: false, readSequentially: reading.readSequentially)
         if rejects.count > options.maxRejects {
@@ -124,8 +129,10 @@ package enum ReportRun {
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: load.input.counts, totals: totals,
             rejects: rejects.count, conservation: conservation,
-            timings: [("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
-                      ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started)])
+            timings: [
+                ("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
+                ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started),
+            ])
         try record.write(to: folder.staging + "/run.json")
         try folder.commit()
         outcome.figures = figures

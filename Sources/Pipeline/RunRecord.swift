@@ -4,8 +4,9 @@ import Report
 import Support
 
 /// `run.json`: what was run, on which inputs, what was counted and dropped, the
-/// reconciliation, and how long it took. Everything but `timings` is the same for the same
-/// inputs and options.
+/// reconciliation, and how long it took.
+///
+/// Everything but `timings` is the same for the same inputs and options.
 struct RunRecord {
     var options: ReportOptions
     var inputs: [InputFileRecord]
@@ -39,16 +40,26 @@ struct RunRecord {
                 ("version", .string(ToolVersion.current)),
                 ("command", .string("report")),
                 ("options", optionsJSON),
-                ("inputs", .array(inputs.map { input in
-                    .object([("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))), ("sha256", .string(input.sha256))])
-                })),
+                (
+                    "inputs",
+                    .array(
+                        inputs.map { input in
+                            .object([
+                                ("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))),
+                                ("sha256", .string(input.sha256)),
+                            ])
+                        })
+                ),
                 ("cost_rows", try costRowsJSON),
                 ("notifications", notificationsJSON),
-                ("transactions", .object([
-                    ("history_lines", .integer(Int64(counts.historyLines))),
-                    ("history_copies", .integer(Int64(counts.historyTransactions))),
-                    ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
-                ])),
+                (
+                    "transactions",
+                    .object([
+                        ("history_lines", .integer(Int64(counts.historyLines))),
+                        ("history_copies", .integer(Int64(counts.historyTransactions))),
+                        ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
+                    ])
+                ),
                 ("excluded_environments", counted(counts.excludedByEnvironment)),
                 ("rejected_lines", .integer(Int64(rejects))),
                 ("conservation", conservationJSON),
@@ -114,17 +125,21 @@ struct RunRecord {
     private var conservationJSON: JSONValue {
         .object([
             ("holds", .bool(conservation.holds)),
-            ("by_currency", .array(conservation.byCurrency.map { line in
-                .object([
-                    ("currency", .string(line.currency.description)),
-                    ("accepted", money(line.accepted)),
-                    ("in_window", money(line.inWindow)),
-                    ("before_window", money(line.beforeWindow)),
-                    ("after_window", money(line.afterWindow)),
-                    ("sum_of_classes", money(line.classes)),
-                    ("holds", .bool(line.holds)),
-                ])
-            })),
+            (
+                "by_currency",
+                .array(
+                    conservation.byCurrency.map { line in
+                        .object([
+                            ("currency", .string(line.currency.description)),
+                            ("accepted", money(line.accepted)),
+                            ("in_window", money(line.inWindow)),
+                            ("before_window", money(line.beforeWindow)),
+                            ("after_window", money(line.afterWindow)),
+                            ("sum_of_classes", money(line.classes)),
+                            ("holds", .bool(line.holds)),
+                        ])
+                    })
+            ),
             ("report_currency", .string(options.currency.description)),
             ("sum_of_classes", money(conservation.classTotal)),
             ("sum_of_product_rows", money(conservation.productRowsTotal)),

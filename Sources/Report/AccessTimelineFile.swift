@@ -2,8 +2,9 @@ import Attribution
 import Support
 
 /// The access timeline every cost row is classified by, as CSV (`export-access`): one row per
-/// account and segment, `start_ms` in epoch milliseconds. The first segment of each account
-/// starts at a very early time standing for "the beginning".
+/// account and segment, `start_ms` in epoch milliseconds.
+///
+/// The first segment of each account starts at a very early time standing for "the beginning".
 package enum AccessTimelineFile {
     package static let header = ["account_id", "start_ms", "class", "product_id"]
 

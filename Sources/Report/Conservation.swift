@@ -37,12 +37,13 @@ package struct Conservation: Sendable {
         var currencies = Set(accepted.byCurrency.keys)
         currencies.formUnion(totals.classByCurrency.keys)
         for currency in currencies.sorted() {
-            lines.append(CurrencyLine(
-                currency: currency, accepted: accepted.byCurrency[currency] ?? .zero,
-                inWindow: totals.inputByCurrency.byCurrency[currency] ?? .zero,
-                beforeWindow: totals.costBeforeWindow.byCurrency[currency] ?? .zero,
-                afterWindow: totals.costAfterWindow.byCurrency[currency] ?? .zero,
-                classes: try totals.classByCurrency[currency]?.total() ?? .zero))
+            lines.append(
+                CurrencyLine(
+                    currency: currency, accepted: accepted.byCurrency[currency] ?? .zero,
+                    inWindow: totals.inputByCurrency.byCurrency[currency] ?? .zero,
+                    beforeWindow: totals.costBeforeWindow.byCurrency[currency] ?? .zero,
+                    afterWindow: totals.costAfterWindow.byCurrency[currency] ?? .zero,
+                    classes: try totals.classByCurrency[currency]?.total() ?? .zero))
         }
         byCurrency = lines
         classTotal = try figures.total.classes.total()
@@ -71,11 +72,14 @@ package struct ConservationError: Error, CustomStringConvertible {
     }
 
     package var description: String {
-        var text = "error: the totals do not reconcile, so no report was written. This is a bug in refund-cost; please report it with run.json.\n"
+        var text =
+            "error: the totals do not reconcile, so no report was written. This is a bug in refund-cost; please report it with run.json.\n"
         for line in conservation.byCurrency where !line.holds {
-            text += "  \(line.currency): accepted \(line.accepted), in window \(line.inWindow) + before \(line.beforeWindow) + after \(line.afterWindow); classes \(line.classes)\n"
+            text +=
+                "  \(line.currency): accepted \(line.accepted), in window \(line.inWindow) + before \(line.beforeWindow) + after \(line.afterWindow); classes \(line.classes)\n"
         }
-        text += "  classes \(conservation.classTotal), product rows \(conservation.productRowsTotal), cost_by_day \(conservation.costByDayTotal)\n"
+        text +=
+            "  classes \(conservation.classTotal), product rows \(conservation.productRowsTotal), cost_by_day \(conservation.costByDayTotal)\n"
         return text
     }
 }

@@ -68,7 +68,8 @@ enum ReportPage {
             bad: leaked > .zero)
         page += card(
             "What refunds really cost", amount(all.refundSunkCost, currency),
-            "\(all.refunds) refund\(all.refunds == 1 ? "" : "s") (\(amount(all.refundedAmount, currency)) paid back); cost served on them, to families, and after")
+            "\(all.refunds) refund\(all.refunds == 1 ? "" : "s") (\(amount(all.refundedAmount, currency)) paid back); cost served on them, to families, and after"
+        )
         page += card(
             "Recurring loss, per 30 days", amount(all.recurringLossRunRate, currency),
             "subscriptions still leaking if nobody fixes them", bad: all.recurringLossRunRate > .zero)
@@ -81,15 +82,19 @@ enum ReportPage {
         page += subscriptionTable(figures, currency: currency)
         page += try consumptionSection(figures, currency: currency)
 
-        page += "<h2>Reconciliation</h2>\n<p class=\"\(conservation.holds ? "ok" : "fail")\">\(escape(conservation.sentence(currency: figures.currency))).</p>\n"
-        page += "<p class=\"muted\">\(figures.totals.rowsBeforeWindow) rows before and \(figures.totals.rowsAfterWindow) after the window were read for refund and subscription history only. "
+        page +=
+            "<h2>Reconciliation</h2>\n<p class=\"\(conservation.holds ? "ok" : "fail")\">\(escape(conservation.sentence(currency: figures.currency))).</p>\n"
+        page +=
+            "<p class=\"muted\">\(figures.totals.rowsBeforeWindow) rows before and \(figures.totals.rowsAfterWindow) after the window were read for refund and subscription history only. "
             + "Family refunds: \(all.familyRefunds), family exits: \(all.familyExits), refunds reversed: \(all.refundReversals). "
             + "\(figures.transactionCount) transactions, \(figures.accountCount) accounts holding them.</p>\n"
         page += "<h2>Inputs</h2>\n<table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
         for input in inputs {
-            page += "<tr><td>\(escape(input.path))</td><td class=\"n\">\(count(input.bytes))</td><td><code>\(input.sha256.prefix(16))…</code></td></tr>\n"
+            page +=
+                "<tr><td>\(escape(input.path))</td><td class=\"n\">\(count(input.bytes))</td><td><code>\(input.sha256.prefix(16))…</code></td></tr>\n"
         }
-        page += "</table>\n<p class=\"muted\">Written by refund-cost \(ToolVersion.current). The CSV files beside this page hold every figure; docs/outputs.md explains each column.</p>\n</main></body></html>\n"
+        page +=
+            "</table>\n<p class=\"muted\">Written by refund-cost \(ToolVersion.current). The CSV files beside this page hold every figure; docs/outputs.md explains each column.</p>\n</main></body></html>\n"
         return page
     }
 
@@ -100,7 +105,8 @@ enum ReportPage {
     private static func legend() -> String {
         var text = "<p class=\"muted\">"
         for costClass in CostClass.allCases {
-            text += "<span class=\"swatch\" style=\"background:\(colors[costClass] ?? "#999")\"></span>\(costClass.reportName) &nbsp; "
+            text +=
+                "<span class=\"swatch\" style=\"background:\(colors[costClass] ?? "#999")\"></span>\(costClass.reportName) &nbsp; "
         }
         return text + "</p>"
     }
@@ -118,12 +124,14 @@ enum ReportPage {
         let maxTotal = max(1, perDay.map { $0.reduce(0, +) }.max() ?? 1)
         let width = 960.0, height = 260.0, left = 64.0, bottom = 24.0
         let barSpace = (width - left - 8) / Double(days)
-        var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" role=\"img\" aria-label=\"cost by class per day\">"
+        var svg =
+            "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" role=\"img\" aria-label=\"cost by class per day\">"
         for step in 0...4 {
             let value = Double(maxTotal) * Double(step) / 4
             let y = height - bottom - (height - bottom - 10) * Double(step) / 4
             svg += "<line x1=\"\(fmt(left))\" x2=\"\(fmt(width - 8))\" y1=\"\(fmt(y))\" y2=\"\(fmt(y))\" stroke=\"#e4e7eb\"/>"
-            svg += "<text x=\"\(fmt(left - 6))\" y=\"\(fmt(y + 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#52606d\">\(escape(short(Money(nanos: Int64(value)))))</text>"
+            svg +=
+                "<text x=\"\(fmt(left - 6))\" y=\"\(fmt(y + 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#52606d\">\(escape(short(Money(nanos: Int64(value)))))</text>"
         }
         for (index, classes) in perDay.enumerated() {
             var y = height - bottom
@@ -133,22 +141,26 @@ enum ReportPage {
                 guard value > 0 else { continue }
                 let h = (height - bottom - 10) * Double(value) / Double(maxTotal)
                 y -= h
-                svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(barSpace * 0.76))\" height=\"\(fmt(h))\" fill=\"\(colors[costClass] ?? "#999")\"><title>\(CivilDate(dayNumber: firstDay + Int64(index))) \(costClass.reportName): \(Money(nanos: value).formatted(decimals: 2))</title></rect>"
+                svg +=
+                    "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(barSpace * 0.76))\" height=\"\(fmt(h))\" fill=\"\(colors[costClass] ?? "#999")\"><title>\(CivilDate(dayNumber: firstDay + Int64(index))) \(costClass.reportName): \(Money(nanos: value).formatted(decimals: 2))</title></rect>"
             }
             if days <= 31 || index % max(1, days / 15) == 0 {
                 let date = CivilDate(dayNumber: firstDay + Int64(index))
-                svg += "<text x=\"\(fmt(x + barSpace * 0.38))\" y=\"\(fmt(height - 8))\" font-size=\"10\" text-anchor=\"middle\" fill=\"#52606d\">\(date.day)</text>"
+                svg +=
+                    "<text x=\"\(fmt(x + barSpace * 0.38))\" y=\"\(fmt(height - 8))\" font-size=\"10\" text-anchor=\"middle\" fill=\"#52606d\">\(date.day)</text>"
             }
         }
         return svg + "</svg>"
     }
 
     private static func classTable(_ all: SummaryFigure, total: Money, currency: String) throws -> String {
-        var text = "<h2>Where the money went</h2>\n<table><tr><th>class</th><th>meaning</th><th class=\"n\">\(currency)</th><th class=\"n\">share</th></tr>\n"
+        var text =
+            "<h2>Where the money went</h2>\n<table><tr><th>class</th><th>meaning</th><th class=\"n\">\(currency)</th><th class=\"n\">share</th></tr>\n"
         for costClass in CostClass.allCases {
             let value = all.classes[costClass]
             let share = total.nanos == 0 ? "–" : Format.percent(value.nanos, of: total.nanos)
-            text += "<tr><td><span class=\"swatch\" style=\"background:\(colors[costClass] ?? "#999")\"></span>\(costClass.reportName)</td><td>\(explanations[costClass] ?? "")</td><td class=\"n\">\(money(value))</td><td class=\"n\">\(share)</td></tr>\n"
+            text +=
+                "<tr><td><span class=\"swatch\" style=\"background:\(colors[costClass] ?? "#999")\"></span>\(costClass.reportName)</td><td>\(explanations[costClass] ?? "")</td><td class=\"n\">\(money(value))</td><td class=\"n\">\(share)</td></tr>\n"
         }
         return text + "<tr><th>total</th><th></th><th class=\"n\">\(money(total))</th><th class=\"n\">100%</th></tr></table>\n"
     }
@@ -161,27 +173,34 @@ enum ReportPage {
             after = try after.adding(refund.costAfterRevocation)
         }
         let parts: [(String, Money, String)] = [
-            ("served to the purchaser", purchaser, colors[.paid] ?? ""), ("served to the family", family, colors[.familyShared] ?? ""),
+            ("served to the purchaser", purchaser, colors[.paid] ?? ""),
+            ("served to the family", family, colors[.familyShared] ?? ""),
             ("served after the refund", after, colors[.afterRefund] ?? ""),
         ]
         let sum = max(1, parts.reduce(Int64(0)) { $0 + max(0, $1.1.nanos) })
-        var text = "<h2>What the \(figures.refunds.count) refunds of the window cost</h2>\n<div class=\"panel\"><svg viewBox=\"0 0 960 40\" width=\"100%\" role=\"img\" aria-label=\"refund cost split\">"
+        var text =
+            "<h2>What the \(figures.refunds.count) refunds of the window cost</h2>\n<div class=\"panel\"><svg viewBox=\"0 0 960 40\" width=\"100%\" role=\"img\" aria-label=\"refund cost split\">"
         var x = 0.0
         for (label, value, color) in parts where value.nanos > 0 {
             let w = 960.0 * Double(value.nanos) / Double(sum)
-            text += "<rect x=\"\(fmt(x))\" y=\"4\" width=\"\(fmt(w))\" height=\"32\" fill=\"\(color)\"><title>\(label): \(money(value)) \(currency)</title></rect>"
+            text +=
+                "<rect x=\"\(fmt(x))\" y=\"4\" width=\"\(fmt(w))\" height=\"32\" fill=\"\(color)\"><title>\(label): \(money(value)) \(currency)</title></rect>"
             x += w
         }
         text += "</svg><p class=\"muted\">"
-        text += parts.map { "<span class=\"swatch\" style=\"background:\($0.2)\"></span>\($0.0): <b>\(money($0.1)) \(currency)</b>" }.joined(separator: " &nbsp; ")
+        text += parts.map {
+            "<span class=\"swatch\" style=\"background:\($0.2)\"></span>\($0.0): <b>\(money($0.1)) \(currency)</b>"
+        }.joined(separator: " &nbsp; ")
         text += "</p></div>\n"
         let top = figures.refunds.sorted { ($0.sunkCost, $1.transactionIndex) > ($1.sunkCost, $0.transactionIndex) }.prefix(10)
         guard !top.isEmpty else { return text }
-        text += "<table><tr><th>transaction</th><th>account</th><th>product</th><th>kind</th><th class=\"n\">family members</th><th class=\"n\">refunded</th><th class=\"n\">sunk cost (\(currency))</th></tr>\n"
+        text +=
+            "<table><tr><th>transaction</th><th>account</th><th>product</th><th>kind</th><th class=\"n\">family members</th><th class=\"n\">refunded</th><th class=\"n\">sunk cost (\(currency))</th></tr>\n"
         for refund in top {
             let transaction = refund.transaction
             let refunded = refund.refundedAmount.map { "\(money($0)) \(refund.priceCurrency ?? "")" } ?? "–"
-            text += "<tr><td>\(escape(transaction.id))</td><td>\(escape(transaction.account ?? "–"))</td><td>\(escape(transaction.productID))</td><td>\(refund.kind.rawValue)</td><td class=\"n\">\(refund.familyMembers)</td><td class=\"n\">\(escape(refunded))</td><td class=\"n\">\(money(refund.sunkCost))</td></tr>\n"
+            text +=
+                "<tr><td>\(escape(transaction.id))</td><td>\(escape(transaction.account ?? "–"))</td><td>\(escape(transaction.productID))</td><td>\(refund.kind.rawValue)</td><td class=\"n\">\(refund.familyMembers)</td><td class=\"n\">\(escape(refunded))</td><td class=\"n\">\(money(refund.sunkCost))</td></tr>\n"
         }
         return text + "</table>\n"
     }
@@ -196,14 +215,17 @@ enum ReportPage {
             }.prefix(15).map(\.element)
         var text = "<h2>Largest leaks: cost after access ended</h2>\n"
         guard !leaks.isEmpty else { return text + "<p>No cost was served after a refund or a family exit in this window.</p>\n" }
-        text += "<table><tr><th>account</th><th>ended transaction</th><th>how it ended</th><th>ended at</th><th class=\"n\">before notice</th><th class=\"n\">within grace</th><th class=\"n\">beyond grace</th><th>last cost</th></tr>\n"
+        text +=
+            "<table><tr><th>account</th><th>ended transaction</th><th>how it ended</th><th>ended at</th><th class=\"n\">before notice</th><th class=\"n\">within grace</th><th class=\"n\">beyond grace</th><th>last cost</th></tr>\n"
         for leak in leaks {
             let transaction = leak.transaction
-            text += "<tr><td>\(escape(leak.account))</td><td>\(escape(transaction.id)) <span class=\"muted\">\(escape(transaction.productID)), \(transaction.ownership.reportName)</span></td><td>\(transaction.endKind.rawValue)</td><td>\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td>"
+            text +=
+                "<tr><td>\(escape(leak.account))</td><td>\(escape(transaction.id)) <span class=\"muted\">\(escape(transaction.productID)), \(transaction.ownership.reportName)</span></td><td>\(transaction.endKind.rawValue)</td><td>\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td>"
             for phase in LeakPhase.allCases { text += "<td class=\"n\">\(money(leak.cell.byPhase[phase.rawValue]))</td>" }
             text += "<td>\(leak.cell.last.civilDate)</td></tr>\n"
         }
-        return text + "</table>\n<p class=\"muted\">Amounts in \(currency). Before notice: the server could not know yet. Beyond grace: later than the notice plus the grace period; the server should have cut these off.</p>\n"
+        return text
+            + "</table>\n<p class=\"muted\">Amounts in \(currency). Before notice: the server could not know yet. Beyond grace: later than the notice plus the grace period; the server should have cut these off.</p>\n"
     }
 
     private static func subscriptionTable(_ figures: ReportFigures, currency: String) -> String {
@@ -214,10 +236,12 @@ enum ReportPage {
         }.prefix(15).map(\.element)
         var text = "<h2>Subscriptions leaking every period</h2>\n"
         guard !losses.isEmpty else { return text + "<p>No leaked subscription access in this window.</p>\n" }
-        text += "<table><tr><th>account</th><th>subscription</th><th>period</th><th>access ended</th><th class=\"n\">periods leaked</th><th class=\"n\">leaked so far</th><th class=\"n\">per period</th><th>still leaking</th><th class=\"n\">per 30 days</th></tr>\n"
+        text +=
+            "<table><tr><th>account</th><th>subscription</th><th>period</th><th>access ended</th><th class=\"n\">periods leaked</th><th class=\"n\">leaked so far</th><th class=\"n\">per period</th><th>still leaking</th><th class=\"n\">per 30 days</th></tr>\n"
         for loss in losses {
             let transaction = loss.transaction
-            text += "<tr><td>\(escape(loss.account))</td><td>\(escape(transaction.originalID)) <span class=\"muted\">\(escape(transaction.productID)), \(transaction.ownership.reportName)</span></td><td>\(loss.period.iso)</td><td>\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td><td class=\"n\">\(loss.leakedPeriods)</td><td class=\"n\">\(money(loss.leakedCost))</td><td class=\"n\">\(money(loss.costPerPeriod))</td><td>\(loss.stillLeaking ? "<b>yes</b>" : "no")</td><td class=\"n\">\(money(loss.runRate30Days))</td></tr>\n"
+            text +=
+                "<tr><td>\(escape(loss.account))</td><td>\(escape(transaction.originalID)) <span class=\"muted\">\(escape(transaction.productID)), \(transaction.ownership.reportName)</span></td><td>\(loss.period.iso)</td><td>\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td><td class=\"n\">\(loss.leakedPeriods)</td><td class=\"n\">\(money(loss.leakedCost))</td><td class=\"n\">\(money(loss.costPerPeriod))</td><td>\(loss.stillLeaking ? "<b>yes</b>" : "no")</td><td class=\"n\">\(money(loss.runRate30Days))</td></tr>\n"
         }
         return text + "</table>\n<p class=\"muted\">Amounts in \(currency).</p>\n"
     }
@@ -240,26 +264,34 @@ enum ReportPage {
             if request.pastRespondBy { late += 1 }
             if request.consented { consented += 1 }
         }
-        text += "<table><tr><th>reason</th><th class=\"n\">granted</th><th class=\"n\">declined</th><th class=\"n\">pending</th><th class=\"n\">delivered cost (\(currency))</th></tr>\n"
+        text +=
+            "<table><tr><th>reason</th><th class=\"n\">granted</th><th class=\"n\">declined</th><th class=\"n\">pending</th><th class=\"n\">delivered cost (\(currency))</th></tr>\n"
         for reason in cells.keys.sorted() {
             let row = cells[reason] ?? [:]
             var cost = Money.zero
             for cell in row.values { cost = try cost.adding(cell.cost) }
             text += "<tr><td>\(escape(reason))</td>"
-            for outcome in [ConsumptionOutcome.granted, .declined, .pending] { text += "<td class=\"n\">\(row[outcome.rawValue]?.count ?? 0)</td>" }
+            for outcome in [ConsumptionOutcome.granted, .declined, .pending] {
+                text += "<td class=\"n\">\(row[outcome.rawValue]?.count ?? 0)</td>"
+            }
             text += "<td class=\"n\">\(money(cost))</td></tr>\n"
         }
         text += "</table>\n<p class=\"muted\">Preference the evidence supports: "
         text += RefundPreference.allCases.map { "\($0.rawValue) \(preferences[$0.rawValue] ?? 0)" }.joined(separator: ", ")
-        text += ". \(consented) of \(figures.consumption.count) customers consented to share consumption data (only those answers can be sent); "
-        text += "\(late) request\(late == 1 ? " is" : "s are") past the 12-hour answer window as of \(figures.window.asOf.civilDate). See consumption_requests.csv.</p>\n"
+        text +=
+            ". \(consented) of \(figures.consumption.count) customers consented to share consumption data (only those answers can be sent); "
+        text +=
+            "\(late) request\(late == 1 ? " is" : "s are") past the 12-hour answer window as of \(figures.window.asOf.civilDate). See consumption_requests.csv.</p>\n"
         return text
     }
 
     // MARK: Formatting for people
 
     static func periodName(_ window: ReportWindow) -> String {
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+            "December",
+        ]
         let start = window.start.civilDate
         if window.isCalendarMonth { return "\(months[Int(start.month) - 1]) \(start.year)" }
         return "\(start) to \(window.end.civilDate)"

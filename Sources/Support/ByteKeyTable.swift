@@ -18,7 +18,9 @@ package struct ByteKeyTable: Sendable {
         mask = size - 1
     }
 
-    /// The id of `key`, if it was inserted. Inlinable: attribution looks up every cost row's account.
+    /// The id of `key`, if it was inserted.
+    ///
+    /// Inlinable: attribution looks up every cost row's account.
     @inlinable
     package func find(_ key: UnsafeRawBufferPointer) -> Int32? {
         let hash = ByteKeyTable.hash(key)

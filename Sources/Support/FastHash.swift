@@ -1,5 +1,7 @@
 /// A fast 64-bit hash of a byte string, eight bytes at a time (a multiply-xorshift mix with a
-/// murmur-style finish). For hash tables and digests of our own data, not for security.
+/// murmur-style finish).
+///
+/// For hash tables and digests of our own data, not for security.
 package enum FastHash {
     @inlinable @inline(__always)
     package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0x243F_6A88_85A3_08D3) -> UInt64 {

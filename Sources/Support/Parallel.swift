@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 
 /// Runs work on several threads and hands back what each piece produced, in a fixed order,
-/// so the number of threads never changes a result. Every parallel path of the product goes
-/// through here.
+/// so the number of threads never changes a result.
+///
+/// Every parallel path of the product goes through here.
 ///
 /// This is the one place where threads share memory, and why that is safe: each piece of
 /// work writes only its own slot of a buffer allocated here, never one another thread
@@ -12,18 +13,22 @@ import Synchronization
 /// in the product needs it.
 package enum Parallel {
     /// Calls `body` for every index of `0..<count` on up to `threads` threads and returns the
-    /// results in index order. If any call throws, the error of the lowest index is rethrown.
+    /// results in index order.
+    ///
+    /// If any call throws, the error of the lowest index is rethrown.
     package static func map<Value: Sendable>(
         _ count: Int, threads: Int, _ body: @Sendable (Int) throws -> Value
     ) throws -> [Value] {
         try workers(count, threads: threads, start: { _ in () }) { _, index in try body(index) }.results
     }
 
-    /// Runs `threads` workers, each with state of its own made by `start(worker)`. Workers take
-    /// the items `0..<count` in turn, whichever is free taking the next, and `body` works an item
-    /// into its worker's state, returning what the item produced. Returns every worker's final
-    /// state (in worker order) and every item's result (in item order); which worker took which
-    /// item varies between runs, so states should be merged in a way that does not depend on it.
+    /// Runs `threads` workers, each with state of its own made by `start(worker)`.
+    ///
+    /// Workers take the items `0..<count` in turn, whichever is free taking the next, and `body`
+    /// works an item into its worker's state, returning what the item produced. Returns every
+    /// worker's final state (in worker order) and every item's result (in item order); which worker
+    /// took which item varies between runs, so states should be merged in a way that does not depend
+    /// on it.
     package static func workers<State: Sendable, Value: Sendable>(
         _ count: Int, threads: Int, start: @Sendable (Int) -> State, _ body: @Sendable (inout State, Int) throws -> Value
     ) throws -> (states: [State], results: [Value]) {

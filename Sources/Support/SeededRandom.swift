@@ -15,7 +15,9 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    /// A whole number in `0..<bound` (bound > 0). Modulo bias is irrelevant at these sizes.
+    /// A whole number in `0..<bound` (bound > 0).
+    ///
+    /// Modulo bias is irrelevant at these sizes.
     package mutating func below(_ bound: Int64) -> Int64 {
         Int64(next() % UInt64(bound))
     }

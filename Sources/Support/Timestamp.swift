@@ -8,9 +8,10 @@ package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     package static let millisecondsPerDay: Int64 = 86_400_000
 
-    /// The range of times inputs may hold: 1970-01-01 up to 2200-01-01. Anything outside is
-    /// a mistake (seconds read as milliseconds, a sentinel value), and keeping every time in
-    /// it keeps all date arithmetic far from the limits of Int64.
+    /// The range of times inputs may hold: 1970-01-01 up to 2200-01-01.
+    ///
+    /// Anything outside is a mistake (seconds read as milliseconds, a sentinel value), and keeping
+    /// every time in it keeps all date arithmetic far from the limits of Int64.
     package static let earliestAccepted = Timestamp(milliseconds: 0)
     package static let latestAccepted = Timestamp(milliseconds: 7_258_118_400_000)
 
@@ -24,7 +25,8 @@ package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// Days since 1970-01-01 (floor, so times before the epoch land on the right day).
     package var dayNumber: Int64 {
-        milliseconds >= 0 ? milliseconds / Timestamp.millisecondsPerDay
+        milliseconds >= 0
+            ? milliseconds / Timestamp.millisecondsPerDay
             : (milliseconds - Timestamp.millisecondsPerDay + 1) / Timestamp.millisecondsPerDay
     }
 

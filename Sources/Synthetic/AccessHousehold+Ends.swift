@@ -49,8 +49,9 @@ extension ScenarioBuilder {
     private mutating func revokeMember(_ household: inout AccessHousehold, _ memberIndex: Int, refunded: SyntheticTransaction) {
         let refundAt = household.refundAt
         let memberChain = household.memberChains[memberIndex]
-        guard let position = memberChain.lastIndex(where: { $0.purchase <= refundAt && $0.expires == refunded.expires })
-            ?? memberChain.indices.last
+        guard
+            let position = memberChain.lastIndex(where: { $0.purchase <= refundAt && $0.expires == refunded.expires })
+                ?? memberChain.indices.last
         else { return }
         household.memberChains[memberIndex].removeSubrange((position + 1)...)
         household.memberChains[memberIndex][position].revocationDate = refundAt + random.between(0, 5 * Self.minute)
@@ -63,7 +64,9 @@ extension ScenarioBuilder {
     /// A subscription that stopped renewing expires, for the purchaser and the members.
     mutating func expire(_ household: inout AccessHousehold) {
         household.expired = household.chain.last?.expires.map { $0 < windowEnd } ?? false
-        guard household.expired, let last = household.chain.last, !household.isRefunded, let expires = last.expires else { return }
+        guard household.expired, let last = household.chain.last, !household.isRefunded, let expires = last.expires else {
+            return
+        }
         count("expiry")
         notify(.expired, .voluntary, at: expires + random.between(1000, 60_000), last)
         for memberChain in household.memberChains {

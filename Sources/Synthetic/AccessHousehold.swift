@@ -44,8 +44,10 @@ struct AccessHousehold {
 
 extension ScenarioBuilder {
     /// A purchase of access, shared with a family or not, what happened to it, and how the
-    /// app's server served each account. Each step draws from the one random sequence, in
-    /// this order, so a seed always gives the same dataset.
+    /// app's server served each account.
+    ///
+    /// Each step draws from the one random sequence, in this order, so a seed always gives the same
+    /// dataset.
     mutating func accessHousehold(maxAccounts: Int) -> [(String, [ServedSpan])] {
         var household = startHousehold(maxAccounts: maxAccounts)
         chooseEvent(&household)
@@ -161,7 +163,8 @@ extension ScenarioBuilder {
                     id: newTransactionID(), originalID: household.original, productID: SyntheticCatalog.monthlyMax,
                     type: .autoRenewable, ownership: .purchased, purchase: purchase, expires: expires,
                     price: SyntheticCatalog.price(SyntheticCatalog.monthlyMax), currency: household.currency,
-                    token: household.token, webOrderLineItemID: newTransactionID(), appTransactionID: "app-" + household.purchaser,
+                    token: household.token, webOrderLineItemID: newTransactionID(),
+                    appTransactionID: "app-" + household.purchaser,
                     groupID: SyntheticCatalog.group))
             purchase = expires
         }

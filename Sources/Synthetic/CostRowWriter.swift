@@ -46,19 +46,24 @@ struct CostRowWriter {
                 }
                 offset -= candidate.to - candidate.from
             }
-            try writeRow(account: account, at: span.from + offset, credits: span.credits && options.creditMeteredUse, random: &random)
+            try writeRow(
+                account: account, at: span.from + offset, credits: span.credits && options.creditMeteredUse, random: &random)
         }
     }
 
     private mutating func writeRow(account: String, at: Int64, credits: Bool, random: inout SeededRandom) throws {
         guard let file = files[DatasetGenerator.monthLabel(at)] else { return }
-        let category = credits ? ["api", "compute"][random.weighted([70, 30])] : ["compute", "api", "storage", "payout"][random.weighted([40, 35, 15, 10])]
-        let (low, high, unit): (Int64, Int64, String) = switch category {
-        case "compute": (2_000, 600_000, "gpu_second")
-        case "api": (100, 50_000, "token")
-        case "storage": (1_000, 10_000, "gb_day")
-        default: (100_000, 2_000_000, "usd")
-        }
+        let category =
+            credits
+            ? ["api", "compute"][random.weighted([70, 30])]
+            : ["compute", "api", "storage", "payout"][random.weighted([40, 35, 15, 10])]
+        let (low, high, unit): (Int64, Int64, String) =
+            switch category {
+            case "compute": (2_000, 600_000, "gpu_second")
+            case "api": (100, 50_000, "token")
+            case "storage": (1_000, 10_000, "gb_day")
+            default: (100_000, 2_000_000, "usd")
+            }
         let foreign = random.chance(3)
         if foreign { foreignRows += 1 }
         nextRequest += 1

@@ -3,7 +3,9 @@ import Support
 
 /// Writes a synthetic dataset in the exact input layout: JWS-shaped notifications (with
 /// retries, out of order, a few V1 bodies and a CSV export), history pages, accounts.csv,
-/// products.csv, fx.csv and monthly cost files. Same options, same bytes.
+/// products.csv, fx.csv and monthly cost files.
+///
+/// Same options, same bytes.
 package enum DatasetGenerator {
     package static func generate(_ options: GeneratorOptions, into root: String, progress: (Int) -> Void = { _ in }) throws
         -> GeneratorSummary
@@ -55,6 +57,7 @@ package enum DatasetGenerator {
     }
 
     /// One JSON Lines file per month of `signedDate`, shuffled: Apple does not deliver in order.
+    ///
     /// Notifications signed after the window go to a CSV export, to exercise that form too.
     private static func writeNotifications(
         _ lines: [NotificationEncoder.Line], root: String, windowEnd: Int64, random: inout SeededRandom
@@ -67,7 +70,8 @@ package enum DatasetGenerator {
             monthLines.sort { ($0.signed, $0.text) < ($1.signed, $1.text) }
             random.shuffle(&monthLines)
             if month == "late" {
-                let writer = try CSVFileWriter(path: root + "/notifications/late-export.csv", header: ["received_at", "signed_payload"])
+                let writer = try CSVFileWriter(
+                    path: root + "/notifications/late-export.csv", header: ["received_at", "signed_payload"])
                 for line in monthLines {
                     guard let jws = line.jws else { continue }
                     writer.timestamp(Timestamp(milliseconds: line.received))
@@ -111,7 +115,8 @@ package enum DatasetGenerator {
             page.bool("hasMore", false)
             let signed = chain.items.map { transaction in
                 NotificationEncoder.jws(
-                    NotificationEncoder.transactionPayload(transaction, signed: lastSigned[transaction.id] ?? transaction.purchase + 2000))
+                    NotificationEncoder.transactionPayload(
+                        transaction, signed: lastSigned[transaction.id] ?? transaction.purchase + 2000))
             }
             page.value("signedTransactions", .array(signed.map(JSONValue.string)))
             try file.append(page.object.compact)
@@ -121,7 +126,8 @@ package enum DatasetGenerator {
     }
 
     private static func writeAccounts(_ rows: [(account: String, original: String, token: String)], root: String) throws {
-        let writer = try CSVFileWriter(path: root + "/accounts.csv", header: ["account_id", "original_transaction_id", "app_account_token"])
+        let writer = try CSVFileWriter(
+            path: root + "/accounts.csv", header: ["account_id", "original_transaction_id", "app_account_token"])
         for row in rows {
             writer.text(row.account)
             writer.text(row.original)

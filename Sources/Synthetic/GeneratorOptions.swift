@@ -14,8 +14,10 @@ package struct GeneratorOptions: Sendable, Hashable {
     /// so every row is classified by access alone (the benchmark's baseline needs that).
     package var creditMeteredUse = true
 
-    package init(accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,
-                 lastMonth: CivilDate = CivilDate(dayNumber: 20_727)) {
+    package init(
+        accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,
+        lastMonth: CivilDate = CivilDate(dayNumber: 20_727)
+    ) {
         self.accounts = accounts
         self.seed = seed
         self.months = months

@@ -25,27 +25,33 @@ enum NotificationEncoder {
         for notification in notifications {
             let received = notification.signed + random.between(1000, 30_000)
             let transaction = notification.transaction
-            let v1Type: String? = switch notification.type {
-            case .subscribed: "INITIAL_BUY"
-            case .didRenew: "DID_RENEW"
-            case .refund: "CANCEL"
-            default: nil
-            }
+            let v1Type: String? =
+                switch notification.type {
+                case .subscribed: "INITIAL_BUY"
+                case .didRenew: "DID_RENEW"
+                case .refund: "CANCEL"
+                default: nil
+                }
             if let v1Type, notification.signed >= windowStart - 30 * ScenarioBuilder.day, notification.signed < firstMonthEnd,
                 transaction.type == .autoRenewable, transaction.ownership == .purchased, notification.environment == "Production",
                 random.chance(15)
             {
                 counts["v1_notification", default: 0] += 1
-                lines.append(Line(signed: notification.signed, received: received, text: v1Body(notification, type: v1Type, received: received), jws: nil))
+                lines.append(
+                    Line(
+                        signed: notification.signed, received: received,
+                        text: v1Body(notification, type: v1Type, received: received), jws: nil))
                 continue
             }
             let signed = jws(notificationPayload(notification))
-            lines.append(Line(signed: notification.signed, received: received, text: v2Body(signed, received: received), jws: signed))
+            lines.append(
+                Line(signed: notification.signed, received: received, text: v2Body(signed, received: received), jws: signed))
             if random.chance(6) {
                 // Apple retries after 1, 12, 24... hours when the server did not answer in time.
                 counts["duplicate_notification", default: 0] += 1
                 let retry = received + [1, 12, 24][random.weighted([60, 30, 10])] * ScenarioBuilder.hour
-                lines.append(Line(signed: notification.signed, received: retry, text: v2Body(signed, received: retry), jws: signed))
+                lines.append(
+                    Line(signed: notification.signed, received: retry, text: v2Body(signed, received: retry), jws: signed))
             }
         }
         return (lines, counts)
@@ -62,7 +68,8 @@ enum NotificationEncoder {
         // The header names Apple's algorithm; the certificate chain and signature are shaped
         // like real ones but not real (verification is not part of ingestion).
         let header = Array(#"{"alg":"ES256","x5c":["MIIEMDCCA7agAwIBAgIQaPoPldvpSoEH0lBrjDPv9jAKBggqhkjOPQQDAzB1"]}"#.utf8)
-        var signatureSeed = SeededRandom(seed: UInt64(truncatingIfNeeded: payload.count) &* 0x9E37_79B9 &+ UInt64(payload.last ?? 0))
+        var signatureSeed = SeededRandom(
+            seed: UInt64(truncatingIfNeeded: payload.count) &* 0x9E37_79B9 &+ UInt64(payload.last ?? 0))
         let signature = (0..<64).map { _ in UInt8(truncatingIfNeeded: signatureSeed.next()) }
         return Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(signature)
     }

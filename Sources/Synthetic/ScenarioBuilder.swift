@@ -58,7 +58,8 @@ struct ScenarioBuilder {
         guard signed < horizon else { return }
         if signed >= windowEnd { count("late_event") }
         notifications.append(
-            SyntheticNotification(type: type, subtype: subtype, signed: signed, transaction: copy, consumptionReason: reason, uuid: uuid()))
+            SyntheticNotification(
+                type: type, subtype: subtype, signed: signed, transaction: copy, consumptionReason: reason, uuid: uuid()))
     }
 
     /// An account that never bought anything: its use is unlinked cost.

@@ -1,6 +1,7 @@
 /// How often each thing happens in a generated dataset: every weight the generator draws with,
-/// by name, so the mix can be read and changed in one place. Weights are relative within
-/// their table; percentages are chances out of 100.
+/// by name, so the mix can be read and changed in one place.
+///
+/// Weights are relative within their table; percentages are chances out of 100.
 enum ScenarioWeights {
     /// What a new household is: an anonymous user, a buyer of access, a buyer of credits.
     static let household = (unlinked: 8, access: 74, credits: 18)

@@ -9,7 +9,9 @@ enum AccountStory {
         let declared = links.filter { $0.accountID == accountID }
         guard let account = ledger.accountIndex[accountID] else {
             var out = "account \(accountID): no transaction links to it, so its cost is unlinked.\n"
-            for row in declared { out += "  accounts.csv \(row.source.line): \(linkText(row)): no such transaction in the data\n" }
+            for row in declared {
+                out += "  accounts.csv \(row.source.line): \(linkText(row)): no such transaction in the data\n"
+            }
             return out
         }
         let held = ledger.transactionsByAccount[account]
@@ -30,7 +32,8 @@ enum AccountStory {
         let wanted = Array(accountID.utf8)
         let near = known.map { (id: $0, distance: ArgumentParser.editDistance(wanted, Array($0.utf8))) }
             .filter { $0.distance <= 2 }.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }.prefix(5).map(\.id)
-        var text = "error: account '\(accountID)' appears in no input: no transaction, no accounts.csv row and no cost row names it.\n"
+        var text =
+            "error: account '\(accountID)' appears in no input: no transaction, no accounts.csv row and no cost row names it.\n"
         if !near.isEmpty { text += "Did you mean: \(near.joined(separator: ", "))?\n" }
         return text + "Account ids are compared exactly, as the cost files and accounts.csv write them.\n"
     }
@@ -44,13 +47,16 @@ enum AccountStory {
     private static func transactionText(_ index: Int, ledger: Ledger) -> String {
         let transaction = ledger.transactions[index]
         let record = transaction.record
-        var out = "  \(record.transactionID)  \(record.productID)  \(transaction.ownership.reportName)"
+        var out =
+            "  \(record.transactionID)  \(record.productID)  \(transaction.ownership.reportName)"
             + "  \(transaction.type?.rawValue ?? record.rawType ?? "type unknown")\n"
         let price = record.price.map { ", price \(Money(nanos: $0 * 1_000_000).formatted(decimals: 2)) \(record.currency ?? "")" }
-        out += "      original \(record.originalTransactionID), purchased \(record.purchaseDate)"
+        out +=
+            "      original \(record.originalTransactionID), purchased \(record.purchaseDate)"
             + (record.expiresDate.map { ", expires \($0)" } ?? "") + (price ?? "") + "\n"
         if let revoked = record.revocationDate {
-            out += "      revoked \(revoked)" + (record.revocationReason.map { " (\($0.reportName))" } ?? "")
+            out +=
+                "      revoked \(revoked)" + (record.revocationReason.map { " (\($0.reportName))" } ?? "")
                 + (record.rawRevocationType.map { ", \($0)" } ?? "")
                 + (record.revocationPercentage.map { ", \($0 / 1000)%" } ?? "") + (record.isUpgraded ? ", upgraded" : "") + "\n"
         }
@@ -58,7 +64,8 @@ enum AccountStory {
             out += "      consumable: grants no standing access\n"
         } else if let end = transaction.end {
             let future = end.at > ledger.options.asOf ? " (after the as-of time)" : ""
-            out += "      access \(record.purchaseDate) -> \(end.at): \(end.kind.rawValue)\(future), "
+            out +=
+                "      access \(record.purchaseDate) -> \(end.at): \(end.kind.rawValue)\(future), "
                 + "server could know at \(end.noticedAt)\n"
         } else {
             out += "      access from \(record.purchaseDate), still granted\n"
@@ -77,7 +84,8 @@ enum AccountStory {
         if ledger.transactions[index].ownership == .familyShared, let linkIndex = ledger.familyLinkByMember[index] {
             let link = ledger.familyLinks[linkIndex]
             if let purchaser = link.purchaser {
-                out += "      shared from \(ledger.transactions[purchaser].id) of \(owner(purchaser)): "
+                out +=
+                    "      shared from \(ledger.transactions[purchaser].id) of \(owner(purchaser)): "
                     + "\(link.method.rawValue), \(link.method.confidence) confidence\n"
             } else {
                 out += "      shared from: not linked (\(link.method.rawValue))\n"
@@ -91,10 +99,13 @@ enum AccountStory {
     }
 
     static func costText(_ costs: AccountCosts, ledger: Ledger, currency: CurrencyCode) -> String {
-        guard costs.rows > 0, let first = costs.first, let last = costs.last else { return "\ncost: no cost rows for this account\n" }
+        guard costs.rows > 0, let first = costs.first, let last = costs.last else {
+            return "\ncost: no cost rows for this account\n"
+        }
         var out = "\ncost: \(costs.rows) rows from \(first) to \(last), in \(currency)\n"
         for costClass in CostClass.allCases where costs.byClass[costClass] != .zero {
-            out += "  " + Format.padRight(costClass.reportName, 20) + Format.padLeft(costs.byClass[costClass].description, 16) + "\n"
+            out +=
+                "  " + Format.padRight(costClass.reportName, 20) + Format.padLeft(costs.byClass[costClass].description, 16) + "\n"
         }
         out += "\ncost by tied transaction\n"
         let keys = costs.byTransaction.keys.sorted()

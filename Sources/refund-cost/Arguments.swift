@@ -97,7 +97,10 @@ enum ArgumentParser {
                 throw .unknownOption("--" + name, command: command.name, suggestion: suggestion)
             }
             if option.value == nil {
-                if inlineValue != nil { throw .invalidValue(option: "--" + name, value: inlineValue ?? "", expected: "no value (it is a flag)", command: command.name) }
+                if inlineValue != nil {
+                    throw .invalidValue(
+                        option: "--" + name, value: inlineValue ?? "", expected: "no value (it is a flag)", command: command.name)
+                }
                 parsed.flags.insert(name)
                 continue
             }
@@ -145,17 +148,21 @@ extension ParsedArguments {
     func count(_ name: String, default fallback: Int, command: String) throws(UsageError) -> Int {
         guard let text = value(name) else { return fallback }
         guard let number = Int(text), (0...1_000_000_000).contains(number) else {
-            throw .invalidValue(option: "--" + name, value: text, expected: "a whole number from 0 to 1000000000", command: command)
+            throw .invalidValue(
+                option: "--" + name, value: text, expected: "a whole number from 0 to 1000000000", command: command)
         }
         return number
     }
 
     /// Reads `--NAME` as a duration no longer than `limit`.
-    func duration(_ name: String, default fallback: TimeSpan, upTo limit: TimeSpan, command: String) throws(UsageError) -> TimeSpan {
+    func duration(_ name: String, default fallback: TimeSpan, upTo limit: TimeSpan, command: String) throws(UsageError)
+        -> TimeSpan
+    {
         guard let text = value(name) else { return fallback }
         guard let duration = TimeSpan(parsing: text), duration <= limit else {
             throw .invalidValue(
-                option: "--" + name, value: text, expected: "a duration like 90s, 15m, 1h or 2d, at most \(limit)", command: command)
+                option: "--" + name, value: text, expected: "a duration like 90s, 15m, 1h or 2d, at most \(limit)",
+                command: command)
         }
         return duration
     }

@@ -8,8 +8,9 @@ import Synchronization
 import Synthetic
 
 /// Progress lines on standard error for long runs: one every two seconds, never on stdout,
-/// and none at all with `--quiet`. Reading threads report to it at once, so its state sits
-/// behind a lock.
+/// and none at all with `--quiet`.
+///
+/// Reading threads report to it at once, so its state sits behind a lock.
 final class ProgressLine: Sendable {
     private struct State {
         var lastPrinted: Double

@@ -30,7 +30,8 @@ struct DataOptions {
             name: "environment", value: "ENV",
             help: "Production (default), Sandbox, Xcode or LocalTesting; the others are counted and left out."),
         OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
-        OptionSpec(name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h)."),
+        OptionSpec(
+            name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h)."),
         OptionSpec(name: "currency", value: "CODE", help: "Report currency (default USD); other currencies convert with fx.csv."),
         OptionSpec(name: "max-rejects", value: "N", help: "Rejected input lines tolerated before the run fails (default 0)."),
         OptionSpec(name: "threads", value: "N", help: "Threads reading files, 1 to 256 (default: one per core)."),

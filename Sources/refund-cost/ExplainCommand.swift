@@ -29,7 +29,8 @@ enum ExplainCommand: Command {
         let common = try DataOptions(arguments, command: command)
         let accountID = try arguments.required("account", command: command)
         let rejects = RejectLog()
-        let loaded = try LedgerLoad(data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+        let loaded = try LedgerLoad(
+            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
         let costs = try AccountCosts.collect(
             accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
             mapping: common.costColumns, rejects: rejects)

@@ -28,7 +28,8 @@ enum ExportAccessCommand: Command {
         let common = try DataOptions(arguments, command: command)
         let out = try arguments.required("out", command: command)
         let rejects = RejectLog()
-        let loaded = try LedgerLoad(data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+        let loaded = try LedgerLoad(
+            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
         try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
         if !common.quiet { print("wrote \(out): \(Format.count(loaded.ledger.accounts.count)) accounts") }
         return rejects.count > 0 ? 1 : 0

@@ -11,15 +11,19 @@ enum GenerateCommand: Command {
     static let spec = CommandSpec(
         name: "generate",
         summary: "Write a synthetic, deterministic dataset in the input layout (for trials and benchmarks).",
-        usage: "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM]",
+        usage:
+            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM]",
         options: [
             OptionSpec(name: "out", value: "DIR", help: "Folder to write (created; files in it are replaced)."),
-            OptionSpec(name: "accounts", value: "N", help: "Number of accounts (purchasers, family members, buyers of credits, anonymous users)."),
+            OptionSpec(
+                name: "accounts", value: "N",
+                help: "Number of accounts (purchasers, family members, buyers of credits, anonymous users)."),
             OptionSpec(name: "seed", value: "S", help: "Seed: the same seed and options give the same bytes."),
             OptionSpec(name: "months", value: "M", help: "Months of cost and events, ending with --last-month (default 3)."),
             OptionSpec(name: "cost-rows-per-account", value: "K", help: "Cost rows per account, about (default 20)."),
             OptionSpec(name: "last-month", value: "YYYY-MM", help: "The last generated month (default 2026-10)."),
-            OptionSpec(name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
+            OptionSpec(
+                name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
             OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."), CommonOptions.help,
         ],
         discussion: """
@@ -58,11 +62,14 @@ enum GenerateCommand: Command {
         let started = Clock.monotonicSeconds()
         try FileSystem.createDirectory(out)
         let summary = try DatasetGenerator.generate(options, into: out) { done in
-            if !quiet { writeStandardError("  \(Format.count(done)) accounts, \(Format.seconds(Clock.monotonicSeconds() - started))\n") }
+            if !quiet {
+                writeStandardError("  \(Format.count(done)) accounts, \(Format.seconds(Clock.monotonicSeconds() - started))\n")
+            }
         }
-        print("wrote \(out): \(Format.count(summary.accounts)) accounts, \(Format.count(summary.transactions)) transactions, "
-            + "\(Format.count(summary.notificationLines)) notification lines, \(Format.count(summary.costRows)) cost rows "
-            + "in \(Format.seconds(Clock.monotonicSeconds() - started))")
+        print(
+            "wrote \(out): \(Format.count(summary.accounts)) accounts, \(Format.count(summary.transactions)) transactions, "
+                + "\(Format.count(summary.notificationLines)) notification lines, \(Format.count(summary.costRows)) cost rows "
+                + "in \(Format.seconds(Clock.monotonicSeconds() - started))")
         print("scenarios:")
         for (name, count) in summary.scenarios.sorted(by: { $0.key < $1.key }) {
             print("  " + Format.padRight(name, 34) + Format.padLeft(Format.count(count), 10))

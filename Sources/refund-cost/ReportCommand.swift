@@ -11,12 +11,15 @@ enum ReportCommand: Command {
     static let spec = CommandSpec(
         name: "report",
         summary: "The monthly batch: attribute every cost row and write every report file.",
-        usage: "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
+        usage:
+            "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
         options: [DataOptions.specs[0]] + [
             OptionSpec(name: "month", value: "YYYY-MM", help: "Report this calendar month (UTC)."),
             OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, UTC midnight, included)."),
             OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
-            OptionSpec(name: "out", value: "DIR", help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole."),
+            OptionSpec(
+                name: "out", value: "DIR",
+                help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole."),
             OptionSpec(
                 name: "heavy-use", value: "PERCENT",
                 help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
@@ -66,7 +69,8 @@ enum ReportCommand: Command {
         options.currency = common.currency
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
-                throw UsageError.invalidValue(option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
+                throw UsageError.invalidValue(
+                    option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
             }
             options.consumptionPolicy.heavyUse = percent * 1000
         }
@@ -79,7 +83,8 @@ enum ReportCommand: Command {
             for reject in outcome.rejectSamples { writeStandardError(reject.description + "\n") }
             writeStandardError(
                 "error: \(Format.count(outcome.rejects)) input lines rejected, more than --max-rejects \(options.maxRejects); "
-                    + "nothing but \(outcome.folder)/rejects.csv was written. Fix the inputs, or allow them with --max-rejects.\n")
+                    + "nothing but \(outcome.folder)/rejects.csv was written. Fix the inputs, or allow them with --max-rejects.\n"
+            )
             return 1
         }
         guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
@@ -87,19 +92,24 @@ enum ReportCommand: Command {
         let currency = figures.currency
         print("refund-cost report \(window.label): \(outcome.folder)/")
         print("  cost served          \(try all.classes.total()) \(currency)")
-        print("  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace, \(all.leakedAccounts) accounts)")
+        print(
+            "  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace, \(all.leakedAccounts) accounts)"
+        )
         print("  refunds              \(all.refunds), sunk cost \(all.refundSunkCost) \(currency)")
         print("  recurring loss       \(all.recurringLossRunRate) \(currency) per 30 days")
         if all.consumptionRequests > 0 {
             let pending = all.consumptionRequests - all.consumptionGranted - all.consumptionDeclined
-            print("  consumption requests \(all.consumptionRequests): \(all.consumptionGranted) granted, \(all.consumptionDeclined) declined, \(pending) pending")
+            print(
+                "  consumption requests \(all.consumptionRequests): \(all.consumptionGranted) granted, \(all.consumptionDeclined) declined, \(pending) pending"
+            )
         }
         print("  \(conservation.sentence(currency: currency))")
         if outcome.rejects > 0 { print("  \(outcome.rejects) rejected lines (within --max-rejects), see rejects.csv") }
-        print("  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes)) in \(Format.seconds(outcome.costSeconds)) "
-            + "(\(Format.count(Int(Double(outcome.costRows) / max(outcome.costSeconds, 1e-9)))) rows/s, "
-            + "\(Format.rate(Double(outcome.costBytes) / 1e6 / max(outcome.costSeconds, 1e-9))) MB/s); total \(Format.seconds(outcome.totalSeconds)), "
-            + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
+        print(
+            "  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes)) in \(Format.seconds(outcome.costSeconds)) "
+                + "(\(Format.count(Int(Double(outcome.costRows) / max(outcome.costSeconds, 1e-9)))) rows/s, "
+                + "\(Format.rate(Double(outcome.costBytes) / 1e6 / max(outcome.costSeconds, 1e-9))) MB/s); total \(Format.seconds(outcome.totalSeconds)), "
+                + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
         print("  open \(outcome.folder)/report.html")
         return 0
     }
@@ -109,10 +119,12 @@ enum ReportCommand: Command {
         let command = spec.name
         if let month = arguments.value("month") {
             guard arguments.value("from") == nil && arguments.value("to") == nil else {
-                throw .invalidValue(option: "--month", value: month, expected: "either --month or --from/--to, not both", command: command)
+                throw .invalidValue(
+                    option: "--month", value: month, expected: "either --month or --from/--to, not both", command: command)
             }
             guard let window = ReportWindow(month: month), window.start.isInAcceptedRange, window.end.isInAcceptedRange else {
-                throw .invalidValue(option: "--month", value: month, expected: "a month like 2026-10, from 1970 to 2199", command: command)
+                throw .invalidValue(
+                    option: "--month", value: month, expected: "a month like 2026-10, from 1970 to 2199", command: command)
             }
             return window
         }
@@ -120,7 +132,8 @@ enum ReportCommand: Command {
             throw .missingOption("--month YYYY-MM (or --from DATE --to DATE)", command: command)
         }
         guard let start = TimestampParser.parseDate(from), start.start.isInAcceptedRange else {
-            throw .invalidValue(option: "--from", value: from, expected: "a date like 2026-07-01, from 1970 to 2199", command: command)
+            throw .invalidValue(
+                option: "--from", value: from, expected: "a date like 2026-07-01, from 1970 to 2199", command: command)
         }
         guard let end = TimestampParser.parseDate(to), end > start, end.start.isInAcceptedRange else {
             throw .invalidValue(option: "--to", value: to, expected: "a date after --from, like 2026-10-01", command: command)

@@ -14,7 +14,8 @@ enum ValidateCommand: Command {
         summary: "Read and check every input file; print counts, totals and problems.",
         usage: "refund-cost validate --data DIR [--rejects FILE] [options]",
         options: [DataOptions.specs[0]] + [
-            OptionSpec(name: "rejects", value: "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason.")
+            OptionSpec(
+                name: "rejects", value: "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason.")
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Notifications, transaction history, accounts.csv and products.csv are decoded and the

@@ -1,5 +1,6 @@
-@testable import Attribution
 import Foundation
+
+@testable import Attribution
 @testable import Ingest
 @testable import Ledger
 @testable import Pipeline
@@ -40,7 +41,9 @@ struct AppStoreFixture {
     }
 
     static func json(_ object: Any) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        // A fixture that cannot be serialized becomes invalid JSON, which every test that reads it refuses.
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "not JSON"
     }
 
     static func jws(_ object: Any) -> String {
@@ -85,7 +88,8 @@ struct AppStoreFixture {
         if !historyLines.isEmpty {
             try TestFiles.write(historyLines.joined(separator: "\n") + "\n", to: root + "/transactions/history.jsonl")
         }
-        let accountText = "account_id,original_transaction_id,app_account_token\n"
+        let accountText =
+            "account_id,original_transaction_id,app_account_token\n"
             + accounts.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()
         try TestFiles.write(accountText, to: root + "/accounts.csv")
         try TestFiles.write(products, to: root + "/products.csv")
@@ -98,12 +102,15 @@ struct AppStoreFixture {
 }
 
 /// Reads a fixture folder through ingestion and the ledger, as every command does.
-func buildLedger(_ root: String, asOf: Int64 = AppStoreFixture.october + 60 * AppStoreFixture.day,
-                 environment: AppStoreEnvironment = .production) throws -> (ledger: Ledger, load: AppStoreLoad, rejects: RejectLog) {
+func buildLedger(
+    _ root: String, asOf: Int64 = AppStoreFixture.october + 60 * AppStoreFixture.day,
+    environment: AppStoreEnvironment = .production
+) throws -> (ledger: Ledger, load: AppStoreLoad, rejects: RejectLog) {
     let rejects = RejectLog(keepingFirst: 100)
     let layout = try InputLayout(root: root)
     let cutOff = Timestamp(milliseconds: asOf)
-    let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(environment: environment, asOf: cutOff), rejects: rejects)
+    let load = try AppStoreLoad(
+        layout: layout, options: AppStoreOptions(environment: environment, asOf: cutOff), rejects: rejects)
     let ledger = try Ledger(
         input: load.input, accountLinks: load.accountLinks, products: load.products, options: LedgerOptions(asOf: cutOff),
         rejects: rejects)

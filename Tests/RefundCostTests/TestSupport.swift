@@ -1,5 +1,6 @@
-@testable import Attribution
 import Foundation
+
+@testable import Attribution
 @testable import Ingest
 @testable import Ledger
 @testable import Pipeline

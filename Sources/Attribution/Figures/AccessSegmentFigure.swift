@@ -3,8 +3,9 @@ import Ledger
 import Support
 
 /// One stretch of an account's access timeline: from `start` until the account's next
-/// segment, a cost row of the account gets `costClass`, tied to `productID`. What
-/// `export-access` writes, for audits and for checking attribution independently.
+/// segment, a cost row of the account gets `costClass`, tied to `productID`.
+///
+/// What `export-access` writes, for audits and for checking attribution independently.
 package struct AccessSegmentFigure: Sendable, Hashable {
     package var account: String
     /// Nil for the segment every account starts with, from the beginning of time.
@@ -12,9 +13,10 @@ package struct AccessSegmentFigure: Sendable, Hashable {
     package var costClass: CostClass
     package var productID: String
 
-    /// Every linked account's segments, accounts in ledger order. Each account starts with an
-    /// `unentitled` segment; accounts not listed are `unlinked`. Credit-metered rows (rule 7)
-    /// are settled separately and are not described here.
+    /// Every linked account's segments, accounts in ledger order.
+    ///
+    /// Each account starts with an `unentitled` segment; accounts not listed are `unlinked`.
+    /// Credit-metered rows (rule 7) are settled separately and are not described here.
     package static func all(_ ledger: Ledger) -> [AccessSegmentFigure] {
         let classifier = Classifier(ledger: ledger, grace: .hours(1))
         var segments: [AccessSegmentFigure] = []
@@ -23,7 +25,8 @@ package struct AccessSegmentFigure: Sendable, Hashable {
             for (start, _) in ledger.timelines.segments(account: index) {
                 let decided = classifier.classify(account: Int32(index), at: start)
                 let product = decided.transaction >= 0 ? ledger.transactions[Int(decided.transaction)].record.productID : ""
-                segments.append(AccessSegmentFigure(account: account, start: start, costClass: decided.costClass, productID: product))
+                segments.append(
+                    AccessSegmentFigure(account: account, start: start, costClass: decided.costClass, productID: product))
             }
         }
         return segments

@@ -44,12 +44,17 @@ package enum ConsumptionAnswer {
         case .unintendedPurchase:
             if used == 0 { return (.grantFull, "UNINTENDED_PURCHASE; delivered, \(usedText), nothing used -> GRANT_FULL") }
             if used >= policy.heavyUse {
-                return (.decline, "UNINTENDED_PURCHASE; delivered, \(usedText), at least \(percent(policy.heavyUse)) used contradicts it -> DECLINE")
+                return (
+                    .decline,
+                    "UNINTENDED_PURCHASE; delivered, \(usedText), at least \(percent(policy.heavyUse)) used contradicts it -> DECLINE"
+                )
             }
             return (.grantProrated, "UNINTENDED_PURCHASE; delivered, \(usedText), partly used -> GRANT_PRORATED")
         case .fulfillmentIssue, .unsatisfiedWithPurchase, .other:
             let lead = reason == .fulfillmentIssue ? "FULFILLMENT_ISSUE but delivery is confirmed" : stated
-            if used >= policy.heavyUse { return (.decline, "\(lead); \(usedText), heavy use (at least \(percent(policy.heavyUse))) -> DECLINE") }
+            if used >= policy.heavyUse {
+                return (.decline, "\(lead); \(usedText), heavy use (at least \(percent(policy.heavyUse))) -> DECLINE")
+            }
             if used > 0 { return (.grantProrated, "\(lead); \(usedText), partly used -> GRANT_PRORATED") }
             return (.grantFull, "\(lead); \(usedText), nothing used -> GRANT_FULL")
         }

@@ -40,8 +40,9 @@ package struct ConsumptionFigure: Sendable {
         for notification in ledger.notifications
         where notification.type == .consumptionRequest && window.contains(notification.signedDate) {
             figures.append(
-                figure(notification, ledger: ledger, totals: totals, usage: usage, outcomes: outcomes, evidence: evidence,
-                       window: window, policy: policy))
+                figure(
+                    notification, ledger: ledger, totals: totals, usage: usage, outcomes: outcomes, evidence: evidence,
+                    window: window, policy: policy))
         }
         return figures.sorted { ($0.receivedAt, $0.notificationUUID) < ($1.receivedAt, $1.notificationUUID) }
     }
@@ -110,7 +111,8 @@ struct UsageAtRequest {
             if let granted = credits.credits(ofTransaction: index, ledger: ledger), granted > 0 {
                 let drawn = draws.drawn(fromTransaction: index, through: received)
                 let share = min(100_000, Int64(Int128(drawn) * 100_000 / Int128(granted * Money.nanosPerUnit)))
-                return Usage(share: share, text: "\(drawn / Money.nanosPerUnit) of \(granted) credits used", sentAsPercentage: true)
+                return Usage(
+                    share: share, text: "\(drawn / Money.nanosPerUnit) of \(granted) credits used", sentAsPercentage: true)
             }
             return servedBefore
                 ? Usage(share: 100_000, text: "cost served on it (no credits in products.csv)", sentAsPercentage: true) : .none

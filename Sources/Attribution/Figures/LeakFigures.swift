@@ -37,7 +37,9 @@ package struct SubscriptionLossFigure: Sendable {
     /// Leaked auto-renewable access with leaked cost inside the window, by account then transaction.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [SubscriptionLossFigure] {
         var figures: [SubscriptionLossFigure] = []
-        let leaks = totals.subscriptionLeaks.sorted { ($0.key.account, $0.key.transaction) < ($1.key.account, $1.key.transaction) }
+        let leaks = totals.subscriptionLeaks.sorted {
+            ($0.key.account, $0.key.transaction) < ($1.key.account, $1.key.transaction)
+        }
         for (key, cell) in leaks where cell.inWindow != .zero {
             let transaction = Int(key.transaction)
             let periods = cell.byPeriod.count

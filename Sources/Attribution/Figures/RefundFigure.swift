@@ -23,7 +23,9 @@ package struct RefundFigure: Sendable {
 
     /// PURCHASED transactions revoked by a refund inside the window and still revoked as of
     /// the as-of time, by revocation date then transaction id.
-    static func all(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws -> [RefundFigure] {
+    static func all(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws
+        -> [RefundFigure]
+    {
         var figures: [RefundFigure] = []
         for (index, transaction) in ledger.transactions.enumerated() where transaction.ownership == .purchased {
             let record = transaction.record

@@ -3,8 +3,9 @@ import Ledger
 import Support
 
 /// Everything the output files and the page show, worked out once from the ledger and the
-/// attribution totals: what the attribution stage hands the report stage. Every row carries
-/// the facts it prints, so the report stage never needs the ledger.
+/// attribution totals: what the attribution stage hands the report stage.
+///
+/// Every row carries the facts it prints, so the report stage never needs the ledger.
 package struct ReportFigures: Sendable {
     package var window: ReportWindow
     package var currency: CurrencyCode

@@ -3,7 +3,9 @@ import Ledger
 import Support
 
 /// What the report files say about one transaction: who holds it, what it is, and how its
-/// access ended. Figures carry these, so the report stage never looks into the ledger.
+/// access ended.
+///
+/// Figures carry these, so the report stage never looks into the ledger.
 package struct TransactionFacts: Sendable, Hashable {
     package var id: String
     package var originalID: String

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,7 +7,6 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 @Suite("App Store ingestion")
 struct AppStoreDecodingTests {
@@ -22,7 +23,8 @@ struct AppStoreDecodingTests {
                 "revocationPercentage": 25000, "appAccountToken": "tok-1", "webOrderLineItemId": "w1", "appTransactionId": "a1",
                 "subscriptionGroupIdentifier": "g1", "someFieldAppleAddsNextYear": ["x": 1],
             ])
-        fixture.notify("REFUND", uuid: "u-1", signed: t0 + 5 * F.day + 1000, transaction: transaction, received: t0 + 5 * F.day + 4000)
+        fixture.notify(
+            "REFUND", uuid: "u-1", signed: t0 + 5 * F.day + 1000, transaction: transaction, received: t0 + 5 * F.day + 4000)
         let (_, load, rejects) = try buildLedger(try fixture.write())
         #expect(rejects.count == 0)
         let notification = try #require(load.input.notifications.first)
@@ -53,19 +55,31 @@ struct AppStoreDecodingTests {
         // A V1 CANCEL: a refund of an auto-renewable subscription, every value a string.
         let v1: [String: Any] = [
             "notification_type": "CANCEL", "environment": "PROD",
-            "unified_receipt": ["latest_receipt_info": [
-                ["transaction_id": "3001", "original_transaction_id": "3000", "product_id": "pro.monthly",
-                 "purchase_date_ms": String(t0), "expires_date_ms": String(t0 + 30 * F.day),
-                 "cancellation_date_ms": String(t0 + 2 * F.day), "cancellation_reason": "0", "in_app_ownership_type": "PURCHASED"],
-                ["transaction_id": "3000", "original_transaction_id": "3000", "product_id": "pro.monthly",
-                 "purchase_date_ms": String(t0 - 30 * F.day), "expires_date_ms": String(t0), "in_app_ownership_type": "PURCHASED"],
-            ]],
+            "unified_receipt": [
+                "latest_receipt_info": [
+                    [
+                        "transaction_id": "3001", "original_transaction_id": "3000", "product_id": "pro.monthly",
+                        "purchase_date_ms": String(t0), "expires_date_ms": String(t0 + 30 * F.day),
+                        "cancellation_date_ms": String(t0 + 2 * F.day), "cancellation_reason": "0",
+                        "in_app_ownership_type": "PURCHASED",
+                    ],
+                    [
+                        "transaction_id": "3000", "original_transaction_id": "3000", "product_id": "pro.monthly",
+                        "purchase_date_ms": String(t0 - 30 * F.day), "expires_date_ms": String(t0),
+                        "in_app_ownership_type": "PURCHASED",
+                    ],
+                ]
+            ],
         ]
         fixture.notificationLines.append(F.json(v1))
         // History: a page, one signed transaction, and a decoded object.
-        fixture.historyLines.append(F.json(["signedTransactions": [
-            F.jws(F.transaction("4001", purchase: t0, signed: t0 + 1)), F.jws(F.transaction("4002", purchase: t0, signed: t0 + 2)),
-        ], "hasMore": false]))
+        fixture.historyLines.append(
+            F.json([
+                "signedTransactions": [
+                    F.jws(F.transaction("4001", purchase: t0, signed: t0 + 1)),
+                    F.jws(F.transaction("4002", purchase: t0, signed: t0 + 2)),
+                ], "hasMore": false,
+            ]))
         fixture.historyLines.append(F.json(["signedTransaction": F.jws(F.transaction("4003", purchase: t0, signed: t0 + 3))]))
         fixture.historyLines.append(F.json(F.transaction("4004", purchase: Int64(t0), signed: t0 + 4)))
         let (ledger, load, rejects) = try buildLedger(try fixture.write())
@@ -88,12 +102,18 @@ struct AppStoreDecodingTests {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "u-1", signed: t0, transaction: F.transaction("1", purchase: t0, signed: t0))
         let root = try fixture.write()
-        let payload = F.jws([
-            "notificationType": "REFUND", "notificationUUID": "u-2", "signedDate": t0 + F.day,
-            "data": ["environment": "Production", "signedTransactionInfo": F.jws(F.transaction(
-                "1", purchase: t0, signed: t0 + F.day, extra: ["revocationDate": t0 + F.day, "revocationReason": 0]))],
-        ] as [String: Any])
-        try TestFiles.write("received_at,signed_payload\n2026-10-02T00:00:05Z,\(payload)\n", to: root + "/notifications/export.csv")
+        let payload = F.jws(
+            [
+                "notificationType": "REFUND", "notificationUUID": "u-2", "signedDate": t0 + F.day,
+                "data": [
+                    "environment": "Production",
+                    "signedTransactionInfo": F.jws(
+                        F.transaction(
+                            "1", purchase: t0, signed: t0 + F.day, extra: ["revocationDate": t0 + F.day, "revocationReason": 0])),
+                ],
+            ] as [String: Any])
+        try TestFiles.write(
+            "received_at,signed_payload\n2026-10-02T00:00:05Z,\(payload)\n", to: root + "/notifications/export.csv")
         let (ledger, _, rejects) = try buildLedger(root)
         #expect(rejects.count == 0)
         let end = try #require(ledger.transaction("1")?.end)
@@ -118,8 +138,11 @@ struct AppStoreDecodingTests {
             F.json(["signedPayload": "only.two"]),
             F.json(["signedPayload": "a.b.c.d"]),
             F.json(["signedPayload": "e30.@@@@.c2ln"]),
-            F.json(["notificationType": "REFUND", "notificationUUID": "u", "signedDate": t0,
-                    "data": ["signedTransactionInfo": F.jws(["productId": "p", "purchaseDate": t0, "signedDate": t0])]] as [String: Any]),
+            F.json(
+                [
+                    "notificationType": "REFUND", "notificationUUID": "u", "signedDate": t0,
+                    "data": ["signedTransactionInfo": F.jws(["productId": "p", "purchaseDate": t0, "signedDate": t0])],
+                ] as [String: Any]),
             F.json(["hello": "world"]),
         ]
         let (_, load, rejects) = try buildLedger(try fixture.write())
@@ -138,13 +161,16 @@ struct AppStoreDecodingTests {
 
     @Test func retriesSandboxAndLateNotificationsAreCountedAndLeftOut() throws {
         var fixture = F()
-        let refunded = F.transaction("1", purchase: t0, signed: t0 + F.day, extra: ["revocationDate": t0 + F.day, "revocationReason": 0])
+        let refunded = F.transaction(
+            "1", purchase: t0, signed: t0 + F.day, extra: ["revocationDate": t0 + F.day, "revocationReason": 0])
         fixture.notify("REFUND", uuid: "u-1", signed: t0 + F.day, transaction: refunded, received: t0 + F.day + 12 * F.hour)
         fixture.notify("REFUND", uuid: "u-1", signed: t0 + F.day, transaction: refunded, received: t0 + F.day + 1000)
         var sandbox = F.transaction("9", purchase: t0, signed: t0)
         sandbox["environment"] = "Sandbox"
         fixture.notify("ONE_TIME_CHARGE", uuid: "u-2", signed: t0, transaction: sandbox, environment: "Sandbox")
-        fixture.notify("ONE_TIME_CHARGE", uuid: "u-3", signed: t0 + 90 * F.day, transaction: F.transaction("5", purchase: t0 + 90 * F.day, signed: t0 + 90 * F.day))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "u-3", signed: t0 + 90 * F.day,
+            transaction: F.transaction("5", purchase: t0 + 90 * F.day, signed: t0 + 90 * F.day))
         let (ledger, load, _) = try buildLedger(try fixture.write())
         #expect(load.input.counts.duplicateNotifications == 1)
         #expect(load.input.counts.excludedByEnvironment == ["Sandbox": 1])

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,7 +7,6 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 @Suite("CSV reader over libcsv")
 struct CSVReaderTests {
@@ -22,14 +23,15 @@ struct CSVReaderTests {
 
     @Test func quotedFieldsWithCommasQuotesAndNewlines() throws {
         let records = try readRecords(TestFiles.fixture("quoted.csv"))
-        #expect(records.map(\.fields) == [
-            ["id", "note", "amount"],
-            ["1", "has, comma", "5"],
-            ["2", "say \"hi\"", "6"],
-            ["3", "two\nlines\nhere", "7"],
-            ["4", "", "8"],
-            ["5", "", "9"],
-        ])
+        #expect(
+            records.map(\.fields) == [
+                ["id", "note", "amount"],
+                ["1", "has, comma", "5"],
+                ["2", "say \"hi\"", "6"],
+                ["3", "two\nlines\nhere", "7"],
+                ["4", "", "8"],
+                ["5", "", "9"],
+            ])
         // The record with a three-line field starts on line 4; the next one on line 7.
         #expect(records.map(\.line) == [1, 2, 3, 4, 7, 8])
     }
@@ -52,9 +54,10 @@ struct CSVReaderTests {
 
     @Test func unterminatedQuoteNamesFileAndLine() throws {
         let path = TestFiles.fixture("unterminated.csv")
-        #expect(throws: CSVError.malformed(
-            file: path, line: 3,
-            detail: "a quoted field is never closed (a \" is missing before the end of the file)")
+        #expect(
+            throws: CSVError.malformed(
+                file: path, line: 3,
+                detail: "a quoted field is never closed (a \" is missing before the end of the file)")
         ) {
             _ = try readRecords(path)
         }
@@ -95,10 +98,11 @@ struct CSVReaderTests {
         var lines: [[String]] = []
         for _ in 0..<3000 {
             let width = Int(generator.next() % 6) + 1
-            lines.append((0..<width).map { _ in
-                let length = Int(generator.next() % 12) + 1
-                return String((0..<length).map { _ in Character(Unicode.Scalar(UInt8(97 + generator.next() % 26))) })
-            })
+            lines.append(
+                (0..<width).map { _ in
+                    let length = Int(generator.next() % 12) + 1
+                    return String((0..<length).map { _ in Character(Unicode.Scalar(UInt8(97 + generator.next() % 26))) })
+                })
         }
         let text = lines.map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
         let directory = try TestFiles.temporaryDirectory()
@@ -106,7 +110,9 @@ struct CSVReaderTests {
         try TestFiles.write(text, to: path)
         // Small blocks through the real file path too: 1 MiB would hold the whole file.
         let records = try readRecords(path)
-        let reference = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let reference = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         #expect(records.map(\.fields) == reference)
         #expect(records.map(\.line) == Array(1...reference.count))
         let blocks = try parseInBlocks(Array(text.utf8), blockSize: 997)

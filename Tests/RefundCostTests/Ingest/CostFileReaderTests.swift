@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,7 +7,6 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 @Suite("Cost ingestion")
 struct CostFileReaderTests {
@@ -28,25 +29,33 @@ struct CostFileReaderTests {
         let reader = CostFileReader(mapping: mapping, rejects: log)
         var rows: [ReadRow] = []
         let summary = try reader.read(path: path) { row in
-            rows.append(ReadRow(
-                at: row.timestamp.milliseconds, account: String(decoding: row.accountID, as: UTF8.self),
-                category: String(decoding: row.category, as: UTF8.self), cost: row.cost.formatted(decimals: 9),
-                currency: row.currency.description, line: row.line))
+            rows.append(
+                ReadRow(
+                    at: row.timestamp.milliseconds, account: String(decoding: row.accountID, as: UTF8.self),
+                    category: String(decoding: row.category, as: UTF8.self), cost: row.cost.formatted(decimals: 9),
+                    currency: row.currency.description, line: row.line))
         }
-        return (rows, summary, log.firstRejects.map { var r = $0; r.file = "costs.csv"; return r })
+        return (
+            rows, summary,
+            log.firstRejects.map {
+                var r = $0; r.file = "costs.csv"; return r
+            }
+        )
     }
 
     @Test func readsTheContractColumnsInAnyOrder() throws {
-        let result = try read("""
+        let result = try read(
+            """
             cost,category,account_id,timestamp
             1.25,compute,a1,2026-10-01T00:00:00Z
             0.000000001,api,a2,1790812800000
 
             """)
-        #expect(result.rows == [
-            ReadRow(at: 1_790_812_800_000, account: "a1", category: "compute", cost: "1.250000000", currency: "USD", line: 2),
-            ReadRow(at: 1_790_812_800_000, account: "a2", category: "api", cost: "0.000000001", currency: "USD", line: 3),
-        ])
+        #expect(
+            result.rows == [
+                ReadRow(at: 1_790_812_800_000, account: "a1", category: "compute", cost: "1.250000000", currency: "USD", line: 2),
+                ReadRow(at: 1_790_812_800_000, account: "a2", category: "api", cost: "0.000000001", currency: "USD", line: 3),
+            ])
         #expect(result.summary.accepted == 2)
         #expect(result.summary.acceptedCost.byCurrency == [.usd: Money(nanos: 1_250_000_001)])
     }
@@ -98,7 +107,8 @@ struct CostFileReaderTests {
     }
 
     @Test func everyRejectReasonNamesLineFieldAndValue() throws {
-        let result = try read("""
+        let result = try read(
+            """
             timestamp,account_id,category,cost,currency
             2026-10-01T00:00:00Z,a1,c,1,USD
             yesterday,a2,c,2,USD
@@ -120,11 +130,15 @@ struct CostFileReaderTests {
         #expect(result.summary.rows == 8)
         #expect(result.summary.rejected == 7)
         // Rejected rows whose cost could still be read are counted with it: 2 + 3 USD, 8 EUR.
-        #expect(result.summary.rejectedCost.byCurrency == [.usd: Money(nanos: 5_000_000_000), CurrencyCode(validating: "EUR")!: Money(nanos: 8_000_000_000)])
+        #expect(
+            result.summary.rejectedCost.byCurrency == [
+                .usd: Money(nanos: 5_000_000_000), CurrencyCode(validating: "EUR")!: Money(nanos: 8_000_000_000),
+            ])
     }
 
     @Test func currencyDefaultsToUSDAndIsReadCaseInsensitively() throws {
-        let result = try read("timestamp,account_id,category,cost,currency\n2026-10-01T00:00:00Z,a,c,1,\n2026-10-01T00:00:00Z,b,c,2,eur\n")
+        let result = try read(
+            "timestamp,account_id,category,cost,currency\n2026-10-01T00:00:00Z,a,c,1,\n2026-10-01T00:00:00Z,b,c,2,eur\n")
         #expect(result.rows.map(\.currency) == ["USD", "EUR"])
     }
 }

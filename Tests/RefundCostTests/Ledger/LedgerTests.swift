@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,7 +7,6 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 /// One test per DOMAIN.md ledger rule, on hand-built histories with figures worked out by hand.
 @Suite("Entitlement ledger")
@@ -22,18 +23,23 @@ struct LedgerTests {
         let refundAt = t0 + 10 * d
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
         for (id, account) in [("201", "acct-m1"), ("202", "acct-m2")] {
-            fixture.notify("ONE_TIME_CHARGE", uuid: "share-\(id)", signed: t0 + h,
-                           transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
-            fixture.notify("REVOKE", uuid: "revoke-\(id)", signed: refundAt + 3 * 60_000,
-                           transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: refundAt + 3 * 60_000,
-                                                      extra: ["revocationDate": refundAt + 3 * 60_000, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]),
-                           received: refundAt + 4 * 60_000)
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: "share-\(id)", signed: t0 + h,
+                transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
+            fixture.notify(
+                "REVOKE", uuid: "revoke-\(id)", signed: refundAt + 3 * 60_000,
+                transaction: F.transaction(
+                    id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: refundAt + 3 * 60_000,
+                    extra: ["revocationDate": refundAt + 3 * 60_000, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]),
+                received: refundAt + 4 * 60_000)
             fixture.link(account, id)
         }
-        fixture.notify("REFUND", uuid: "refund", signed: refundAt + 1000,
-                       transaction: F.transaction("100", purchase: t0, signed: refundAt + 1000,
-                                                  extra: ["revocationDate": refundAt, "revocationReason": 1, "revocationType": "REFUND_FULL"]),
-                       received: refundAt + 2000)
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: refundAt + 1000,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: refundAt + 1000,
+                extra: ["revocationDate": refundAt, "revocationReason": 1, "revocationType": "REFUND_FULL"]),
+            received: refundAt + 2000)
         fixture.link("acct-p", "100")
         return fixture
     }
@@ -42,8 +48,11 @@ struct LedgerTests {
         let (ledger, _, rejects) = try buildLedger(try familyRefund().write())
         #expect(rejects.count == 0)
         let purchase = try #require(ledger.transaction("100"))
-        #expect(purchase.end == AccessEnd(kind: .refundFull, at: Timestamp(milliseconds: t0 + 10 * d),
-                                          noticedAt: Timestamp(milliseconds: t0 + 10 * d + 2000), notificationUUID: "refund"))
+        #expect(
+            purchase.end
+                == AccessEnd(
+                    kind: .refundFull, at: Timestamp(milliseconds: t0 + 10 * d),
+                    noticedAt: Timestamp(milliseconds: t0 + 10 * d + 2000), notificationUUID: "refund"))
         for member in ["201", "202"] {
             let end = try #require(ledger.transaction(member)?.end)
             #expect(end.kind == .familyRefund)
@@ -85,17 +94,22 @@ struct LedgerTests {
     @Test func undatedRevokeIsAFamilyExitAtItsSignedDate() throws {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify("ONE_TIME_CHARGE", uuid: "share", signed: t0 + h,
-                       transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
-        fixture.notify("REVOKE", uuid: "leave", signed: t0 + 5 * d,
-                       transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d),
-                       received: t0 + 5 * d + 30_000)
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "share", signed: t0 + h,
+            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
+        fixture.notify(
+            "REVOKE", uuid: "leave", signed: t0 + 5 * d,
+            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d),
+            received: t0 + 5 * d + 30_000)
         fixture.link("acct-p", "100")
         fixture.link("acct-m", "201")
         let (ledger, _, _) = try buildLedger(try fixture.write())
-        #expect(ledger.transaction("201")?.end == AccessEnd(
-            kind: .familyExit, at: Timestamp(milliseconds: t0 + 5 * d), noticedAt: Timestamp(milliseconds: t0 + 5 * d + 30_000),
-            notificationUUID: "leave"))
+        #expect(
+            ledger.transaction("201")?.end
+                == AccessEnd(
+                    kind: .familyExit, at: Timestamp(milliseconds: t0 + 5 * d),
+                    noticedAt: Timestamp(milliseconds: t0 + 5 * d + 30_000),
+                    notificationUUID: "leave"))
         #expect(ledger.transaction("100")?.end == nil)
         #expect(ledger.access("acct-m", at: t0 + 6 * d) == .ended(transaction: ledger.index("201")))
         // Linked by purchase time: bought an hour before the member's grant.
@@ -105,9 +119,11 @@ struct LedgerTests {
     @Test func datedFamilyRevokeWithoutARefundIsAnExit() throws {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify("REVOKE", uuid: "leave", signed: t0 + 5 * d,
-                       transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d,
-                                                  extra: ["revocationDate": t0 + 5 * d, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]))
+        fixture.notify(
+            "REVOKE", uuid: "leave", signed: t0 + 5 * d,
+            transaction: F.transaction(
+                "201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d,
+                extra: ["revocationDate": t0 + 5 * d, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]))
         fixture.link("acct-m", "201")
         let (ledger, _, _) = try buildLedger(try fixture.write())
         #expect(ledger.transaction("201")?.end?.kind == .familyExit)
@@ -116,7 +132,9 @@ struct LedgerTests {
     @Test func memberWithASecondValidTransactionStaysEntitled() throws {
         var fixture = familyRefund()
         // acct-m1 also bought the product itself, a week before.
-        fixture.notify("ONE_TIME_CHARGE", uuid: "own", signed: t0 - 7 * d, transaction: F.transaction("150", purchase: t0 - 7 * d, signed: t0 - 7 * d))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "own", signed: t0 - 7 * d,
+            transaction: F.transaction("150", purchase: t0 - 7 * d, signed: t0 - 7 * d))
         fixture.link("acct-m1", "150")
         let (ledger, _, _) = try buildLedger(try fixture.write())
         // Before the refund both grant; the PURCHASED one wins the tie-break.
@@ -128,10 +146,13 @@ struct LedgerTests {
     @Test func reversedRefundRestoresAccess() throws {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify("REFUND", uuid: "refund", signed: t0 + 2 * d,
-                       transaction: F.transaction("100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
-        fixture.notify("REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d,
-                       transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: t0 + 2 * d,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
+        fixture.notify(
+            "REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d,
+            transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
         fixture.link("acct-p", "100")
         let (ledger, _, _) = try buildLedger(try fixture.write())
         let transaction = try #require(ledger.transaction("100"))
@@ -146,9 +167,14 @@ struct LedgerTests {
 
     @Test func proratedRefund() throws {
         var fixture = F()
-        fixture.notify("REFUND", uuid: "refund", signed: t0 + 2 * d,
-                       transaction: F.transaction("100", purchase: t0, signed: t0 + 2 * d,
-                                                  extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0, "revocationType": "REFUND_PRORATED", "revocationPercentage": 25000]))
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: t0 + 2 * d,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: t0 + 2 * d,
+                extra: [
+                    "revocationDate": t0 + 2 * d, "revocationReason": 0, "revocationType": "REFUND_PRORATED",
+                    "revocationPercentage": 25000,
+                ]))
         let (ledger, _, _) = try buildLedger(try fixture.write())
         #expect(ledger.transaction("100")?.end?.kind == .refundProrated)
         #expect(ledger.transaction("100")?.record.revocationPercentage == 25000)
@@ -157,11 +183,19 @@ struct LedgerTests {
     @Test func upgradeIsNotARefundAndAccessGoesOn() throws {
         var fixture = F()
         let sub = "Auto-Renewable Subscription"
-        fixture.historyLines.append(F.json(["signedTransactions": [
-            F.jws(F.transaction("100", product: "pro.monthly", type: sub, purchase: t0, expires: t0 + 30 * d, signed: t0 + 10 * d,
-                                extra: ["isUpgraded": true, "revocationDate": t0 + 10 * d, "revocationReason": 0])),
-            F.jws(F.transaction("101", original: "100", product: "max.monthly", type: sub, purchase: t0 + 10 * d, expires: t0 + 40 * d, signed: t0 + 10 * d)),
-        ]]))
+        fixture.historyLines.append(
+            F.json([
+                "signedTransactions": [
+                    F.jws(
+                        F.transaction(
+                            "100", product: "pro.monthly", type: sub, purchase: t0, expires: t0 + 30 * d, signed: t0 + 10 * d,
+                            extra: ["isUpgraded": true, "revocationDate": t0 + 10 * d, "revocationReason": 0])),
+                    F.jws(
+                        F.transaction(
+                            "101", original: "100", product: "max.monthly", type: sub, purchase: t0 + 10 * d,
+                            expires: t0 + 40 * d, signed: t0 + 10 * d)),
+                ]
+            ]))
         fixture.link("acct-p", "100")
         let (ledger, _, _) = try buildLedger(try fixture.write())
         #expect(ledger.transaction("100")?.end?.kind == .upgrade)
@@ -172,12 +206,16 @@ struct LedgerTests {
 
     @Test func expiryEndsASubscriptionAndNoticeIsTheExpiresDate() throws {
         var fixture = F()
-        fixture.notify("SUBSCRIBED", uuid: "sub", signed: t0,
-                       transaction: F.transaction("100", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: t0, expires: t0 + 30 * d, signed: t0))
+        fixture.notify(
+            "SUBSCRIBED", uuid: "sub", signed: t0,
+            transaction: F.transaction(
+                "100", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: t0, expires: t0 + 30 * d, signed: t0
+            ))
         fixture.link("acct-p", "100")
         let (ledger, _, _) = try buildLedger(try fixture.write())
         let expires = Timestamp(milliseconds: t0 + 30 * d)
-        #expect(ledger.transaction("100")?.end == AccessEnd(kind: .expiry, at: expires, noticedAt: expires, notificationUUID: nil))
+        #expect(
+            ledger.transaction("100")?.end == AccessEnd(kind: .expiry, at: expires, noticedAt: expires, notificationUUID: nil))
         #expect(ledger.access("acct-p", at: t0 + 31 * d) == .ended(transaction: ledger.index("100")))
     }
 
@@ -194,8 +232,12 @@ struct LedgerTests {
     @Test func ambiguousPurchasesLeaveTheMemberUnlinked() throws {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "a", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify("ONE_TIME_CHARGE", uuid: "b", signed: t0 + 30 * 60_000, transaction: F.transaction("110", purchase: t0 + 30 * 60_000, signed: t0 + 30 * 60_000))
-        fixture.notify("ONE_TIME_CHARGE", uuid: "c", signed: t0 + h, transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "b", signed: t0 + 30 * 60_000,
+            transaction: F.transaction("110", purchase: t0 + 30 * 60_000, signed: t0 + 30 * 60_000))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "c", signed: t0 + h,
+            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
         fixture.link("acct-a", "100")
         fixture.link("acct-b", "110")
         fixture.link("acct-m", "201")
@@ -220,9 +262,15 @@ struct LedgerTests {
 
     @Test func appAccountTokenLinksAndConflictsAreReported() throws {
         var fixture = F()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "a", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0, extra: ["appAccountToken": "tok-a"]))
-        fixture.notify("ONE_TIME_CHARGE", uuid: "b", signed: t0, transaction: F.transaction("110", purchase: t0, signed: t0, extra: ["appAccountToken": "acct-b"]))
-        fixture.notify("ONE_TIME_CHARGE", uuid: "c", signed: t0, transaction: F.transaction("120", purchase: t0, signed: t0, extra: ["appAccountToken": "tok-a"]))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "a", signed: t0,
+            transaction: F.transaction("100", purchase: t0, signed: t0, extra: ["appAccountToken": "tok-a"]))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "b", signed: t0,
+            transaction: F.transaction("110", purchase: t0, signed: t0, extra: ["appAccountToken": "acct-b"]))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "c", signed: t0,
+            transaction: F.transaction("120", purchase: t0, signed: t0, extra: ["appAccountToken": "tok-a"]))
         fixture.link("acct-a", "", token: "tok-a")
         fixture.link("acct-c", "120")
         let (ledger, _, rejects) = try buildLedger(try fixture.write())

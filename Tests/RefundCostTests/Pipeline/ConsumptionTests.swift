@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,7 +7,6 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 @Suite("Consumption requests and credit packs")
 struct ConsumptionTests {
@@ -15,49 +16,68 @@ struct ConsumptionTests {
     let d = AppStoreFixture.day
 
     static func pack(_ id: String, purchase: Int64, signed: Int64, extra: [String: Any] = [:]) -> [String: Any] {
-        F.transaction(id, product: "credits.pack", type: "Consumable", purchase: purchase, signed: signed,
-                      extra: ["price": 4990].merging(extra) { $1 })
+        F.transaction(
+            id, product: "credits.pack", type: "Consumable", purchase: purchase, signed: signed,
+            extra: ["price": 4990].merging(extra) { $1 })
     }
 
     /// P: a 5,000-credit pack, 4,000 used before asking for a refund (declined).
+    ///
     /// Q: a pack with 1,000 credits used, asks unconsented, refunded, then draws 100 more.
     /// S: a monthly subscription asked about on day 6. V: a pack Apple's outage never delivered.
     func month() -> F {
         var fixture = F()
         fixture.products += "credits.pack,Consumable,,5000\npro.monthly,Auto-Renewable Subscription,P1M,\n"
-        fixture.consent = "account_id,consented,at\np,true,2026-09-30T00:00:00Z\ns,true,2026-09-30T00:00:00Z\nv,yes,2026-09-30T00:00:00Z\nq,false,2026-09-30T00:00:00Z\n"
-        fixture.deliveries = "transaction_id,status,at\n700,UNDELIVERED_SERVER_OUTAGE,2026-10-01T00:05:00Z\n500,DELIVERED,2026-10-01T00:01:00Z\n"
+        fixture.consent =
+            "account_id,consented,at\np,true,2026-09-30T00:00:00Z\ns,true,2026-09-30T00:00:00Z\nv,yes,2026-09-30T00:00:00Z\nq,false,2026-09-30T00:00:00Z\n"
+        fixture.deliveries =
+            "transaction_id,status,at\n700,UNDELIVERED_SERVER_OUTAGE,2026-10-01T00:05:00Z\n500,DELIVERED,2026-10-01T00:01:00Z\n"
 
         fixture.notify("ONE_TIME_CHARGE", uuid: "p-buy", signed: t0, transaction: Self.pack("500", purchase: t0, signed: t0))
         fixture.link("p", "500")
         fixture.cost("p", at: t0 + d, "1.50", category: "api", credits: 1500)
         fixture.cost("p", at: t0 + 2 * d, "2.50", category: "api", credits: 2500)
         fixture.cost("p", at: t0 + 5 * d, "2.00", category: "api", credits: 2000)
-        fixture.notify("CONSUMPTION_REQUEST", uuid: "p-ask", signed: t0 + 3 * d, transaction: Self.pack("500", purchase: t0, signed: t0 + 3 * d),
-                       received: t0 + 3 * d + 60_000, reason: "UNSATISFIED_WITH_PURCHASE")
-        fixture.notify("REFUND_DECLINED", uuid: "p-no", signed: t0 + 4 * d, transaction: Self.pack("500", purchase: t0, signed: t0 + 4 * d))
+        fixture.notify(
+            "CONSUMPTION_REQUEST", uuid: "p-ask", signed: t0 + 3 * d,
+            transaction: Self.pack("500", purchase: t0, signed: t0 + 3 * d),
+            received: t0 + 3 * d + 60_000, reason: "UNSATISFIED_WITH_PURCHASE")
+        fixture.notify(
+            "REFUND_DECLINED", uuid: "p-no", signed: t0 + 4 * d, transaction: Self.pack("500", purchase: t0, signed: t0 + 4 * d))
 
         fixture.notify("ONE_TIME_CHARGE", uuid: "q-buy", signed: t0, transaction: Self.pack("600", purchase: t0, signed: t0))
         fixture.link("q", "600")
         fixture.cost("q", at: t0 + d, "1.00", category: "api", credits: 1000)
-        fixture.notify("CONSUMPTION_REQUEST", uuid: "q-ask", signed: t0 + 2 * d, transaction: Self.pack("600", purchase: t0, signed: t0 + 2 * d),
-                       reason: "UNINTENDED_PURCHASE")
-        fixture.notify("REFUND", uuid: "q-refund", signed: t0 + 3 * d,
-                       transaction: Self.pack("600", purchase: t0, signed: t0 + 3 * d, extra: ["revocationDate": t0 + 3 * d, "revocationReason": 0]))
+        fixture.notify(
+            "CONSUMPTION_REQUEST", uuid: "q-ask", signed: t0 + 2 * d,
+            transaction: Self.pack("600", purchase: t0, signed: t0 + 2 * d),
+            reason: "UNINTENDED_PURCHASE")
+        fixture.notify(
+            "REFUND", uuid: "q-refund", signed: t0 + 3 * d,
+            transaction: Self.pack(
+                "600", purchase: t0, signed: t0 + 3 * d, extra: ["revocationDate": t0 + 3 * d, "revocationReason": 0]))
         fixture.cost("q", at: t0 + 4 * d, "0.10", category: "api", credits: 100)
 
-        fixture.notify("SUBSCRIBED", uuid: "s-buy", signed: t0,
-                       transaction: F.transaction("800", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: t0, expires: t0 + 30 * d, signed: t0))
+        fixture.notify(
+            "SUBSCRIBED", uuid: "s-buy", signed: t0,
+            transaction: F.transaction(
+                "800", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: t0, expires: t0 + 30 * d, signed: t0
+            ))
         fixture.link("s", "800")
         fixture.cost("s", at: t0 + d, "0.50")
-        fixture.notify("CONSUMPTION_REQUEST", uuid: "s-ask", signed: t0 + 6 * d,
-                       transaction: F.transaction("800", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: t0, expires: t0 + 30 * d, signed: t0 + 6 * d),
-                       reason: "OTHER")
+        fixture.notify(
+            "CONSUMPTION_REQUEST", uuid: "s-ask", signed: t0 + 6 * d,
+            transaction: F.transaction(
+                "800", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: t0, expires: t0 + 30 * d,
+                signed: t0 + 6 * d),
+            reason: "OTHER")
 
         fixture.notify("ONE_TIME_CHARGE", uuid: "v-buy", signed: t0, transaction: Self.pack("700", purchase: t0, signed: t0))
         fixture.link("v", "700")
-        fixture.notify("CONSUMPTION_REQUEST", uuid: "v-ask", signed: t0 + 30 * d + 20 * h, transaction: Self.pack("700", purchase: t0, signed: t0 + 30 * d + 20 * h),
-                       reason: "FULFILLMENT_ISSUE")
+        fixture.notify(
+            "CONSUMPTION_REQUEST", uuid: "v-ask", signed: t0 + 30 * d + 20 * h,
+            transaction: Self.pack("700", purchase: t0, signed: t0 + 30 * d + 20 * h),
+            reason: "FULFILLMENT_ISSUE")
         // Credits used by an account that bought none: classified by access like any row.
         fixture.cost("anon", at: t0 + d, "0.30", category: "api", credits: 30)
         return fixture
@@ -120,11 +140,12 @@ struct ConsumptionTests {
         #expect(s["refund_preference"] == "GRANT_PRORATED")
         #expect(s["outcome"] == "pending")
         let lines = try result.text("consumption_responses.jsonl").split(separator: "\n").map(String.init)
-        #expect(lines == [
-            #"{"transactionId":"500","body":{"customerConsented":true,"consumptionPercentage":80000,"deliveryStatus":"DELIVERED","refundPreference":"DECLINE","sampleContentProvided":false}}"#,
-            #"{"transactionId":"800","body":{"customerConsented":true,"deliveryStatus":"DELIVERED","refundPreference":"GRANT_PRORATED","sampleContentProvided":false}}"#,
-            #"{"transactionId":"700","body":{"customerConsented":true,"consumptionPercentage":0,"deliveryStatus":"UNDELIVERED_SERVER_OUTAGE","refundPreference":"GRANT_FULL","sampleContentProvided":false}}"#,
-        ])
+        #expect(
+            lines == [
+                #"{"transactionId":"500","body":{"customerConsented":true,"consumptionPercentage":80000,"deliveryStatus":"DELIVERED","refundPreference":"DECLINE","sampleContentProvided":false}}"#,
+                #"{"transactionId":"800","body":{"customerConsented":true,"deliveryStatus":"DELIVERED","refundPreference":"GRANT_PRORATED","sampleContentProvided":false}}"#,
+                #"{"transactionId":"700","body":{"customerConsented":true,"consumptionPercentage":0,"deliveryStatus":"UNDELIVERED_SERVER_OUTAGE","refundPreference":"GRANT_FULL","sampleContentProvided":false}}"#,
+            ])
     }
 
     @Test func anUndeliveredPackIsGrantedAndALateRequestIsStillAnswerable() throws {
@@ -164,7 +185,12 @@ struct ConsumptionTests {
 
     @Test func theHeavyUseThresholdIsAnOption() {
         let strict = ConsumptionPolicy(heavyUse: 20_000)
-        #expect(ConsumptionAnswer.preference(reason: "OTHER", delivery: .delivered, used: 25_000, usedText: "", policy: strict).0 == .decline)
-        #expect(ConsumptionAnswer.preference(reason: "OTHER", delivery: .delivered, used: 25_000, usedText: "", policy: ConsumptionPolicy()).0 == .grantProrated)
+        #expect(
+            ConsumptionAnswer.preference(reason: "OTHER", delivery: .delivered, used: 25_000, usedText: "", policy: strict).0
+                == .decline)
+        #expect(
+            ConsumptionAnswer.preference(
+                reason: "OTHER", delivery: .delivered, used: 25_000, usedText: "", policy: ConsumptionPolicy()
+            ).0 == .grantProrated)
     }
 }

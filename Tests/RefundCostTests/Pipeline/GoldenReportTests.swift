@@ -1,18 +1,20 @@
-@testable import Attribution
 import Foundation
+import Testing
+
+@testable import Attribution
 @testable import Ingest
 @testable import Ledger
 @testable import Pipeline
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 /// The bundled sample's October report, byte for byte, against the golden copy in
-/// `Tests/RefundCostTests/Golden/sample-2026-10/`. The copy committed in `reports/2026-10/` (what
-/// a visitor opens) must equal it too. Re-record both on purpose with
-/// `RECORD_GOLDENS=1 swift test`: a recording run fails, saying what it wrote, so it is never
-/// taken for a pass; then review the diff.
+/// `Tests/RefundCostTests/Golden/sample-2026-10/`.
+///
+/// The copy committed in `reports/2026-10/` (what a visitor opens) must equal it too. Re-record both
+/// on purpose with `RECORD_GOLDENS=1 swift test`: a recording run fails, saying what it wrote, so it
+/// is never taken for a pass; then review the diff.
 @Suite("Golden report of Data/sample")
 struct GoldenReportTests {
     static let files = ReportFiles.csvNames + ["rejects.csv", "run.json", "report.html"]
@@ -36,11 +38,15 @@ struct GoldenReportTests {
                 for file in Self.files {
                     let actual = Self.stable(try result.text(file), file: file)
                     let path = folder + "/" + file
-                    if (try? TestFiles.read(path)) != actual { changed.append(HumanText.relative(path, to: TestFiles.packageRoot)) }
+                    if (try? TestFiles.read(path)) != actual {
+                        changed.append(HumanText.relative(path, to: TestFiles.packageRoot))
+                    }
                     try TestFiles.write(actual, to: path)
                 }
             }
-            Issue.record("RECORD_GOLDENS=1: recorded \(changed.count) changed golden files, review the diff: \(changed.joined(separator: ", "))")
+            Issue.record(
+                "RECORD_GOLDENS=1: recorded \(changed.count) changed golden files, review the diff: \(changed.joined(separator: ", "))"
+            )
             return
         }
         for file in Self.files {
@@ -48,7 +54,8 @@ struct GoldenReportTests {
             let expected = try TestFiles.read(Self.goldenFolder + "/" + file)
             #expect(
                 actual == expected,
-                "\(file) differs from Golden/sample-2026-10/\(file): \(firstDifference(actual, expected)); re-record with RECORD_GOLDENS=1 if intended")
+                "\(file) differs from Golden/sample-2026-10/\(file): \(firstDifference(actual, expected)); re-record with RECORD_GOLDENS=1 if intended"
+            )
         }
     }
 
@@ -66,7 +73,9 @@ struct GoldenReportTests {
         let first = try runReport(root, label: "first")
         let second = try runReport(root, label: "second")
         for file in GoldenReportTests.files {
-            #expect(GoldenReportTests.stable(try first.text(file), file: file) == GoldenReportTests.stable(try second.text(file), file: file))
+            #expect(
+                GoldenReportTests.stable(try first.text(file), file: file)
+                    == GoldenReportTests.stable(try second.text(file), file: file))
         }
     }
 
@@ -77,8 +86,9 @@ struct GoldenReportTests {
         let rejects = RejectLog()
         let layout = try InputLayout(root: root)
         let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(asOf: window.asOf), rejects: rejects)
-        let ledger = try Ledger(input: load.input, accountLinks: load.accountLinks, products: load.products,
-                                options: LedgerOptions(asOf: window.asOf), rejects: rejects)
+        let ledger = try Ledger(
+            input: load.input, accountLinks: load.accountLinks, products: load.products,
+            options: LedgerOptions(asOf: window.asOf), rejects: rejects)
         let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: .usd, rejects: rejects)
         var whole = Attributor(ledger: ledger, window: window, grace: .hours(1), rates: rates)
         var odd = whole.emptyCopy()
@@ -97,15 +107,21 @@ struct GoldenReportTests {
         try merged.merge(even.totals)
         let mergedDraws = try whole.settle(&merged)
         let (wholeTotals, wholeDraws) = try whole.finished()
-        let one = try ReportFigures(ledger: ledger, totals: wholeTotals, window: window, rates: rates, credits: whole.credits, draws: wholeDraws)
-        let two = try ReportFigures(ledger: ledger, totals: merged, window: window, rates: rates, credits: whole.credits, draws: mergedDraws)
+        let one = try ReportFigures(
+            ledger: ledger, totals: wholeTotals, window: window, rates: rates, credits: whole.credits, draws: wholeDraws)
+        let two = try ReportFigures(
+            ledger: ledger, totals: merged, window: window, rates: rates, credits: whole.credits, draws: mergedDraws)
         let oneFolder = try TestFiles.temporaryDirectory("one")
         let twoFolder = try TestFiles.temporaryDirectory("two")
-        try ReportFiles.write(one, conservation: try Conservation(figures: one, accepted: CostTotals()), inputs: [], to: oneFolder)
-        try ReportFiles.write(two, conservation: try Conservation(figures: two, accepted: CostTotals()), inputs: [], to: twoFolder)
+        try ReportFiles.write(
+            one, conservation: try Conservation(figures: one, accepted: CostTotals()), inputs: [], to: oneFolder)
+        try ReportFiles.write(
+            two, conservation: try Conservation(figures: two, accepted: CostTotals()), inputs: [], to: twoFolder)
         #expect(index > 10_000)
         for file in ReportFiles.csvNames + ["report.html"] {
-            #expect(try TestFiles.read(oneFolder + "/" + file) == TestFiles.read(twoFolder + "/" + file), "\(file) differs after merging")
+            #expect(
+                try TestFiles.read(oneFolder + "/" + file) == TestFiles.read(twoFolder + "/" + file),
+                "\(file) differs after merging")
         }
     }
 }

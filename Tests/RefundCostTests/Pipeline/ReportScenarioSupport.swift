@@ -1,12 +1,13 @@
-@testable import Attribution
 import Foundation
+import Testing
+
+@testable import Attribution
 @testable import Ingest
 @testable import Ledger
 @testable import Pipeline
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 /// Runs the real report on a fixture folder and reads its CSV files back by column name.
 struct ReportResult {

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,7 +7,6 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 /// Small hand-built months with every figure worked out by hand (amounts in USD).
 @Suite("Monthly report scenarios")
@@ -16,30 +17,38 @@ struct ReportScenarioTests {
     let d = AppStoreFixture.day
     let minute: Int64 = 60_000
 
-    /// P buys pro.lifetime on Oct 1; members M1 and M2 get it an hour later. P is refunded on
-    /// Oct 11 (R); the server cut P off but M1 kept using it. U buys pro.yearly on Oct 25 and
-    /// used the app before; an anonymous account used it too.
+    /// P buys pro.lifetime on Oct 1; members M1 and M2 get it an hour later.
+    ///
+    /// P is refunded on Oct 11 (R); the server cut P off but M1 kept using it. U buys pro.yearly on
+    /// Oct 25 and used the app before; an anonymous account used it too.
     func familyRefundMonth() -> F {
         var fixture = F()
         let refundAt = t0 + 10 * d
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
         for (id, account) in [("201", "m1"), ("202", "m2")] {
-            fixture.notify("ONE_TIME_CHARGE", uuid: "share-\(id)", signed: t0 + h,
-                           transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
-            fixture.notify("REVOKE", uuid: "revoke-\(id)", signed: refundAt + 3 * minute,
-                           transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: refundAt + 3 * minute,
-                                                      extra: ["revocationDate": refundAt + 3 * minute, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]),
-                           received: refundAt + 4 * minute)
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: "share-\(id)", signed: t0 + h,
+                transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
+            fixture.notify(
+                "REVOKE", uuid: "revoke-\(id)", signed: refundAt + 3 * minute,
+                transaction: F.transaction(
+                    id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: refundAt + 3 * minute,
+                    extra: ["revocationDate": refundAt + 3 * minute, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]),
+                received: refundAt + 4 * minute)
             fixture.link(account, id)
         }
-        fixture.notify("REFUND", uuid: "refund", signed: refundAt + 1000,
-                       transaction: F.transaction("100", purchase: t0, signed: refundAt + 1000,
-                                                  extra: ["revocationDate": refundAt, "revocationReason": 1, "revocationType": "REFUND_FULL"]),
-                       received: refundAt + 2000)
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: refundAt + 1000,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: refundAt + 1000,
+                extra: ["revocationDate": refundAt, "revocationReason": 1, "revocationType": "REFUND_FULL"]),
+            received: refundAt + 2000)
         fixture.link("p", "100")
-        fixture.notify("SUBSCRIBED", uuid: "u-buy", signed: t0 + 24 * d,
-                       transaction: F.transaction("300", product: "pro.yearly", type: "Auto-Renewable Subscription", purchase: t0 + 24 * d,
-                                                  expires: t0 + 389 * d, signed: t0 + 24 * d))
+        fixture.notify(
+            "SUBSCRIBED", uuid: "u-buy", signed: t0 + 24 * d,
+            transaction: F.transaction(
+                "300", product: "pro.yearly", type: "Auto-Renewable Subscription", purchase: t0 + 24 * d,
+                expires: t0 + 389 * d, signed: t0 + 24 * d))
         fixture.link("u", "300")
         fixture.cost("p", at: t0 + 2 * d + 10 * h, "4.00")
         fixture.cost("m1", at: t0 + 4 * d + 12 * h, "2.00")
@@ -110,7 +119,13 @@ struct ReportScenarioTests {
         #expect(try result.rows("summary.csv").map { $0["product_id"] } == ["", "pro.lifetime", "pro.yearly", "*"])
         // cost_by_day: the anonymous storage row on Oct 7.
         let storage = try result.rows("cost_by_day.csv").filter { $0["category"] == "storage" }
-        #expect(storage == [["day": "2026-10-07", "category": "storage", "class": "unlinked", "currency": "USD", "rows": "1", "cost": "1.000000"]])
+        #expect(
+            storage == [
+                [
+                    "day": "2026-10-07", "category": "storage", "class": "unlinked", "currency": "USD", "rows": "1",
+                    "cost": "1.000000",
+                ]
+            ])
         #expect(result.outcome.conservation?.holds == true)
     }
 
@@ -119,10 +134,13 @@ struct ReportScenarioTests {
         let august = t0 - 61 * d
         let sub = "Auto-Renewable Subscription"
         fixture.products += "pro.monthly,Auto-Renewable Subscription,P1M,\n"
-        fixture.notify("SUBSCRIBED", uuid: "buy", signed: august,
-                       transaction: F.transaction("100", product: "pro.monthly", type: sub, purchase: august, expires: t0 - 30 * d, signed: august))
-        let member = F.transaction("201", product: "pro.monthly", ownership: "FAMILY_SHARED", type: sub, purchase: august + h,
-                                   expires: t0 - 30 * d, signed: august + h)
+        fixture.notify(
+            "SUBSCRIBED", uuid: "buy", signed: august,
+            transaction: F.transaction(
+                "100", product: "pro.monthly", type: sub, purchase: august, expires: t0 - 30 * d, signed: august))
+        let member = F.transaction(
+            "201", product: "pro.monthly", ownership: "FAMILY_SHARED", type: sub, purchase: august + h,
+            expires: t0 - 30 * d, signed: august + h)
         fixture.notify("SUBSCRIBED", uuid: "share", signed: august + h, transaction: member)
         var leaving = member
         leaving["signedDate"] = t0 - 52 * d
@@ -159,7 +177,9 @@ struct ReportScenarioTests {
 
     @Test func aMemberWithASecondValidTransactionDoesNotLeak() throws {
         var fixture = familyRefundMonth()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "own", signed: t0 - 7 * d, transaction: F.transaction("150", purchase: t0 - 7 * d, signed: t0 - 7 * d))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "own", signed: t0 - 7 * d,
+            transaction: F.transaction("150", purchase: t0 - 7 * d, signed: t0 - 7 * d))
         fixture.link("m1", "150")
         let result = try runReport(try fixture.write())
         let lifetime = try result.summary("pro.lifetime")
@@ -174,9 +194,13 @@ struct ReportScenarioTests {
     @Test func aReversedRefundIsPaidAccessAndCountedAsAReversal() throws {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify("REFUND", uuid: "refund", signed: t0 + 2 * d,
-                       transaction: F.transaction("100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
-        fixture.notify("REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d, transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: t0 + 2 * d,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
+        fixture.notify(
+            "REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d,
+            transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
         fixture.link("p", "100")
         fixture.cost("p", at: t0 + 3 * d, "1.25")
         fixture.cost("p", at: t0 + 8 * d, "0.75")
@@ -190,9 +214,14 @@ struct ReportScenarioTests {
 
     @Test func aProratedRefundPaysBackItsShare() throws {
         var fixture = F()
-        fixture.notify("REFUND", uuid: "refund", signed: t0 + 2 * d,
-                       transaction: F.transaction("100", purchase: t0, signed: t0 + 2 * d,
-                                                  extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0, "revocationType": "REFUND_PRORATED", "revocationPercentage": 25000]))
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: t0 + 2 * d,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: t0 + 2 * d,
+                extra: [
+                    "revocationDate": t0 + 2 * d, "revocationReason": 0, "revocationType": "REFUND_PRORATED",
+                    "revocationPercentage": 25000,
+                ]))
         fixture.link("p", "100")
         fixture.cost("p", at: t0 + d, "1.00")
         let result = try runReport(try fixture.write())
@@ -211,8 +240,11 @@ struct ReportScenarioTests {
     @Test func costAfterExpiryIsLapsedAccessNotALeak() throws {
         var fixture = F()
         let september = t0 - 30 * d
-        fixture.notify("SUBSCRIBED", uuid: "buy", signed: september,
-                       transaction: F.transaction("100", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: september, expires: t0, signed: september))
+        fixture.notify(
+            "SUBSCRIBED", uuid: "buy", signed: september,
+            transaction: F.transaction(
+                "100", product: "pro.monthly", type: "Auto-Renewable Subscription", purchase: september, expires: t0,
+                signed: september))
         fixture.link("e", "100")
         fixture.cost("e", at: t0 + 2 * d, "0.60")
         let result = try runReport(try fixture.write())
@@ -234,8 +266,10 @@ struct ReportScenarioTests {
         let before = try runReport(try fixture.write("closed"))
         // Refunded at 23:00 on Oct 31, but Apple signed the REFUND at 01:00 on Nov 1.
         let late = t0 + 31 * d + h
-        fixture.notify("REFUND", uuid: "late", signed: late,
-                       transaction: F.transaction("100", purchase: t0, signed: late, extra: ["revocationDate": t0 + 30 * d + 23 * h, "revocationReason": 0]))
+        fixture.notify(
+            "REFUND", uuid: "late", signed: late,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: late, extra: ["revocationDate": t0 + 30 * d + 23 * h, "revocationReason": 0]))
         let closed = try runReport(try fixture.write("with-late"))
         #expect(try closed.text("summary.csv") == before.text("summary.csv"))
         #expect(try closed.text("leaks.csv") == before.text("leaks.csv"))
@@ -276,10 +310,15 @@ struct ReportScenarioTests {
         var fixture = familyRefundMonth()
         fixture.rates = "date,currency,rate\n2026-10-05,EUR,1.10\n"
         fixture.cost("anon", at: t0 + 5 * d, "10.00", currency: "GBP")
-        #expect(throws: ConversionError.missingRate(currency: CurrencyCode(validating: "GBP")!, date: CivilDate(year: 2026, month: 10, day: 6)!, report: .usd)) {
+        #expect(
+            throws: ConversionError.missingRate(
+                currency: CurrencyCode(validating: "GBP")!, date: CivilDate(year: 2026, month: 10, day: 6)!, report: .usd)
+        ) {
             try runReport(try fixture.write())
         }
-        let message = ConversionError.missingRate(currency: CurrencyCode(validating: "GBP")!, date: CivilDate(year: 2026, month: 10, day: 6)!, report: .usd).description
+        let message = ConversionError.missingRate(
+            currency: CurrencyCode(validating: "GBP")!, date: CivilDate(year: 2026, month: 10, day: 6)!, report: .usd
+        ).description
         #expect(message.contains("no exchange rate for GBP on or before 2026-10-06"))
         #expect(message.contains("add a row '2026-10-06,GBP,RATE' to fx.csv"))
     }
@@ -291,7 +330,9 @@ struct ReportFolderTests {
 
     @Test func tooManyRejectsWriteOnlyRejectsAndReplaceTheFolder() throws {
         var fixture = F()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: F.october, transaction: F.transaction("100", purchase: F.october, signed: F.october))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "buy", signed: F.october,
+            transaction: F.transaction("100", purchase: F.october, signed: F.october))
         fixture.link("p", "100")
         fixture.cost("p", at: F.october + F.day, "1.00")
         let root = try fixture.write()

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Attribution
 @testable import Ingest
 @testable import Ledger
@@ -5,13 +7,13 @@
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 @Suite("CSV writer")
 struct CSVWriterTests {
     @Test func quotesOnlyWhatNeedsIt() {
-        #expect(CSVEncoding.line(["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", ""]) ==
-            "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",")
+        #expect(
+            CSVEncoding.line(["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", ""])
+                == "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",")
     }
 
     @Test func guardsTextThatASpreadsheetWouldRun() {

@@ -1,12 +1,13 @@
-@testable import Attribution
 import Foundation
+import Testing
+
+@testable import Attribution
 @testable import Ingest
 @testable import Ledger
 @testable import Pipeline
 @testable import Report
 @testable import Support
 @testable import Synthetic
-import Testing
 
 @Suite("Synthetic dataset generator")
 struct GeneratorTests {
@@ -61,7 +62,8 @@ struct GeneratorTests {
         let reader = CostFileReader(rejects: rejects)
         for path in layout.costFiles { costRows += try reader.read(path: path) { _ in }.rows }
         #expect(costRows == summary.costRows)
-        let (ledger, load, ledgerRejects) = try buildLedger(root, asOf: Timestamp(milliseconds: GeneratorOptions(accounts: 1, seed: 1).windowEnd).milliseconds)
+        let (ledger, load, ledgerRejects) = try buildLedger(
+            root, asOf: Timestamp(milliseconds: GeneratorOptions(accounts: 1, seed: 1).windowEnd).milliseconds)
         #expect(rejects.count == 0)
         #expect(ledgerRejects.count == 0, "\(ledgerRejects.firstRejects)")
         // Retries of Sandbox or late notifications are left out before they are seen as retries.
