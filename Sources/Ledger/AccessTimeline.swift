@@ -127,7 +127,7 @@ package struct AccessTimelines: Sendable {
 }
 
 /// Apple's transaction ids are decimal strings: they order as numbers when both are (up to
-/// 19 digits), numbers before anything else, and by bytes otherwise and on a tie ("01" after
+/// 19 digits), numbers before anything else, and by bytes otherwise and on a tie ("01" before
 /// "1").
 ///
 /// The one ordering of transaction ids everywhere.

@@ -1,0 +1,55 @@
+import Testing
+
+@testable import Attribution
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+
+/// `export-access` is what the benchmark's independent SQL check classifies cost rows by, so
+/// its rows are checked by hand here.
+@Suite("Access timeline export")
+struct AccessTimelineFileTests {
+    typealias F = AppStoreFixture
+    let t0 = AppStoreFixture.october
+    let h = AppStoreFixture.hour
+    let d = AppStoreFixture.day
+
+    @Test func aRefundedPurchaseAndAMemberGiveTheirSegments() throws {
+        var fixture = F()
+        let refundAt = t0 + 10 * d
+        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: refundAt + 1000,
+            transaction: F.transaction("100", purchase: t0, signed: refundAt + 1000, extra: ["revocationDate": refundAt]))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "share", signed: t0 + h,
+            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
+        fixture.link("p", "100")
+        fixture.link("m", "201")
+        fixture.cost("p", at: t0, "1.00")
+        let root = try fixture.write()
+        let loaded = try LedgerLoad(data: root, options: .init(asOf: t0.adding(days: 31)), rejects: RejectLog())
+        let out = try TestFiles.temporaryDirectory() + "/access.csv"
+        try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
+        let start = Int64.min / 2
+        #expect(
+            try TestFiles.read(out) == """
+                account_id,start_ms,class,product_id
+                m,\(start),unentitled,
+                m,\(t0 + h - 2 * h),premature,pro.lifetime
+                m,\(t0 + h),family_shared,pro.lifetime
+                p,\(start),unentitled,
+                p,\(t0 - 2 * h),premature,pro.lifetime
+                p,\(t0),paid,pro.lifetime
+                p,\(refundAt),after_refund,pro.lifetime
+
+                """)
+    }
+}
+
+extension Int64 {
+    /// `self` as epoch milliseconds plus whole days, as a timestamp.
+    func adding(days: Int64) -> Timestamp { Timestamp(milliseconds: self + days * 86_400_000) }
+}
