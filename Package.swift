@@ -20,8 +20,10 @@ let package = Package(
             name: "COpenSSL",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Linux calls the Swift Glibc module does not expose (header only).
+        .systemLibrary(name: "CSystem"),
         // Money, time, durations, hashing, diagnostics, files and threads.
-        .target(name: "Support", dependencies: ["COpenSSL"], swiftSettings: releaseSettings),
+        .target(name: "Support", dependencies: ["COpenSSL", "CSystem"], swiftSettings: releaseSettings),
         // Reading inputs: libcsv, cost rows, App Store JSON and JWS, accounts, products, rates.
         .target(name: "Ingest", dependencies: ["Support", "CLibCSV"], swiftSettings: releaseSettings),
         // Transaction states, ends of access, family links, access timelines.

@@ -24,7 +24,7 @@ package final class AppStoreReader {
         let decodedFiles = try Parallel.map(files.count, threads: FileSystem.processorCount) { index -> DecodedFile in
             let (path, isNotifications) = files[index]
             if !isNotifications { return try AppStoreReader.decodeHistory(path) }
-            return path.hasSuffix(".csv")
+            return path.lowercased().hasSuffix(".csv")
                 ? try AppStoreReader.decodeNotificationCSV(path) : try AppStoreReader.decodeNotificationLines(path)
         }
         for decoded in decodedFiles {

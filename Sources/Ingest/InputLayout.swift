@@ -6,6 +6,10 @@ import Support
 /// DIR/notifications/*.jsonl, *.csv   transactions/*.jsonl   costs/*.csv
 /// DIR/accounts.csv  products.csv  fx.csv  consent.csv  deliveries.csv
 /// ```
+///
+/// Every entry of `notifications/`, `transactions/` and `costs/` is either read or refused:
+/// extensions match without regard to case, and anything else (another extension, a folder, a
+/// pipe or a device) is a rejected input with the reason, never skipped silently.
 package struct InputLayout: Sendable, Hashable {
     package var root: String
     package var costFiles: [String]
@@ -16,23 +20,33 @@ package struct InputLayout: Sendable, Hashable {
     package var exchangeRates: String?
     package var consent: String?
     package var deliveries: String?
+    /// Entries of the input folders that cannot be read as inputs, one reject each.
+    package var refused: [Reject] = []
 
     package init(root: String) throws(InputLayoutError) {
-        guard FileSystem.isDirectory(root) else { throw .notAFolder(root) }
+        guard FileSystem.kind(root) == .directory else { throw .notAFolder(root) }
         self.root = root
-        costFiles = try InputLayout.files(in: root + "/costs", endingIn: [".csv"])
-        notificationFiles = try InputLayout.files(in: root + "/notifications", endingIn: [".jsonl", ".csv"])
-        transactionFiles = try InputLayout.files(in: root + "/transactions", endingIn: [".jsonl"])
+        var refused: [Reject] = []
+        costFiles = try InputLayout.files(in: "costs", of: root, endingIn: [".csv"], refused: &refused)
+        notificationFiles = try InputLayout.files(in: "notifications", of: root, endingIn: [".jsonl", ".csv"], refused: &refused)
+        transactionFiles = try InputLayout.files(in: "transactions", of: root, endingIn: [".jsonl"], refused: &refused)
         func optional(_ name: String) -> String? {
             let path = root + "/" + name
-            return FileSystem.exists(path) ? path : nil
+            switch FileSystem.kind(path) {
+            case .missing: return nil
+            case .regularFile: return path
+            case .directory, .special:
+                refused.append(Reject(file: path, line: 0, field: "", value: name, reason: "not a regular file; \(name) must be a file"))
+                return nil
+            }
         }
         accounts = optional("accounts.csv")
         products = optional("products.csv")
         exchangeRates = optional("fx.csv")
         consent = optional("consent.csv")
         deliveries = optional("deliveries.csv")
-        if costFiles.isEmpty { throw .noCostFiles(root) }
+        self.refused = refused
+        if costFiles.isEmpty && !refused.contains(where: { $0.file.hasPrefix(root + "/costs/") }) { throw .noCostFiles(root) }
     }
 
     /// Every input file, in the order a run reads them (for byte counts and checksums).
@@ -41,16 +55,44 @@ package struct InputLayout: Sendable, Hashable {
             + costFiles
     }
 
-    private static func files(in folder: String, endingIn suffixes: [String]) throws(InputLayoutError) -> [String] {
-        guard FileSystem.isDirectory(folder) else { return [] }
+    private static func files(
+        in folderName: String, of root: String, endingIn suffixes: [String], refused: inout [Reject]
+    ) throws(InputLayoutError) -> [String] {
+        let folder = root + "/" + folderName
+        guard FileSystem.kind(folder) == .directory else { return [] }
+        let entries: [FileSystem.Entry]
         do {
-            return try FileSystem.list(folder)
-                .filter { entry in
-                    !entry.isDirectory && suffixes.contains { entry.name.hasSuffix($0) } && !entry.name.hasPrefix(".")
-                }
-                .map { folder + "/" + $0.name }
+            entries = try FileSystem.list(folder)
         } catch {
             throw .unreadable(error)
+        }
+        var files: [String] = []
+        for entry in entries {
+            let path = folder + "/" + entry.name
+            if let reason = refusal(entry, suffixes: suffixes, folder: folderName) {
+                refused.append(Reject(file: path, line: 0, field: "", value: entry.name, reason: reason))
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// Why an entry is not read, or nil when it is an input.
+    private static func refusal(_ entry: FileSystem.Entry, suffixes: [String], folder: String) -> String? {
+        let wanted = suffixes.joined(separator: " or ")
+        switch entry.kind {
+        case .directory:
+            return "a folder inside \(folder)/: inputs are not read from sub-folders; move its files into \(folder)/"
+        case .special, .missing:
+            return "not a regular file (a pipe, socket, device or broken link): only regular files are read"
+        case .regularFile:
+            let name = entry.name.lowercased()
+            if suffixes.contains(where: { name.hasSuffix($0) }) { return nil }
+            if name.hasSuffix(".gz") {
+                return "a gzip-compressed file: compressed inputs are not read; decompress it with gunzip"
+            }
+            return "not a \(wanted) file: files in \(folder)/ must end in \(wanted) (any case); rename it or move it out"
         }
     }
 }

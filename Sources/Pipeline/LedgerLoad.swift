@@ -30,6 +30,7 @@ package struct LedgerLoad: Sendable {
     /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
     package init(data: String, options: Options, rejects: RejectLog) throws {
         layout = try InputLayout(root: data)
+        for refused in layout.refused { try rejects.record(refused) }
         appStore = try AppStoreLoad(
             layout: layout, options: AppStoreOptions(environment: options.environment, asOf: options.asOf), rejects: rejects)
         ledger = try Ledger(

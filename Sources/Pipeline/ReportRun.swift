@@ -38,18 +38,21 @@ package struct ReportOptions: Sendable {
 /// How a report run ended.
 package struct ReportOutcome: Sendable {
     package var folder: String
+    /// Where a failed run's rejects went (`OUT/LABEL.rejects.csv`).
+    package var rejectsFile: String
     package var figures: ReportFigures?
     package var conservation: Conservation?
     package var rejects: Int
     package var rejectSamples: [Reject]
-    package var costRows: Int
-    package var costBytes: Int
-    package var costSeconds: Double
-    package var totalSeconds: Double
-    /// True when rejects exceeded `--max-rejects`: only rejects.csv was written.
-    package var failedOnRejects: Bool
+    package var costRows = 0
+    package var costBytes = 0
+    package var costSeconds = 0.0
+    package var totalSeconds = 0.0
+    /// True when rejects exceeded `--max-rejects`: the previous report was left as it was and
+    /// the rejects went to `rejectsFile`.
+    package var failedOnRejects = false
     /// A request id was reused with different content, so cost files were read again in order.
-    package var readSequentially: Bool
+    package var readSequentially = false
 }
 
 /// Progress a run reports while it reads cost files.
@@ -59,85 +62,108 @@ package struct ReportProgress: Sendable {
     package var rows: Int
 }
 
+/// A run that stopped on an input it cannot use: what went wrong, and where the rejects found
+/// so far went. The previous report is untouched.
+package struct ReportRunFailure: Error, CustomStringConvertible {
+    package var underlying: any Error
+    package var destination: String
+    package var rejectsFile: String?
+
+    package var description: String {
+        var text = "\(underlying)"
+        if !text.hasSuffix("\n") { text += "\n" }
+        text += "The previous report in \(destination)/, if any, is unchanged."
+        if let rejectsFile { text += " The lines rejected so far are in \(rejectsFile)." }
+        return text
+    }
+}
+
 /// The monthly batch: read everything, attribute every cost row, write every output file.
+/// Either every file of `OUT/LABEL/` is replaced at once, or nothing there changes.
 package enum ReportRun {
     package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in })
         throws -> ReportOutcome
     {
         let started = Clock.monotonicSeconds()
         let folder = try OutputFolder(out: options.out, label: options.window.label)
+        let rejects = RejectLog()
         do {
-            return try run(options, folder: folder, started: started, progress: progress)
+            try rejects.streamTo(folder.staging + "/rejects.csv")
+            var outcome = try run(options, folder: folder, rejects: rejects, started: started, progress: progress)
+            if outcome.failedOnRejects { try folder.keepRejectsOnly() } else { try folder.commit() }
+            outcome.totalSeconds = Clock.monotonicSeconds() - started
+            return outcome
         } catch {
+            try? rejects.commit()
+            let kept = rejects.count > 0 && (try? folder.keepRejectsOnly()) != nil
             folder.abandon()
-            throw error
+            throw ReportRunFailure(underlying: error, destination: folder.destination, rejectsFile: kept ? folder.rejectsFile : nil)
         }
     }
 
     private static func run(
-        _ options: ReportOptions, folder: OutputFolder, started: Double, progress: @escaping @Sendable (ReportProgress) -> Void
+        _ options: ReportOptions, folder: OutputFolder, rejects: RejectLog, started: Double,
+        progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> ReportOutcome {
-        let rejects = RejectLog()
-        try rejects.streamTo(folder.staging + "/rejects.csv")
-        let window = options.window
         let loaded = try LedgerLoad(data: options.data, options: options.ledgerOptions, rejects: rejects)
-        let (layout, load, ledger, rates) = (loaded.layout, loaded.appStore, loaded.ledger, loaded.rates)
         let appStoreSeconds = Clock.monotonicSeconds() - started
-
-        var attributor = Attributor(ledger: ledger, window: window, grace: options.grace, rates: rates)
+        var attributor = Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
         let costStarted = Clock.monotonicSeconds()
         let reading = try ParallelCostReading.run(
-            files: layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor, rejects: rejects,
-            threads: options.threads
+            files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,
+            rejects: rejects, threads: options.threads
         ) { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) }
-        let summaries = reading.summaries
-        var inputs = reading.inputs
-        var accepted = CostTotals()
-        for summary in summaries { try accepted.add(summary.acceptedCost) }
         let costSeconds = Clock.monotonicSeconds() - costStarted
-        for path in layout.allFiles where !layout.costFiles.contains(path) {
-            let checksum = try load.input.checksums[path] ?? SHA256.file(path)
-            inputs.append(
-                InputFileRecord(
-                    path: HumanText.relative(path, to: options.data), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
-        }
-        inputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let inputs = try inputRecords(loaded, costs: reading.inputs, root: options.data)
         try rejects.commit()
 
         var outcome = ReportOutcome(
-            folder: folder.destination, figures: nil, conservation: nil, rejects: rejects.count,
-            rejectSamples: rejects.firstRejects,
-            costRows: summaries.reduce(0) { $0 + $1.rows }, costBytes: summaries.reduce(0) { $0 + $1.bytes },
-            costSeconds: costSeconds, totalSeconds: 0, failedOnRejects: false, readSequentially: reading.readSequentially)
-        if rejects.count > options.maxRejects {
-            try folder.commitOnly(["rejects.csv"])
+            folder: folder.destination, rejectsFile: folder.rejectsFile, figures: nil, conservation: nil,
+            rejects: rejects.count, rejectSamples: rejects.firstRejects)
+        outcome.costRows = reading.summaries.reduce(0) { $0 + $1.rows }
+        outcome.costBytes = reading.summaries.reduce(0) { $0 + $1.bytes }
+        outcome.costSeconds = costSeconds
+        outcome.readSequentially = reading.readSequentially
+        guard rejects.count <= options.maxRejects else {
             outcome.failedOnRejects = true
-            outcome.totalSeconds = Clock.monotonicSeconds() - started
             return outcome
         }
 
         var totals = reading.totals
         let draws = try attributor.settle(&totals)
         let figures = try ReportFigures(
-            ledger: ledger, totals: totals, window: window, rates: rates, credits: attributor.credits, draws: draws,
-            evidence: loaded.evidence, policy: options.consumptionPolicy)
+            ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,
+            draws: draws, evidence: loaded.evidence, policy: options.consumptionPolicy)
+        var accepted = CostTotals()
+        for summary in reading.summaries { try accepted.add(summary.acceptedCost) }
         let conservation = try Conservation(figures: figures, accepted: accepted)
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
         let writeStarted = Clock.monotonicSeconds()
         try ReportFiles.write(figures, conservation: conservation, inputs: inputs, to: folder.staging)
         let record = RunRecord(
-            options: options, inputs: inputs, summaries: summaries, counts: load.input.counts, totals: totals,
-            rejects: rejects.count, conservation: conservation,
+            options: options, inputs: inputs, summaries: reading.summaries, counts: loaded.appStore.input.counts,
+            totals: totals, rejects: rejects.count, conservation: conservation,
             timings: [
                 ("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
                 ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started),
             ])
         try record.write(to: folder.staging + "/run.json")
-        try folder.commit()
         outcome.figures = figures
         outcome.conservation = conservation
-        outcome.totalSeconds = Clock.monotonicSeconds() - started
         return outcome
+    }
+
+    /// Every input file with its size and SHA-256, sorted by path (cost files were checksummed
+    /// while they were split, App Store files while they were decoded).
+    private static func inputRecords(_ loaded: LedgerLoad, costs: [InputFileRecord], root: String) throws -> [InputFileRecord] {
+        var inputs = costs
+        let layout = loaded.layout
+        for path in layout.allFiles where !layout.costFiles.contains(path) {
+            let checksum = try loaded.appStore.input.checksums[path] ?? SHA256.file(path)
+            inputs.append(
+                InputFileRecord(path: HumanText.relative(path, to: root), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
+        }
+        return inputs.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 }

@@ -1,5 +1,6 @@
 // Every libc call the library makes lives here, so the rest of the code speaks Swift.
 // The product runs on Linux; Glibc is the only C library it is built against.
+internal import CSystem
 import Glibc
 
 /// A failed system call, with the path it was about and the errno text.
@@ -78,9 +79,30 @@ package final class FileDescriptor {
 
 /// File-system queries and changes that are not about one open file.
 package enum FileSystem {
+    /// What a path names, as far as reading it goes.
+    package enum Kind: Sendable, Hashable {
+        case regularFile
+        case directory
+        /// A pipe, socket or device: opening or reading it can block forever.
+        case special
+        case missing
+    }
+
     package struct Entry: Sendable, Hashable {
         package var name: String
-        package var isDirectory: Bool
+        package var kind: Kind
+        package var isDirectory: Bool { kind == .directory }
+    }
+
+    /// What `path` names, following symbolic links.
+    package static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory
+        default: return .special
+        }
     }
 
     package static func fileSize(_ path: String) -> Int? {
@@ -111,7 +133,7 @@ package enum FileSystem {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name == "." || name == ".." { continue }
-            entries.append(Entry(name: name, isDirectory: isDirectory(directory + "/" + name)))
+            entries.append(Entry(name: name, kind: kind(directory + "/" + name)))
         }
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
@@ -153,6 +175,39 @@ package enum FileSystem {
     }
 
     package static var processID: Int32 { getpid() }
+
+    /// True while a process with this id runs (one that is not ours counts too).
+    package static func processIsAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Swaps two existing paths in one step, so a reader sees the old or the new entry and
+    /// never neither. False when this kernel or file system cannot (the caller then renames).
+    package static func exchange(_ a: String, _ b: String) -> Bool {
+        refund_cost_exchange_paths(a, b) == 0
+    }
+
+    /// The absolute path with every symbolic link resolved; for a path that does not exist
+    /// yet, its nearest existing ancestor resolved and the rest appended.
+    package static func resolvedPath(_ path: String) -> String {
+        var existing = path.isEmpty ? "." : path
+        var missing: [Substring] = []
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                let rest = missing.reversed().joined(separator: "/")
+                return rest.isEmpty ? base : (base == "/" ? "/" : base + "/") + rest
+            }
+            guard let slash = existing.lastIndex(of: "/") else {
+                missing.append(Substring(existing))
+                existing = "."
+                continue
+            }
+            missing.append(existing[existing.index(after: slash)...])
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
+    }
 
     /// Cores online, for the default number of threads.
     package static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

@@ -57,6 +57,7 @@ enum ReportCommand: Command {
         let command = spec.name
         let common = try DataOptions(arguments, command: command)
         let out = try arguments.required("out", command: command)
+        try checkApart(out: out, data: common.data)
         var window = try ReportCommand.window(arguments)
         window.asOf = common.asOf ?? window.end
         var options = ReportOptions(data: common.data, out: out, window: window)
@@ -82,9 +83,9 @@ enum ReportCommand: Command {
         if outcome.failedOnRejects {
             for reject in outcome.rejectSamples { writeStandardError(reject.description + "\n") }
             writeStandardError(
-                "error: \(Format.count(outcome.rejects)) input lines rejected, more than --max-rejects \(options.maxRejects); "
-                    + "nothing but \(outcome.folder)/rejects.csv was written. Fix the inputs, or allow them with --max-rejects.\n"
-            )
+                "error: \(Format.count(outcome.rejects)) input lines rejected, more than --max-rejects \(options.maxRejects). "
+                    + "The previous report in \(outcome.folder)/, if any, is unchanged; every rejected line is in "
+                    + "\(outcome.rejectsFile). Fix the inputs, or allow them with --max-rejects.\n")
             return 1
         }
         guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
@@ -139,5 +140,19 @@ enum ReportCommand: Command {
             throw .invalidValue(option: "--to", value: to, expected: "a date after --from, like 2026-10-01", command: command)
         }
         return ReportWindow(start: start.start, end: end.start, label: "\(start)_\(end)")
+    }
+
+    /// `--out` may not be, contain or lie inside `--data`: the swap that replaces `OUT/LABEL`
+    /// would otherwise replace or mix with the inputs.
+    static func checkApart(out: String, data: String) throws(UsageError) {
+        let outPath = FileSystem.resolvedPath(out)
+        let dataPath = FileSystem.resolvedPath(data)
+        func inside(_ path: String, _ folder: String) -> Bool { folder == "/" || path.hasPrefix(folder + "/") }
+        guard outPath != dataPath, !inside(outPath, dataPath), !inside(dataPath, outPath) else {
+            throw .invalidValue(
+                option: "--out", value: out,
+                expected: "a folder apart from --data \(data) (not the same folder, not inside it, not holding it)",
+                command: spec.name)
+        }
     }
 }

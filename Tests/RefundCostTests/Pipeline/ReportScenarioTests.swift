@@ -310,17 +310,17 @@ struct ReportScenarioTests {
         var fixture = familyRefundMonth()
         fixture.rates = "date,currency,rate\n2026-10-05,EUR,1.10\n"
         fixture.cost("anon", at: t0 + 5 * d, "10.00", currency: "GBP")
-        #expect(
-            throws: ConversionError.missingRate(
-                currency: CurrencyCode(validating: "GBP")!, date: CivilDate(year: 2026, month: 10, day: 6)!, report: .usd)
-        ) {
-            try runReport(try fixture.write())
+        do {
+            _ = try runReport(try fixture.write())
+            Issue.record("a missing rate must stop the run")
+        } catch let failure as ReportRunFailure {
+            let gbp = try #require(CurrencyCode(validating: "GBP"))
+            let october6 = try #require(CivilDate(year: 2026, month: 10, day: 6))
+            #expect(failure.underlying as? ConversionError == .missingRate(currency: gbp, date: october6, report: .usd))
+            #expect(failure.description.contains("no exchange rate for GBP on or before 2026-10-06"))
+            #expect(failure.description.contains("add a row '2026-10-06,GBP,RATE' to fx.csv"))
+            #expect(failure.description.contains("is unchanged"))
         }
-        let message = ConversionError.missingRate(
-            currency: CurrencyCode(validating: "GBP")!, date: CivilDate(year: 2026, month: 10, day: 6)!, report: .usd
-        ).description
-        #expect(message.contains("no exchange rate for GBP on or before 2026-10-06"))
-        #expect(message.contains("add a row '2026-10-06,GBP,RATE' to fx.csv"))
     }
 }
 
@@ -328,7 +328,8 @@ struct ReportScenarioTests {
 struct ReportFolderTests {
     typealias F = AppStoreFixture
 
-    @Test func tooManyRejectsWriteOnlyRejectsAndReplaceTheFolder() throws {
+    /// A re-run that fails never destroys a good report: its rejects go beside the folder.
+    @Test func tooManyRejectsLeaveThePreviousReportAsItWas() throws {
         var fixture = F()
         fixture.notify(
             "ONE_TIME_CHARGE", uuid: "buy", signed: F.october,
@@ -339,19 +340,21 @@ struct ReportFolderTests {
         let out = try TestFiles.temporaryDirectory("out")
         let window = try #require(ReportWindow(month: "2026-10"))
         let good = try ReportRun.execute(ReportOptions(data: root, out: out, window: window))
-        #expect(FileSystem.exists(good.folder + "/summary.csv"))
-        // The same month again, now with a bad cost row: the folder holds only rejects.csv.
+        let before = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
+        #expect(before.count == 11)
+        // The same month again, now with a bad cost row: the previous report stays byte for byte.
         try TestFiles.write(fixture.costs + "yesterday,p,compute,1.00,USD,,\n", to: root + "/costs/costs.csv")
         let bad = try ReportRun.execute(ReportOptions(data: root, out: out, window: window))
         #expect(bad.failedOnRejects)
-        #expect(try FileSystem.list(out + "/2026-10").map(\.name) == ["rejects.csv"])
-        #expect(try TestFiles.read(out + "/2026-10/rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))
-        // Within --max-rejects the report is written, and the reject is still listed.
+        let after = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
+        #expect(after.map(\.0) == before.map(\.0) && after.map(\.1) == before.map(\.1))
+        #expect(try TestFiles.read(out + "/2026-10.rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))
+        // Within --max-rejects the report is written, the reject listed in it, and the stale file gone.
         var tolerant = ReportOptions(data: root, out: out, window: window)
         tolerant.maxRejects = 1
         let written = try ReportRun.execute(tolerant)
         #expect(!written.failedOnRejects)
-        #expect(try FileSystem.list(out + "/2026-10").count == 11)
+        #expect(try TestFiles.read(out + "/2026-10/rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))
         #expect(try FileSystem.list(out).map(\.name) == ["2026-10"])
     }
 }

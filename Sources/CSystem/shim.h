@@ -1,0 +1,20 @@
+#ifndef REFUND_COST_CSYSTEM_SHIM_H
+#define REFUND_COST_CSYSTEM_SHIM_H
+// Linux calls the Swift Glibc module does not expose. Header only: nothing to link.
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Swaps two existing paths in one step (renameat2 with RENAME_EXCHANGE, Linux 3.15 and later),
+// so a reader of either path sees the old or the new entry, never nothing. Returns -1 with
+// errno (ENOSYS, EINVAL on file systems without it) when the swap is not possible.
+static inline int refund_cost_exchange_paths(const char *a, const char *b) {
+#ifdef SYS_renameat2
+    return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+#endif
