@@ -36,9 +36,12 @@ package struct CreditLedger: Sendable {
                 continue
             }
             let revoked = transaction.record.isUpgraded ? nil : transaction.record.revocationDate
+            // More credits than a row could ever draw is as good as endless: saturate, never trap.
+            let (units, overflowUnits) = credits.multipliedReportingOverflow(by: Int64(transaction.record.quantity))
+            let (nanos, overflowNanos) = units.multipliedReportingOverflow(by: Money.nanosPerUnit)
             packsByAccount[Int32(account), default: []].append(
                 CreditPack(
-                    transaction: index, credits: credits * Int64(transaction.record.quantity) * Money.nanosPerUnit,
+                    transaction: index, credits: overflowUnits || overflowNanos ? Int64.max : nanos,
                     purchase: transaction.record.purchaseDate, revokedAt: revoked))
         }
         for key in packsByAccount.keys {

@@ -65,15 +65,10 @@ package enum ParallelCostReading {
         _ plans: [FileSplitter], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> Attributed {
-        // Every file's header first: a part other than the first has none.
-        var checkers: [CostRowChecker] = []
-        for plan in plans {
-            // The header is read through the file's own start, wherever the parts are cut.
-            guard let header = try CSVReader.firstRecord(path: plan.path) else { throw CostInputError.emptyFile(file: plan.path) }
-            checkers.append(
-                CostRowChecker(columns: try CostColumns(header: header, file: plan.path, mapping: mapping), path: plan.path))
+        let (checkers, headerRejects) = try headers(plans, mapping: mapping)
+        let parts = plans.enumerated().flatMap { file, plan in
+            checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
         }
-        let parts = plans.enumerated().flatMap { file, plan in plan.parts.map { (file: file, part: $0) } }
         let progressCounts = Mutex((bytes: 0, rows: 0))
         let requests = RequestRegistry()
         let checkersCopy = checkers
@@ -81,7 +76,7 @@ package enum ParallelCostReading {
             parts.count, threads: threads, start: { _ in template.emptyCopy() }
         ) { attributor, index in
             let (file, part) = parts[index]
-            let checker = checkersCopy[file]
+            guard let checker = checkersCopy[file] else { return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: []) }
             var summary = CostFileSummary(path: part.path, bytes: 0)
             var found: [Reject] = []
             var rows = 0
@@ -113,7 +108,7 @@ package enum ParallelCostReading {
         var totals = template.emptyCopy().totals
         for attributor in attributors { try totals.merge(attributor.totals) }
         var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
-        var pending: [Reject] = []
+        var pending = headerRejects
         for (index, (file, _)) in parts.enumerated() {
             let part = partResults[index]
             try summaries[file].merge(part.summary)
@@ -121,5 +116,29 @@ package enum ParallelCostReading {
         }
         let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
         return Attributed(totals: totals, summaries: summaries, inputs: inputs, pendingRejects: pending)
+    }
+
+    /// Every file's header, read through the file's own start (a part other than the first
+    /// has none). A file whose header cannot be used is a rejected input, line 1, and none of
+    /// its rows are read; the others go on, so one run lists every such file.
+    private static func headers(
+        _ plans: [FileSplitter], mapping: [CostColumns.Name: String]
+    ) throws -> (checkers: [CostRowChecker?], rejects: [Reject]) {
+        var checkers: [CostRowChecker?] = []
+        var rejects: [Reject] = []
+        for plan in plans {
+            do {
+                guard let header = try CSVReader.firstRecord(path: plan.path) else { throw CostInputError.emptyFile(file: plan.path) }
+                let columns = try CostColumns(header: header, file: plan.path, mapping: mapping)
+                checkers.append(CostRowChecker(columns: columns, path: plan.path))
+            } catch let error as CostInputError {
+                rejects.append(Reject(file: plan.path, line: 1, field: "header", value: "", reason: error.reason))
+                checkers.append(nil)
+            } catch CSVError.notUTF8 {
+                rejects.append(Reject(file: plan.path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason))
+                checkers.append(nil)
+            }
+        }
+        return (checkers, rejects)
     }
 }

@@ -175,7 +175,7 @@ func decodeNotificationLine(
             throw AppStoreDecodingError(error)
         }
         if fields.notificationType != nil { return try makeNotification(fields, at: location) }
-        if fields.v1Type != nil { return try makeV1Notification(fields, digest: Fingerprint(bytes), at: location) }
+        if fields.v1Type != nil { return try makeV1Notification(fields, digest: SHA256.digest(bytes), at: location) }
         throw AppStoreDecodingError(
             field: "", reason: "not a notification: no signedPayload, notificationType or notification_type")
     }
@@ -238,7 +238,7 @@ private func makeNotification(_ fields: NotificationFields, at location: SourceL
 /// V1 signs nothing, so a copy is dated when it was received, else by the latest date it carries; the
 /// notification is about the receipt that was cancelled, else the latest one.
 private func makeV1Notification(
-    _ fields: NotificationFields, digest: Fingerprint, at location: SourceLocation
+    _ fields: NotificationFields, digest: String, at location: SourceLocation
 ) throws(AppStoreDecodingError) -> DecodedNotification {
     let receivedAt = fields.receivedAt
     let environment = fields.environment.flatMap(AppStoreEnvironment.init(v1:))?.rawValue ?? fields.environment
@@ -276,7 +276,7 @@ private func makeV1Notification(
     let others = mainIndex.map { index in transactions.enumerated().filter { $0.offset != index }.map(\.element) } ?? []
     let signedDate = receivedAt ?? transactions.map(\.signedDate).max() ?? Timestamp(milliseconds: 0)
     let notification = NotificationRecord(
-        uuid: "v1-" + String(digest.value, radix: 16), rawType: fields.v1Type ?? "", subtype: nil, version: "1",
+        uuid: "v1-" + String(digest.prefix(32)), rawType: fields.v1Type ?? "", subtype: nil, version: "1",
         signedDate: signedDate, receivedAt: receivedAt, rawEnvironment: environment, transaction: main,
         rawConsumptionRequestReason: nil, source: location)
     return DecodedNotification(notification: notification, otherTransactions: others)

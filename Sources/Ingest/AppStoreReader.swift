@@ -23,9 +23,15 @@ package final class AppStoreReader {
         let files = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
         let decodedFiles = try Parallel.map(files.count, threads: FileSystem.processorCount) { index -> DecodedFile in
             let (path, isNotifications) = files[index]
-            if !isNotifications { return try AppStoreReader.decodeHistory(path) }
-            return path.lowercased().hasSuffix(".csv")
-                ? try AppStoreReader.decodeNotificationCSV(path) : try AppStoreReader.decodeNotificationLines(path)
+            do {
+                if !isNotifications { return try AppStoreReader.decodeHistory(path) }
+                return path.lowercased().hasSuffix(".csv")
+                    ? try AppStoreReader.decodeNotificationCSV(path) : try AppStoreReader.decodeNotificationLines(path)
+            } catch LineReaderError.notUTF8, CSVError.notUTF8 {
+                // A file that is not UTF-8 is a rejected input; the other files are still read.
+                let reject = Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
+                return DecodedFile(path: path, items: [.rejected(reject)], sha256: try SHA256.file(path))
+            }
         }
         for decoded in decodedFiles {
             input.counts.notificationLines += decoded.notificationLines

@@ -68,6 +68,7 @@ package final class CSVParser {
 
     private func releaseHeldBack(_ body: (CSVRecord) throws -> Void) throws {
         atStart = false
+        if TextEncodingCheck.isUTF16(heldBack) { throw CSVError.notUTF8(file: file) }
         let isByteOrderMark = heldBack == [0xEF, 0xBB, 0xBF]
         let start = heldBack
         heldBack = []
@@ -157,10 +158,12 @@ package enum CSVReader {
 /// Why a CSV file could not be read as CSV at all.
 package enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(file: String, line: Int, detail: String)
+    case notUTF8(file: String)
 
     package var description: String {
         switch self {
         case .malformed(let file, let line, let detail): "\(file):\(line): error: malformed CSV: \(detail)"
+        case .notUTF8(let file): "\(file):1: error: \(TextEncodingCheck.utf16Reason)"
         }
     }
 }
@@ -179,6 +182,8 @@ final class CSVBatch {
     var openRecordStartLine = 1
     /// The line of the next byte libcsv will read.
     var line = 1
+    /// The last record ended at a carriage return: a line feed right after it ends no new line.
+    var afterCarriageReturn = false
 
     init() {
         bytes.reserveCapacity(CSVReader.blockSize + 65536)
@@ -265,5 +270,7 @@ private let onRecordEnd: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Voi
         batch.recordLines.append(batch.openRecordStartLine)
         batch.openRecordFirstField = batch.fieldEnds.count
     }
-    if terminator == 0x0A { batch.line += 1 }
+    // A line ends at LF, CR LF or a lone CR (old Mac files): count each once.
+    if terminator == 0x0D || (terminator == 0x0A && !batch.afterCarriageReturn) { batch.line += 1 }
+    batch.afterCarriageReturn = terminator == 0x0D
 }

@@ -19,6 +19,16 @@ package struct CSVRecord {
         return UnsafeRawBufferPointer(start: bytes + start, count: fieldEnds[global] - start)
     }
 
+    /// The field without leading and trailing spaces and tabs: no input means anything by
+    /// them, so an id written `"acct-2 "` in one file and `acct-2` in another is one id.
+    @inline(__always)
+    package func trimmed(_ index: Int) -> UnsafeRawBufferPointer {
+        var field = self[index]
+        while let first = field.first, first == 0x20 || first == 0x09 { field = UnsafeRawBufferPointer(rebasing: field.dropFirst()) }
+        while let last = field.last, last == 0x20 || last == 0x09 { field = UnsafeRawBufferPointer(rebasing: field.dropLast()) }
+        return field
+    }
+
     package func string(_ index: Int) -> String {
         String(decoding: self[index], as: UTF8.self)
     }

@@ -37,6 +37,9 @@ package struct CostColumns: Sendable, Hashable {
     package init(header: [String], file: String, mapping: [Name: String]) throws(CostInputError) {
         let columns = HeaderColumns(header)
         func find(_ name: Name) -> Int? { columns.index(mapping[name] ?? name.rawValue) }
+        for name in Name.allCases where columns.repeated(mapping[name] ?? name.rawValue) {
+            throw .repeatedColumn(file: file, header: mapping[name] ?? name.rawValue)
+        }
         func require(_ name: Name) throws(CostInputError) -> Int {
             guard let index = find(name) else {
                 throw .missingColumn(file: file, column: name.rawValue, header: mapping[name] ?? name.rawValue, present: header)
@@ -78,18 +81,29 @@ extension String {
 package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingColumn(file: String, column: String, header: String, present: [String])
     case emptyFile(file: String)
+    case repeatedColumn(file: String, header: String)
 
-    package var description: String {
+    package var file: String {
         switch self {
-        case .missingColumn(let file, let column, let header, let present):
+        case .missingColumn(let file, _, _, _), .emptyFile(let file), .repeatedColumn(let file, _): file
+        }
+    }
+
+    /// What is wrong with the header, for a reject of line 1.
+    package var reason: String {
+        switch self {
+        case .missingColumn(_, let column, let header, let present):
             let hint =
                 column == header
                 ? "if the file calls it something else, map it: --cost-column \(column)=HEADER"
                 : "check the --cost-column \(column)=\(header) mapping"
-            return
-                "\(file):1: error: no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
-        case .emptyFile(let file):
-            return "\(file):1: error: the file is empty; a cost file needs a header row (timestamp,account_id,category,cost)"
+            return "no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
+        case .repeatedColumn(_, let header):
+            return "the header names '\(header)' twice; which column to read is not clear, so the file is not read"
+        case .emptyFile:
+            return "the file is empty; a cost file needs a header row (timestamp,account_id,category,cost)"
         }
     }
+
+    package var description: String { "\(file):1: error: \(reason)" }
 }

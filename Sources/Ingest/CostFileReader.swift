@@ -48,11 +48,23 @@ package struct CostRowChecker: Sendable {
     package func take(
         _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
     ) throws -> Reject? {
+        do {
+            return try count(record, into: &summary, requests: requests, body)
+        } catch let error as MoneyError {
+            throw CostRowError(file: path, line: record.line, underlying: error)
+        } catch let error as ConversionError {
+            throw CostRowError(file: path, line: record.line, underlying: error)
+        }
+    }
+
+    private func count(
+        _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
+    ) throws -> Reject? {
         summary.rows += 1
         switch check(record) {
         case .accepted(let row, let requestID):
             if let requestID {
-                switch requests.claim(requestID, content: contentDigest(record)) {
+                switch requests.claim(requestID, for: row) {
                 case .first: break
                 case .repeated:
                     summary.duplicates += 1
@@ -76,18 +88,9 @@ package struct CostRowChecker: Sendable {
         }
     }
 
-    /// A digest of everything but the request id: two rows with the same id and digest are the
-    /// same event logged twice, whichever is kept.
-    private func contentDigest(_ record: CSVRecord) -> UInt64 {
-        var hash: UInt64 = 0
-        for index in 0..<record.count where index != columns.requestID {
-            hash = FastHash.hash(record[index], seed: hash &+ UInt64(index))
-        }
-        return hash
-    }
-
     package enum Outcome {
-        case accepted(CostRow, requestID: Fingerprint?)
+        /// The request id's bytes are valid only inside the call, like the row's.
+        case accepted(CostRow, requestID: UnsafeRawBufferPointer?)
         /// The cost, when it could be read, so rejected money is still counted.
         case rejected(Reject, cost: (amount: Money, currency: CurrencyCode)?)
     }
@@ -105,47 +108,63 @@ package struct CostRowChecker: Sendable {
                 "row has \(record.count) fields but the header has \(columns.width) (an unquoted comma, or a cut line?)")
         }
         var currency = CurrencyCode.usd
-        if let index = columns.currency, !record[index].isEmpty {
-            guard let code = CurrencyCode(record[index]) else {
+        if let index = columns.currency, !record.trimmed(index).isEmpty {
+            guard let code = CurrencyCode(record.trimmed(index)) else {
                 return reject(index, "not a three-letter currency code")
             }
             currency = code
         }
         let cost: Money
         do {
-            cost = try Money.parse(record[columns.cost])
+            cost = try Money.parse(record.trimmed(columns.cost))
         } catch {
             return reject(columns.cost, error.description)
         }
         let known = (cost, currency)
-        guard let timestamp = TimestampParser.parse(record[columns.timestamp]) else {
-            return reject(
-                columns.timestamp,
-                "not a timestamp (use ISO-8601 like 2026-10-05T14:30:00Z, '2026-10-05 14:30:00' in UTC, or epoch milliseconds)",
-                cost: known)
+        let timestamp: Timestamp
+        switch TimestampParser.parseInput(record.trimmed(columns.timestamp)) {
+        case .success(let parsed): timestamp = parsed
+        case .failure(let problem): return reject(columns.timestamp, problem.description, cost: known)
         }
-        let account = record[columns.accountID]
+        let account = record.trimmed(columns.accountID)
         guard !account.isEmpty else {
             return reject(columns.accountID, "empty account_id: every cost row must name the account it served", cost: known)
         }
         var quantityNanos: Int64?
-        if let index = columns.quantity, !record[index].isEmpty {
+        if let index = columns.quantity, !record.trimmed(index).isEmpty {
             do {
-                quantityNanos = try Money.parse(record[index]).nanos
+                quantityNanos = try Money.parse(record.trimmed(index)).nanos
             } catch {
                 return reject(index, "quantity is \(error.description)", cost: known)
             }
         }
-        var requestID: Fingerprint?
-        if let index = columns.requestID, !record[index].isEmpty {
-            requestID = Fingerprint(record[index])
+        var requestID: UnsafeRawBufferPointer?
+        if let index = columns.requestID, !record.trimmed(index).isEmpty {
+            requestID = record.trimmed(index)
         }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         let row = CostRow(
-            timestamp: timestamp, accountID: account, category: record[columns.category], cost: cost,
+            timestamp: timestamp, accountID: account, category: record.trimmed(columns.category), cost: cost,
             currency: currency, quantityNanos: quantityNanos,
-            unit: columns.unit.map { record[$0] } ?? empty, line: record.line)
+            unit: columns.unit.map { record.trimmed($0) } ?? empty, line: record.line)
         return .accepted(row, requestID: requestID)
+    }
+}
+
+/// A sum that left the range money can hold, or a conversion that could not be made, at one
+/// cost row: the run stops and says where.
+package struct CostRowError: Error, CustomStringConvertible {
+    package var file: String
+    package var line: Int
+    package var underlying: any Error
+
+    package var description: String {
+        var detail = "\(underlying)"
+        if detail.hasPrefix("error: ") { detail.removeFirst(7) }
+        if underlying is MoneyError {
+            detail = "the cost read so far in this currency, with this row, is beyond what the tool can hold (\(detail))"
+        }
+        return "\(file):\(line): error: \(detail)"
     }
 }
 

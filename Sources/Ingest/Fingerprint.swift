@@ -1,53 +1,53 @@
 import Support
 
-/// A 128-bit digest of a byte string: two independent 64-bit hashes.
+/// What the request-id registry keeps of one cost row with a `request_id`, in 16 bytes: 80
+/// bits of the id's keyed SipHash and 48 bits of a keyed digest of the rest of the row.
 ///
-/// Used where a set must remember very many keys (request ids) without storing them:
-/// 16 bytes a key, with a chance of two different keys colliding far below one in a
-/// billion at a billion keys.
-package struct Fingerprint: Sendable, Hashable {
-    package let value: UInt128
+/// The key is drawn at random for every run, so no input can be crafted to make two different
+/// ids (or contents) look alike; honest ids collide with odds of about n² / 2⁸¹, one in two
+/// million at a billion distinct ids. Nothing the key changes reaches the output unless such a
+/// collision happens.
+package struct RequestEntry: Sendable, Hashable {
+    /// `id << 48 | content`; never zero (zero marks an empty slot).
+    let packed: UInt128
 
-    @inline(__always)
-    package init(_ bytes: UnsafeRawBufferPointer) {
-        let high = FastHash.hash(bytes, seed: 0x1319_8A2E_0370_7344)
-        let low = FastHash.hash(bytes, seed: 0xA409_3822_299F_31D0)
-        value = UInt128(high) << 64 | UInt128(low)
+    static let contentBits = 48
+    static let contentMask = UInt128(1) << contentBits - 1
+
+    init(id: UInt128, content: UInt64) {
+        let idBits = (id >> 48) | 1
+        packed = idBits << 48 | UInt128(content) & RequestEntry.contentMask
     }
+
+    var id: UInt128 { packed >> RequestEntry.contentBits }
+    var content: UInt64 { UInt64(truncatingIfNeeded: packed & RequestEntry.contentMask) }
 }
 
-/// A set of 128-bit fingerprints, each with a 64-bit payload, open-addressed: the fingerprint
-/// is already a good hash, so its low bits pick the slot directly.
-struct FingerprintTable {
-    /// Key and payload side by side: one cache line read per probe.
-    private struct Entry {
-        var key: UInt128
-        var payload: UInt64
-    }
-
-    private var entries: [Entry]
+/// An open-addressed set of request entries keyed by their id bits: one 16-byte slot per entry.
+struct RequestTable {
+    private var slots: [UInt128]
     private var mask: Int
     private(set) var count = 0
 
     init() {
-        entries = Array(repeating: Entry(key: 0, payload: 0), count: 1024)
+        slots = Array(repeating: 0, count: 1024)
         mask = 1023
     }
 
-    /// The payload stored for `key`, storing `payload` when the key is new (then nil).
-    mutating func insert(_ key: UInt128, payload: UInt64) -> UInt64? {
-        let stored = key == 0 ? 1 : key
-        if (count + 1) * 4 > entries.count * 3 { grow() }
+    /// The entry already stored for `entry`'s id, storing `entry` when the id is new (then nil).
+    mutating func insert(_ entry: RequestEntry) -> RequestEntry? {
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let id = entry.id
         let mask = self.mask
-        let found = entries.withUnsafeMutableBufferPointer { entries -> UInt64? in
-            var slot = Int(truncatingIfNeeded: stored) & mask
+        let found = slots.withUnsafeMutableBufferPointer { slots -> RequestEntry? in
+            var slot = Int(truncatingIfNeeded: id) & mask
             while true {
-                let existing = entries[slot].key
+                let existing = slots[slot]
                 if existing == 0 {
-                    entries[slot] = Entry(key: stored, payload: payload)
+                    slots[slot] = entry.packed
                     return nil
                 }
-                if existing == stored { return entries[slot].payload }
+                if existing >> RequestEntry.contentBits == id { return RequestEntry(packed: existing) }
                 slot = (slot + 1) & mask
             }
         }
@@ -56,13 +56,17 @@ struct FingerprintTable {
     }
 
     private mutating func grow() {
-        let old = entries
-        entries = Array(repeating: Entry(key: 0, payload: 0), count: old.count * 2)
-        mask = entries.count - 1
-        for entry in old where entry.key != 0 {
-            var slot = Int(truncatingIfNeeded: entry.key) & mask
-            while entries[slot].key != 0 { slot = (slot + 1) & mask }
-            entries[slot] = entry
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        mask = slots.count - 1
+        for packed in old where packed != 0 {
+            var slot = Int(truncatingIfNeeded: packed >> RequestEntry.contentBits) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = packed
         }
     }
+}
+
+extension RequestEntry {
+    fileprivate init(packed: UInt128) { self.packed = packed }
 }

@@ -17,10 +17,17 @@ struct HeaderColumns {
         }
     }
 
+    /// A name that appears more than once, compared as header names are.
+    func repeated(_ name: String) -> Bool {
+        let key = HeaderColumns.normalize(name)
+        return names.filter { HeaderColumns.normalize($0) == key }.count > 1
+    }
+
     /// The column called `name`, compared as header names are (case and outer spaces aside).
     func index(_ name: String) -> Int? { indexByName[HeaderColumns.normalize(name)] }
 
     func require(_ name: String, file: String, purpose: String) throws(SmallFileError) -> Int {
+        if repeated(name) { throw .repeatedColumn(file: file, column: name) }
         guard let index = index(name) else {
             throw .missingColumn(file: file, column: name, present: names, purpose: purpose)
         }
@@ -32,11 +39,14 @@ struct HeaderColumns {
 package enum SmallFileError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingColumn(file: String, column: String, present: [String], purpose: String)
     case empty(file: String, purpose: String)
+    case repeatedColumn(file: String, column: String)
 
     package var description: String {
         switch self {
         case .missingColumn(let file, let column, let present, let purpose):
             "\(file):1: error: no '\(column)' column (header has: \(present.joined(separator: ", "))); \(purpose)"
+        case .repeatedColumn(let file, let column):
+            "\(file):1: error: the header names '\(column)' twice; which column to read is not clear"
         case .empty(let file, let purpose):
             "\(file):1: error: the file is empty; \(purpose)"
         }

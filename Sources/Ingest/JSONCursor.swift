@@ -187,14 +187,20 @@ package struct JSONCursor {
         throw JSONError(reason: "expected true or false", field: "")
     }
 
-    /// Milliseconds as a number, or a timestamp as text (ISO-8601 or digits).
+    /// Milliseconds as a number, or a timestamp as text (ISO-8601 or digits), between 1970 and
+    /// 2200 and not epoch seconds.
     package mutating func timestamp() throws -> Timestamp {
+        let parsed: Timestamp
         if isString() {
-            let raw = try stringBytes()
-            guard let parsed = TimestampParser.parse(raw) else { throw JSONError(reason: "not a date", field: "") }
-            return parsed
+            switch TimestampParser.parseInput(try stringBytes()) {
+            case .success(let value): parsed = value
+            case .failure(let problem): throw JSONError(reason: problem.description, field: "")
+            }
+        } else {
+            parsed = Timestamp(milliseconds: try integer())
         }
-        return Timestamp(milliseconds: try integer())
+        if let problem = TimestampProblem.check(parsed) { throw JSONError(reason: problem.description, field: "") }
+        return parsed
     }
 
     /// An integer written as a number or as a string of digits (V1 receipts).
@@ -206,13 +212,24 @@ package struct JSONCursor {
         return try integer()
     }
 
+    /// Values nested deeper than this are refused: App Store data nests a few levels, and an
+    /// unbounded depth would let one line exhaust the stack.
+    package static let maximumDepth = 64
+
     /// Skips the value at the cursor, whatever it is.
-    package mutating func skip() throws {
+    package mutating func skip(depth: Int = 0) throws {
         skipSpace()
         switch peek() {
         case UInt8(ascii: "\""): _ = try rawString()
-        case UInt8(ascii: "{"): try members { cursor, _ in try cursor.skip() }
-        case UInt8(ascii: "["): try elements { cursor, _ in try cursor.skip() }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < JSONCursor.maximumDepth else {
+                throw JSONError(reason: "nested more than \(JSONCursor.maximumDepth) levels deep", field: "")
+            }
+            if peek() == UInt8(ascii: "{") {
+                try members { cursor, _ in try cursor.skip(depth: depth + 1) }
+            } else {
+                try elements { cursor, _ in try cursor.skip(depth: depth + 1) }
+            }
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try bool()
         case UInt8(ascii: "n"):
             guard null() else { throw JSONError(reason: "not valid JSON", field: "") }

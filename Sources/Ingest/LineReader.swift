@@ -17,6 +17,9 @@ package enum LineReader {
             lineNumber += 1
             var line = bytes
             if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+            if lineNumber == 1, TextEncodingCheck.isUTF16(Array(line.prefix(2))) {
+                throw LineReaderError.notUTF8(file: path)
+            }
             if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
                 line = UnsafeRawBufferPointer(rebasing: line.dropFirst(3))
             }
@@ -53,5 +56,16 @@ extension UnsafeRawBufferPointer {
     func preview(_ limit: Int = 120) -> String {
         let text = String(decoding: self, as: UTF8.self)
         return text.count > limit ? String(text.prefix(limit - 3)) + "..." : text
+    }
+}
+
+/// A text file that cannot be read line by line as UTF-8.
+package enum LineReaderError: Error, Sendable, Hashable, CustomStringConvertible {
+    case notUTF8(file: String)
+
+    package var description: String {
+        switch self {
+        case .notUTF8(let file): "\(file):1: error: \(TextEncodingCheck.utf16Reason)"
+        }
     }
 }

@@ -24,7 +24,7 @@ package struct BillingPeriod: Sendable, Hashable, CustomStringConvertible {
             return
         }
         guard text.count >= 3, text.hasPrefix("P"), let unit = text.last, let count = Int64(text.dropFirst().dropLast()),
-            count > 0
+            (1...1200).contains(count)
         else { return nil }
         switch unit {
         case "D": days = count
@@ -85,8 +85,8 @@ package enum ProductCatalogReader {
                 product.period = period
             }
             if let text = field("credits") {
-                guard let credits = Int64(text), credits >= 0 else {
-                    return try reject("credits", text, "not a whole number of credits")
+                guard let credits = Int64(text), (0...1_000_000_000).contains(credits) else {
+                    return try reject("credits", text, "not a whole number of credits from 0 to 1000000000")
                 }
                 product.credits = credits
             }

@@ -3,10 +3,12 @@ import Synchronization
 
 /// Remembers every request id seen in the cost files, shared by the threads that read them.
 ///
-/// Each id keeps a digest of the rest of its row. A repeat with the same digest is the same
-/// event logged twice: which copy is dropped changes nothing. A repeat whose row differs is a
-/// conflict: then which one counts depends on reading order, so a parallel run reads again in
-/// file order, where the first one wins.
+/// Each id keeps a digest of the rest of its row, compared by column meaning (the parsed
+/// time, account, category, cost, currency, quantity and unit), so files with their columns
+/// in another order agree. A repeat with the same digest is the same event logged twice:
+/// which copy is dropped changes nothing. A repeat whose row differs is a conflict: then which
+/// one counts depends on reading order, so a parallel run reads again in file order, where
+/// the first one wins.
 package final class RequestRegistry: Sendable {
     package enum Claim {
         case first
@@ -16,21 +18,39 @@ package final class RequestRegistry: Sendable {
 
     /// A lock cannot live in an array by value: each shard is an object holding one.
     private final class Shard: Sendable {
-        let seen = Mutex(FingerprintTable())
+        let seen = Mutex(RequestTable())
     }
 
     private let shards: [Shard]
+    private let hash: SipHash
 
-    package init(shards: Int = 64) {
+    package init(shards: Int = 64, hash: SipHash = .randomlyKeyed()) {
         self.shards = (0..<shards).map { _ in Shard() }
+        self.hash = hash
     }
 
-    package func claim(_ request: Fingerprint, content: UInt64) -> Claim {
-        // The high bits pick the shard, the low bits the slot inside it.
-        let shard = Int(truncatingIfNeeded: request.value >> 64) & (shards.count - 1)
+    /// Claims `requestID` for `row`: the first row with an id counts, later ones are repeats.
+    package func claim(_ requestID: UnsafeRawBufferPointer, for row: CostRow) -> Claim {
+        let entry = RequestEntry(id: hash.hash128(requestID), content: contentDigest(row))
+        // The high id bits pick the shard, the low ones the slot inside it.
+        let shard = Int(truncatingIfNeeded: entry.id >> 70) & (shards.count - 1)
         return shards[shard].seen.withLock { seen in
-            guard let existing = seen.insert(request.value, payload: content) else { return .first }
-            return existing == content ? .repeated : .conflicting
+            guard let existing = seen.insert(entry) else { return .first }
+            return existing.content == entry.content ? .repeated : .conflicting
         }
+    }
+
+    /// The row without its request id, by meaning: the same event written with its columns
+    /// in another order, or its time in another form, digests alike.
+    private func contentDigest(_ row: CostRow) -> UInt64 {
+        var stream = SipHash.Stream(hash)
+        stream.combine(UInt64(bitPattern: row.timestamp.milliseconds))
+        stream.combine(UInt64(bitPattern: row.cost.nanos))
+        stream.combine(UInt64(row.currency.packed))
+        stream.combine(row.quantityNanos.map { UInt64(bitPattern: $0) } ?? UInt64.max)
+        stream.combine(row.accountID)
+        stream.combine(row.category)
+        stream.combine(row.unit)
+        return stream.finish()
     }
 }

@@ -26,6 +26,11 @@ struct TransactionFields {
     var currency: String?
     var appTransactionId: String?
 
+    /// Apple sells at most 10 of a consumable at once; anything far above is not a quantity.
+    static let largestQuantity: Int64 = 10_000
+    /// A billion units of any currency in milliunits: far above any App Store price.
+    static let largestPrice: Int64 = 1_000_000_000_000
+
     /// Reads the member if it is a transaction field; false leaves the value unread.
     mutating func read(_ key: JSONKey, _ cursor: inout JSONCursor) throws -> Bool {
         if key == "transactionId" {
@@ -116,6 +121,13 @@ struct TransactionFields {
         }
         guard let signed = signedDate ?? fallbackSignedDate else {
             throw AppStoreDecodingError(field: "signedDate", reason: "transaction \(id) has no signedDate to order its copies by")
+        }
+        if let quantity, !(1...TransactionFields.largestQuantity).contains(quantity) {
+            throw AppStoreDecodingError(field: "quantity", reason: "\(quantity) is outside 1...\(TransactionFields.largestQuantity)")
+        }
+        if let price, abs(price) > TransactionFields.largestPrice {
+            throw AppStoreDecodingError(
+                field: "price", reason: "\(price) milliunits is beyond \(TransactionFields.largestPrice) (a billion units)")
         }
         if let percentage = revocationPercentage, !(0...100_000).contains(percentage) {
             throw AppStoreDecodingError(field: "revocationPercentage", reason: "\(percentage) is outside 0...100000 milliunits")

@@ -31,6 +31,13 @@ package final class SHA256 {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The SHA-256 of `bytes` as lower-case hex.
+    package static func digest(_ bytes: UnsafeRawBufferPointer) -> String {
+        let hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finish()
+    }
+
     /// The checksum of a whole file, read in 1 MiB blocks.
     package static func file(_ path: String) throws -> String {
         let file = try FileDescriptor.openForReading(path)

@@ -39,7 +39,10 @@ package struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible
             default: return nil
             }
             guard digits > 0 else { return nil }
-            total += number * unit
+            let (part, overflowPart) = number.multipliedReportingOverflow(by: unit)
+            let (sum, overflowSum) = total.addingReportingOverflow(part)
+            guard !overflowPart, !overflowSum else { return nil }
+            total = sum
             number = 0
             digits = 0
         }

@@ -11,6 +11,21 @@ package enum TimestampParser {
         return parseCalendar(field)
     }
 
+    /// Parses an input timestamp and checks it is one an input may hold: between 1970 and
+    /// 2200, and not epoch seconds where milliseconds were meant.
+    package static func parseInput(_ field: UnsafeRawBufferPointer) -> Result<Timestamp, TimestampProblem> {
+        guard let timestamp = parse(field) else { return .failure(.notATimestamp) }
+        if isEpochDigits(field) && timestamp.milliseconds < TimestampProblem.smallestMilliseconds {
+            return .failure(.epochSeconds)
+        }
+        return TimestampProblem.check(timestamp).map { .failure($0) } ?? .success(timestamp)
+    }
+
+    /// True for a field of digits only (an epoch number, not a calendar form).
+    private static func isEpochDigits(_ field: UnsafeRawBufferPointer) -> Bool {
+        !field.isEmpty && field.allSatisfy { decimalDigit($0) != nil }
+    }
+
     package static func parse(_ text: String) -> Timestamp? {
         var text = text
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
@@ -116,5 +131,33 @@ package enum TimestampParser {
             value = value * 10 + Int64(digit)
         }
         return value
+    }
+}
+
+/// Why a value is not a timestamp an input may hold.
+package enum TimestampProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    case notATimestamp
+    /// A number below 10^11: that is March 1973 in milliseconds, but 5138 in seconds.
+    case epochSeconds
+    case outOfRange
+
+    /// Epoch numbers below this are seconds, not milliseconds.
+    package static let smallestMilliseconds: Int64 = 100_000_000_000
+
+    /// The problem with an already parsed time (a JSON number), if any.
+    package static func check(_ timestamp: Timestamp) -> TimestampProblem? {
+        if timestamp.milliseconds >= 0 && timestamp.milliseconds < smallestMilliseconds { return .epochSeconds }
+        return timestamp.isInAcceptedRange ? nil : .outOfRange
+    }
+
+    package var description: String {
+        switch self {
+        case .notATimestamp:
+            "not a timestamp (use ISO-8601 like 2026-10-05T14:30:00Z, '2026-10-05 14:30:00' in UTC, or epoch milliseconds)"
+        case .epochSeconds:
+            "looks like epoch seconds; timestamps are epoch milliseconds (multiply by 1000) or ISO-8601"
+        case .outOfRange:
+            "outside 1970-01-01 to 2200-01-01; check the value"
+        }
     }
 }

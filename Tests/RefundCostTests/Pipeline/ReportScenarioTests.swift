@@ -316,7 +316,9 @@ struct ReportScenarioTests {
         } catch let failure as ReportRunFailure {
             let gbp = try #require(CurrencyCode(validating: "GBP"))
             let october6 = try #require(CivilDate(year: 2026, month: 10, day: 6))
-            #expect(failure.underlying as? ConversionError == .missingRate(currency: gbp, date: october6, report: .usd))
+            let atRow = try #require(failure.underlying as? CostRowError)
+            #expect(atRow.underlying as? ConversionError == .missingRate(currency: gbp, date: october6, report: .usd))
+            #expect(failure.description.contains("costs/costs.csv:"))
             #expect(failure.description.contains("no exchange rate for GBP on or before 2026-10-06"))
             #expect(failure.description.contains("add a row '2026-10-06,GBP,RATE' to fx.csv"))
             #expect(failure.description.contains("is unchanged"))
