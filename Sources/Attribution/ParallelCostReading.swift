@@ -76,7 +76,9 @@ package enum ParallelCostReading {
             parts.count, threads: threads, start: { _ in template.emptyCopy() }
         ) { attributor, index in
             let (file, part) = parts[index]
-            guard let checker = checkersCopy[file] else { return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: []) }
+            guard let checker = checkersCopy[file] else {
+                return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: [])
+            }
             var summary = CostFileSummary(path: part.path, bytes: 0)
             var found: [Reject] = []
             var rows = 0
@@ -119,8 +121,10 @@ package enum ParallelCostReading {
     }
 
     /// Every file's header, read through the file's own start (a part other than the first
-    /// has none). A file whose header cannot be used is a rejected input, line 1, and none of
-    /// its rows are read; the others go on, so one run lists every such file.
+    /// has none).
+    ///
+    /// A file whose header cannot be used is a rejected input, line 1, and none of its rows are read;
+    /// the others go on, so one run lists every such file.
     private static func headers(
         _ plans: [FileSplitter], mapping: [CostColumns.Name: String]
     ) throws -> (checkers: [CostRowChecker?], rejects: [Reject]) {
@@ -128,11 +132,13 @@ package enum ParallelCostReading {
         var rejects: [Reject] = []
         for plan in plans {
             do {
-                guard let header = try CSVReader.firstRecord(path: plan.path) else { throw CostInputError.emptyFile(file: plan.path) }
+                guard let header = try CSVReader.firstRecord(path: plan.path) else {
+                    throw CostInputError.emptyFile(file: plan.path)
+                }
                 let columns = try CostColumns(header: header, file: plan.path, mapping: mapping)
                 checkers.append(CostRowChecker(columns: columns, path: plan.path))
             } catch let error as CostInputError {
-                rejects.append(Reject(file: plan.path, line: 1, field: "header", value: "", reason: error.reason))
+                rejects.append(Reject(file: plan.path, line: 1, field: "", value: "", reason: error.reason))
                 checkers.append(nil)
             } catch CSVError.notUTF8 {
                 rejects.append(Reject(file: plan.path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason))

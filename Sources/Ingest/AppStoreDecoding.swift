@@ -21,7 +21,9 @@ struct AppStoreDecodingError: Error, Sendable, Hashable {
     init(_ error: any Error) {
         switch error {
         case let json as JSONError:
-            field = json.field
+            // A signed payload's fields read as if it had arrived decoded: data.signedTransactionInfo.price.
+            let prefix = "signedPayload."
+            field = json.field.hasPrefix(prefix) ? String(json.field.dropFirst(prefix.count)) : json.field
             reason = json.reason
         case let jws as JWSError:
             field = ""

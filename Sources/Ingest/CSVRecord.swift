@@ -24,7 +24,9 @@ package struct CSVRecord {
     @inline(__always)
     package func trimmed(_ index: Int) -> UnsafeRawBufferPointer {
         var field = self[index]
-        while let first = field.first, first == 0x20 || first == 0x09 { field = UnsafeRawBufferPointer(rebasing: field.dropFirst()) }
+        while let first = field.first, first == 0x20 || first == 0x09 {
+            field = UnsafeRawBufferPointer(rebasing: field.dropFirst())
+        }
         while let last = field.last, last == 0x20 || last == 0x09 { field = UnsafeRawBufferPointer(rebasing: field.dropLast()) }
         return field
     }

@@ -36,7 +36,8 @@ package struct InputLayout: Sendable, Hashable {
             case .missing: return nil
             case .regularFile: return path
             case .directory, .special:
-                refused.append(Reject(file: path, line: 0, field: "", value: name, reason: "not a regular file; \(name) must be a file"))
+                refused.append(
+                    Reject(file: path, line: 0, field: "", value: name, reason: "not a regular file; \(name) must be a file"))
                 return nil
             }
         }

@@ -1,5 +1,7 @@
-/// Inputs are UTF-8. A UTF-16 file (what some spreadsheet exports write) is told apart by its
-/// byte-order mark or by the zero bytes of ASCII text, and refused with a reason that says so.
+/// Inputs are UTF-8.
+///
+/// A UTF-16 file (what some spreadsheet exports write) is told apart by its byte-order mark or by the
+/// zero bytes of ASCII text, and refused with a reason that says so.
 package enum TextEncodingCheck {
     package static let utf16Reason = "the file is UTF-16 text; save it as UTF-8 (in a spreadsheet: CSV UTF-8) and run again"
 

@@ -123,7 +123,8 @@ struct TransactionFields {
             throw AppStoreDecodingError(field: "signedDate", reason: "transaction \(id) has no signedDate to order its copies by")
         }
         if let quantity, !(1...TransactionFields.largestQuantity).contains(quantity) {
-            throw AppStoreDecodingError(field: "quantity", reason: "\(quantity) is outside 1...\(TransactionFields.largestQuantity)")
+            throw AppStoreDecodingError(
+                field: "quantity", reason: "\(quantity) is outside 1...\(TransactionFields.largestQuantity)")
         }
         if let price, abs(price) > TransactionFields.largestPrice {
             throw AppStoreDecodingError(

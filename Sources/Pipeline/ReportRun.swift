@@ -63,7 +63,9 @@ package struct ReportProgress: Sendable {
 }
 
 /// A run that stopped on an input it cannot use: what went wrong, and where the rejects found
-/// so far went. The previous report is untouched.
+/// so far went.
+///
+/// The previous report is untouched.
 package struct ReportRunFailure: Error, CustomStringConvertible {
     package var underlying: any Error
     package var destination: String
@@ -79,6 +81,7 @@ package struct ReportRunFailure: Error, CustomStringConvertible {
 }
 
 /// The monthly batch: read everything, attribute every cost row, write every output file.
+///
 /// Either every file of `OUT/LABEL/` is replaced at once, or nothing there changes.
 package enum ReportRun {
     package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in })
@@ -97,7 +100,8 @@ package enum ReportRun {
             try? rejects.commit()
             let kept = rejects.count > 0 && (try? folder.keepRejectsOnly()) != nil
             folder.abandon()
-            throw ReportRunFailure(underlying: error, destination: folder.destination, rejectsFile: kept ? folder.rejectsFile : nil)
+            throw ReportRunFailure(
+                underlying: error, destination: folder.destination, rejectsFile: kept ? folder.rejectsFile : nil)
         }
     }
 
@@ -162,7 +166,8 @@ package enum ReportRun {
         for path in layout.allFiles where !layout.costFiles.contains(path) {
             let checksum = try loaded.appStore.input.checksums[path] ?? SHA256.file(path)
             inputs.append(
-                InputFileRecord(path: HumanText.relative(path, to: root), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum))
+                InputFileRecord(path: HumanText.relative(path, to: root), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum)
+            )
         }
         return inputs.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }

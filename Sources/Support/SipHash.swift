@@ -1,7 +1,8 @@
 /// SipHash (Aumasson and Bernstein), a keyed hash built to resist inputs crafted to collide:
-/// without the key, nobody can choose two byte strings that hash alike. The request-id
-/// registry uses it with a key drawn from the system's random source for every run, so a file
-/// cannot be made to drop a real row as a "duplicate" (a plain fast hash can be).
+/// without the key, nobody can choose two byte strings that hash alike.
+///
+/// The request-id registry uses it with a key drawn from the system's random source for every run, so
+/// a file cannot be made to drop a real row as a "duplicate" (a plain fast hash can be).
 ///
 /// `compressionRounds`/`finalizationRounds` are 1/3 for the registry (as Swift's own `Hasher`
 /// and Rust use), 2/4 for the reference test vectors.
@@ -99,7 +100,8 @@ package struct SipHash: Sendable, Hashable {
         var index = 0
         if let base = bytes.baseAddress {
             while index + 8 <= count {
-                state.compress(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)), compressionRounds)
+                state.compress(
+                    UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)), compressionRounds)
                 index += 8
             }
         }

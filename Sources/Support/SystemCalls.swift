@@ -182,7 +182,9 @@ package enum FileSystem {
     }
 
     /// Swaps two existing paths in one step, so a reader sees the old or the new entry and
-    /// never neither. False when this kernel or file system cannot (the caller then renames).
+    /// never neither.
+    ///
+    /// False when this kernel or file system cannot (the caller then renames).
     package static func exchange(_ a: String, _ b: String) -> Bool {
         refund_cost_exchange_paths(a, b) == 0
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 @testable import Attribution
@@ -59,4 +60,48 @@ func parseInBlocks(_ bytes: [UInt8], blockSize: Int) throws -> [(line: Int, fiel
     }
     try parser.finish { records.append(($0.line, $0.strings)) }
     return records
+}
+
+/// What a run of the built `refund-cost` executable printed and how it exited.
+struct ToolRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the built executable as a user or a script would; kills it after `timeout` seconds
+/// (status 124), so a hang fails the test instead of stopping the suite.
+func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolRun {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var executable = binary.appendingPathComponent("refund-cost")
+    if !FileManager.default.fileExists(atPath: executable.path) {
+        // xctest bundles live one level deeper than the executable on some layouts.
+        executable = binary.deletingLastPathComponent().appendingPathComponent("refund-cost")
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let deadline = DispatchTime.now() + timeout
+    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    let killed = process.terminationReason == .uncaughtSignal
+    return ToolRun(
+        status: killed ? 124 : process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// A copy of `Data/sample` to spoil, in a fresh folder.
+func copyOfSample(_ label: String = #function) throws -> String {
+    let root = try TestFiles.temporaryDirectory(label) + "/data"
+    try FileManager.default.copyItem(atPath: TestFiles.packageRoot + "/Data/sample", toPath: root)
+    return root
 }

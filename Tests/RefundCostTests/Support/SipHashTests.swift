@@ -4,9 +4,11 @@ import Testing
 
 @Suite("SipHash")
 struct SipHashTests {
-    /// The reference key 00 01 .. 0f and messages 00 01 .. (n-1), from the SipHash paper's
-    /// test vectors (SipHash-2-4, 64-bit output, read as little-endian words).
-    static let reference = SipHash(key0: 0x0706_0504_0302_0100, key1: 0x0f0e_0d0c_0b0a_0908, compressionRounds: 2, finalizationRounds: 4)
+    /// The SipHash paper's test vectors: SipHash-2-4, 64-bit output, key bytes 0 to 15.
+    ///
+    /// Message n is the bytes 0 to n-1; outputs are read as little-endian words.
+    static let reference = SipHash(
+        key0: 0x0706_0504_0302_0100, key1: 0x0f0e_0d0c_0b0a_0908, compressionRounds: 2, finalizationRounds: 4)
 
     @Test(arguments: [
         (0, UInt64(0x726f_db47_dd0e_0e31)), (1, 0x74f8_39c5_93dc_67fd), (7, 0xab02_00f5_8b01_d137),

@@ -41,26 +41,9 @@ struct CommandLineTests {
         #expect(throws: UsageError.self) { try parsed.costColumnMapping(command: "validate") }
     }
 
-    /// Runs the built executable, as a user or a script would.
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var executable = binary.appendingPathComponent("refund-cost")
-        if !FileManager.default.fileExists(atPath: executable.path) {
-            // xctest bundles live one level deeper than the executable on some layouts.
-            executable = binary.deletingLastPathComponent().appendingPathComponent("refund-cost")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let result = try runTool(arguments)
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test func helpAndVersionExitZeroOnStdout() throws {
