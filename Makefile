@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps build report test lint bench bench-validate clean
+.PHONY: deps build report test lint fuzz bench bench-validate clean
 
 # The build needs two Debian packages: libcsv-dev (CSV parsing) and libssl-dev (SHA-256).
 deps:
@@ -30,6 +30,11 @@ test: deps lint
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+# Every libFuzzer target (Fuzz/Targets/) for FUZZ_SECONDS each, from the committed seeds.
+FUZZ_SECONDS ?= 180
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 # refund-cost report beside a DuckDB baseline on ~10 million generated cost rows (outside git),
 # with libcsv's raw rate as the ceiling and a check that both agree to the micro-unit.

@@ -2,15 +2,15 @@ import Support
 
 /// A notification as decoded from one line, with the other transaction copies the line
 /// carried (V1 bodies list every receipt of the subscription).
-struct DecodedNotification: Sendable {
-    var notification: NotificationRecord
-    var otherTransactions: [TransactionRecord] = []
+package struct DecodedNotification: Sendable {
+    package var notification: NotificationRecord
+    package var otherTransactions: [TransactionRecord] = []
 }
 
 /// Why one line of App Store data was refused: the field and a reason a person can act on.
-struct AppStoreDecodingError: Error, Sendable, Hashable {
-    var field: String
-    var reason: String
+package struct AppStoreDecodingError: Error, Sendable, Hashable {
+    package var field: String
+    package var reason: String
 
     init(field: String, reason: String) {
         self.field = field
@@ -164,7 +164,7 @@ private struct V1Receipt {
 }
 
 /// Decodes one line of `notifications/*.jsonl`: a V2 body, a decoded V2 payload, or a V1 body.
-func decodeNotificationLine(
+package func decodeNotificationLine(
     _ bytes: UnsafeRawBufferPointer, at location: SourceLocation
 ) -> Result<DecodedNotification, AppStoreDecodingError> {
     Result { () throws(AppStoreDecodingError) in
@@ -286,7 +286,7 @@ private func makeV1Notification(
 
 /// One line of a history export: a page of signed transactions, one signed transaction, or a
 /// decoded transaction object.
-func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) throws(AppStoreDecodingError)
+package func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) throws(AppStoreDecodingError)
     -> [TransactionRecord]
 {
     var inline = TransactionFields()
