@@ -18,9 +18,11 @@ build: deps
 
 # The monthly report of the sample's latest complete month, into out/ (not in git; reports/2026-10/
 # is the committed copy, kept equal to the test golden).
+# The sample is signed with its own test chain: its root is trusted by name, never by default.
 MONTH ?= 2026-10
+ARGS ?= --trust-root $(DATA)/test-root.der
 report: build
-	.build/release/refund-cost report --data $(DATA) --month $(MONTH) --out $(OUT)
+	.build/release/refund-cost report --data $(DATA) --month $(MONTH) --out $(OUT) $(ARGS)
 
 # Lint first (the toolchain's swift-format, configuration in .swift-format), then a build that
 # refuses an import of a stage not declared as a dependency, then every test.

@@ -50,20 +50,29 @@ private struct NotificationFields {
     var consumptionRequestReason: String?
     var v1Type: String?
     var v1Receipts: [V1Receipt] = []
+    var bundleID: String?
+    var appAppleID: Int64?
+    /// True once the fields came from a `signedPayload`, whose signature is then checked.
+    var signed = false
 
     /// Reads the members of a notification object (a body, or the payload inside `signedPayload`).
-    mutating func read(_ cursor: inout JSONCursor) throws {
+    ///
+    /// `verifier` checks a signed payload; nested JWS inside one are covered by it.
+    mutating func read(_ cursor: inout JSONCursor, verifier: JWSVerifier) throws {
         try cursor.members { cursor, key in
             if key == "signedPayload" {
+                let compact = try cursor.stringBytes()
                 let payload: [UInt8]
-                do { payload = try JWS.payload(of: try cursor.stringBytes()) } catch let error as JWSError {
+                do { payload = try JWS.payload(of: compact) } catch let error as JWSError {
                     throw JSONError(reason: error.description, field: "")
                 }
+                signed = true
                 try payload.withUnsafeBytes { bytes in
                     var inner = JSONCursor(bytes)
-                    try read(&inner)
+                    try read(&inner, verifier: verifier)
                     try inner.finish()
                 }
+                try checkSignature(compact, verifier: verifier)
             } else if key == "receivedAt" {
                 receivedAt = try cursor.optionalTimestamp()
             } else if key == "notificationType" {
@@ -77,7 +86,7 @@ private struct NotificationFields {
             } else if key == "signedDate" {
                 signedDate = try cursor.optionalTimestamp()
             } else if key == "data" {
-                try readData(&cursor)
+                try readData(&cursor, verifier: signed ? nil : verifier)
             } else if key == "notification_type" {
                 v1Type = try cursor.optionalString()
             } else if key == "environment" {
@@ -93,16 +102,30 @@ private struct NotificationFields {
         }
     }
 
-    private mutating func readData(_ cursor: inout JSONCursor) throws {
+    func checkSignature(_ compact: UnsafeRawBufferPointer, verifier: JWSVerifier) throws {
+        do {
+            try verifier.check(compact, claims: .init(signedDate: signedDate, bundleID: bundleID, appAppleID: appAppleID))
+        } catch {
+            throw JSONError(reason: error.description, field: "")
+        }
+    }
+
+    /// `verifier` is nil inside a signed payload: its signature covers what it holds.
+    private mutating func readData(_ cursor: inout JSONCursor, verifier: JWSVerifier?) throws {
         if cursor.null() { return }
         try cursor.members { cursor, key in
             if key == "environment" {
                 environment = try cursor.optionalString()
+            } else if key == "bundleId" {
+                bundleID = try cursor.optionalString()
+            } else if key == "appAppleId" {
+                appAppleID = try cursor.optionalInteger()
             } else if key == "signedTransactionInfo" {
                 if cursor.null() { return }
                 do {
                     transaction =
-                        cursor.isString() ? try TransactionFields.signed(&cursor) : try TransactionFields.object(&cursor)
+                        cursor.isString()
+                        ? try TransactionFields.signed(&cursor, verifier: verifier) : try TransactionFields.object(&cursor)
                 } catch let error as JWSError {
                     throw JSONError(reason: error.description, field: "")
                 }
@@ -165,17 +188,18 @@ private struct V1Receipt {
 
 /// Decodes one line of `notifications/*.jsonl`: a V2 body, a decoded V2 payload, or a V1 body.
 package func decodeNotificationLine(
-    _ bytes: UnsafeRawBufferPointer, at location: SourceLocation
+    _ bytes: UnsafeRawBufferPointer, at location: SourceLocation, verifier: JWSVerifier
 ) -> Result<DecodedNotification, AppStoreDecodingError> {
     Result { () throws(AppStoreDecodingError) in
         var fields = NotificationFields()
         do {
             var cursor = JSONCursor(bytes)
-            try fields.read(&cursor)
+            try fields.read(&cursor, verifier: verifier)
             try cursor.finish()
         } catch {
             throw AppStoreDecodingError(error)
         }
+        if !fields.signed { verifier.countDecoded() }
         if fields.notificationType != nil { return try makeNotification(fields, at: location) }
         if fields.v1Type != nil { return try makeV1Notification(fields, digest: SHA256.digest(bytes), at: location) }
         throw AppStoreDecodingError(
@@ -185,17 +209,24 @@ package func decodeNotificationLine(
 
 /// Decodes a `signed_payload` from a notification CSV export.
 func decodeSignedNotification(
-    _ signed: String, receivedAt: Timestamp?, at location: SourceLocation
+    _ signed: String, receivedAt: Timestamp?, at location: SourceLocation, verifier: JWSVerifier
 ) throws(AppStoreDecodingError) -> DecodedNotification {
     var fields = NotificationFields()
+    fields.signed = true
     var compact = signed
     do {
-        let payload = try compact.withUTF8 { try JWS.payload(of: UnsafeRawBufferPointer($0)) }
-        try payload.withUnsafeBytes { bytes in
-            var cursor = JSONCursor(bytes)
-            try fields.read(&cursor)
-            try cursor.finish()
+        try compact.withUTF8 { utf8 in
+            let jws = UnsafeRawBufferPointer(utf8)
+            let payload = try JWS.payload(of: jws)
+            try payload.withUnsafeBytes { bytes in
+                var cursor = JSONCursor(bytes)
+                try fields.read(&cursor, verifier: verifier)
+                try cursor.finish()
+            }
+            try fields.checkSignature(jws, verifier: verifier)
         }
+    } catch let error as JSONError {
+        throw AppStoreDecodingError(field: error.field.isEmpty ? "signed_payload" : error.field, reason: error.reason)
     } catch let error as JWSError {
         throw AppStoreDecodingError(field: "signed_payload", reason: error.description)
     } catch {
@@ -286,9 +317,9 @@ private func makeV1Notification(
 
 /// One line of a history export: a page of signed transactions, one signed transaction, or a
 /// decoded transaction object.
-package func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) throws(AppStoreDecodingError)
-    -> [TransactionRecord]
-{
+package func decodeHistoryLine(
+    _ bytes: UnsafeRawBufferPointer, at location: SourceLocation, verifier: JWSVerifier
+) throws(AppStoreDecodingError) -> [TransactionRecord] {
     var inline = TransactionFields()
     var signed: [TransactionFields] = []
     var sawSigned = false
@@ -297,10 +328,10 @@ package func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: Sou
         try cursor.members { cursor, key in
             if key == "signedTransactions" {
                 sawSigned = true
-                try cursor.elements { cursor, _ in signed.append(try TransactionFields.signed(&cursor)) }
+                try cursor.elements { cursor, _ in signed.append(try TransactionFields.signed(&cursor, verifier: verifier)) }
             } else if key == "signedTransaction" {
                 sawSigned = true
-                signed.append(try TransactionFields.signed(&cursor))
+                signed.append(try TransactionFields.signed(&cursor, verifier: verifier))
             } else if try !inline.read(key, &cursor) {
                 try cursor.skip()
             }
@@ -311,7 +342,10 @@ package func decodeHistoryLine(_ bytes: UnsafeRawBufferPointer, at location: Sou
     } catch {
         throw AppStoreDecodingError(error)
     }
-    if inline.transactionId != nil { return [try inline.record(fallbackSignedDate: nil, at: location)] }
+    if inline.transactionId != nil {
+        verifier.countDecoded()
+        return [try inline.record(fallbackSignedDate: nil, at: location)]
+    }
     guard sawSigned else {
         throw AppStoreDecodingError(
             field: "", reason: "not a transaction: no signedTransactions, signedTransaction or transactionId")

@@ -59,6 +59,8 @@ package struct AppStoreCounts: Sendable, Hashable {
     package var historyLines = 0
     package var historyTransactions = 0
     package var rejectedLines = 0
+    /// How the signatures of the App Store data fared (DOMAIN.md rule 12).
+    package var signatures = SignatureCounts()
 
     package init() {}
 
@@ -73,9 +75,11 @@ package struct AppStoreCounts: Sendable, Hashable {
 package struct AppStoreOptions: Sendable, Hashable {
     package var environment: AppStoreEnvironment
     package var asOf: Timestamp
+    package var signatures: SignaturePolicy
 
-    package init(environment: AppStoreEnvironment = .production, asOf: Timestamp) {
+    package init(environment: AppStoreEnvironment = .production, asOf: Timestamp, signatures: SignaturePolicy? = nil) {
         self.environment = environment
         self.asOf = asOf
+        self.signatures = signatures ?? SignaturePolicy(environment: environment, fallbackTime: asOf)
     }
 }

@@ -21,12 +21,23 @@ package final class AppStoreReader {
         // Decoding is most of the work and each file stands alone: files are decoded on all
         // cores, then kept in file and line order, so the result does not depend on threads.
         let files = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
+        // Each distinct certificate chain is judged once, whichever thread meets it first.
+        let verdicts = ChainVerdicts()
+        let policy = options.signatures
         let decodedFiles = try Parallel.map(files.count, threads: FileSystem.processorCount) { index -> DecodedFile in
             let (path, isNotifications) = files[index]
+            let verifier = JWSVerifier(policy: policy, verdicts: verdicts)
             do {
-                if !isNotifications { return try AppStoreReader.decodeHistory(path) }
-                return path.lowercased().hasSuffix(".csv")
-                    ? try AppStoreReader.decodeNotificationCSV(path) : try AppStoreReader.decodeNotificationLines(path)
+                var decoded: DecodedFile
+                if !isNotifications {
+                    decoded = try AppStoreReader.decodeHistory(path, verifier: verifier)
+                } else if path.lowercased().hasSuffix(".csv") {
+                    decoded = try AppStoreReader.decodeNotificationCSV(path, verifier: verifier)
+                } else {
+                    decoded = try AppStoreReader.decodeNotificationLines(path, verifier: verifier)
+                }
+                decoded.signatures = verifier.counts
+                return decoded
             } catch LineReaderError.notUTF8, CSVError.notUTF8 {
                 // A file that is not UTF-8 is a rejected input; the other files are still read.
                 let reject = Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
@@ -37,6 +48,7 @@ package final class AppStoreReader {
             input.counts.notificationLines += decoded.notificationLines
             input.counts.historyLines += decoded.historyLines
             input.checksums[decoded.path] = decoded.sha256
+            input.counts.signatures.add(decoded.signatures)
             for item in decoded.items {
                 switch item {
                 case .notification(let notification):
@@ -68,15 +80,16 @@ package final class AppStoreReader {
         var notificationLines = 0
         var historyLines = 0
         var sha256 = ""
+        var signatures = SignatureCounts()
     }
 
-    private static func decodeNotificationLines(_ path: String) throws -> DecodedFile {
+    private static func decodeNotificationLines(_ path: String, verifier: JWSVerifier) throws -> DecodedFile {
         var file = DecodedFile(path: path)
         let hasher = SHA256()
         try LineReader.read(path: path, onBlock: hasher.update) { line, bytes in
             guard !bytes.isBlank else { return }
             file.notificationLines += 1
-            switch decodeNotificationLine(bytes, at: SourceLocation(file: path, line: line)) {
+            switch decodeNotificationLine(bytes, at: SourceLocation(file: path, line: line), verifier: verifier) {
             case .success(let notification): file.items.append(.notification(notification))
             case .failure(let error): file.items.append(.rejected(reject(error, bytes.preview(), path, line)))
             }
@@ -85,14 +98,15 @@ package final class AppStoreReader {
         return file
     }
 
-    private static func decodeHistory(_ path: String) throws -> DecodedFile {
+    private static func decodeHistory(_ path: String, verifier: JWSVerifier) throws -> DecodedFile {
         var file = DecodedFile(path: path)
         let hasher = SHA256()
         try LineReader.read(path: path, onBlock: hasher.update) { line, bytes in
             guard !bytes.isBlank else { return }
             file.historyLines += 1
             do throws(AppStoreDecodingError) {
-                file.items.append(.history(try decodeHistoryLine(bytes, at: SourceLocation(file: path, line: line))))
+                file.items.append(
+                    .history(try decodeHistoryLine(bytes, at: SourceLocation(file: path, line: line), verifier: verifier)))
             } catch {
                 file.items.append(.rejected(reject(error, bytes.preview(), path, line)))
             }
@@ -105,7 +119,7 @@ package final class AppStoreReader {
         Reject(file: path, line: line, field: error.field, value: value, reason: error.reason)
     }
 
-    private static func decodeNotificationCSV(_ path: String) throws -> DecodedFile {
+    private static func decodeNotificationCSV(_ path: String, verifier: JWSVerifier) throws -> DecodedFile {
         var file = DecodedFile(path: path)
         let hasher = SHA256()
         var payloadColumn: Int?
@@ -148,7 +162,8 @@ package final class AppStoreReader {
             }
             let signed = record.string(payloadColumn)
             do throws(AppStoreDecodingError) {
-                file.items.append(.notification(try decodeSignedNotification(signed, receivedAt: receivedAt, at: location)))
+                file.items.append(
+                    .notification(try decodeSignedNotification(signed, receivedAt: receivedAt, at: location, verifier: verifier)))
             } catch {
                 file.items.append(.rejected(reject(error, String(signed.prefix(120)), path, record.line)))
             }

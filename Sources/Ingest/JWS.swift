@@ -124,6 +124,14 @@ package enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Plain base64 with padding (RFC 4648 section 4), as the certificates of a JWS `x5c`
+    /// header are written.
+    package static func encodeStandard(_ bytes: [UInt8]) -> String {
+        var text = encode(bytes).replacing("-", with: "+").replacing("_", with: "/")
+        while text.utf8.count % 4 != 0 { text += "=" }
+        return text
+    }
+
     private static func sextet(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")

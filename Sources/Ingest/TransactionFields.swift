@@ -25,6 +25,7 @@ struct TransactionFields {
     var price: Int64?
     var currency: String?
     var appTransactionId: String?
+    var bundleId: String?
 
     /// Apple sells at most 10 of a consumable at once; anything far above is not a quantity.
     static let largestQuantity: Int64 = 10_000
@@ -77,6 +78,8 @@ struct TransactionFields {
             currency = try cursor.optionalString()
         } else if key == "appTransactionId" {
             appTransactionId = try cursor.optionalString()
+        } else if key == "bundleId" {
+            bundleId = try cursor.optionalString()
         } else {
             return false
         }
@@ -97,15 +100,23 @@ struct TransactionFields {
         return fields
     }
 
-    /// A transaction given as a JWS string: its payload, decoded.
-    static func signed(_ cursor: inout JSONCursor) throws -> TransactionFields {
-        let payload = try JWS.payload(of: try cursor.stringBytes())
-        return try payload.withUnsafeBytes { bytes in
+    /// A transaction given as a JWS string: its payload, decoded, and its signature checked by
+    /// `verifier` (nil when an outer signature already covers it).
+    static func signed(_ cursor: inout JSONCursor, verifier: JWSVerifier?) throws -> TransactionFields {
+        let compact = try cursor.stringBytes()
+        let payload = try JWS.payload(of: compact)
+        let fields = try payload.withUnsafeBytes { bytes in
             var inner = JSONCursor(bytes)
             let fields = try object(&inner)
             try inner.finish()
             return fields
         }
+        do {
+            try verifier?.check(compact, claims: .init(signedDate: fields.signedDate, bundleID: fields.bundleId))
+        } catch {
+            throw JSONError(reason: error.description, field: "")
+        }
+        return fields
     }
 
     /// Checks what the ledger cannot do without and makes the record.

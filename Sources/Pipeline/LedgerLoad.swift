@@ -21,9 +21,21 @@ package struct LedgerLoad: Sendable {
         package var asOf: Timestamp
         package var prematureWindow: TimeSpan = .hours(2)
         package var currency: CurrencyCode = .usd
+        /// Roots trusted besides Apple Root CA - G3 (`--trust-root`), as DER.
+        package var extraTrustRoots: [[UInt8]] = []
+        package var verifySignatures = true
+        package var bundleID: String?
+        package var appAppleID: Int64?
 
         package init(asOf: Timestamp) {
             self.asOf = asOf
+        }
+
+        /// What the signature checks trust and require (DOMAIN.md rule 12).
+        package var signaturePolicy: SignaturePolicy {
+            SignaturePolicy(
+                roots: [AppleRoot.g3] + extraTrustRoots, verify: verifySignatures, bundleID: bundleID, appAppleID: appAppleID,
+                environment: environment, fallbackTime: asOf)
         }
     }
 
@@ -31,8 +43,9 @@ package struct LedgerLoad: Sendable {
     package init(data: String, options: Options, rejects: RejectLog) throws {
         layout = try InputLayout(root: data)
         for refused in layout.refused { try rejects.record(refused) }
-        appStore = try AppStoreLoad(
-            layout: layout, options: AppStoreOptions(environment: options.environment, asOf: options.asOf), rejects: rejects)
+        let appStoreOptions = AppStoreOptions(
+            environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
+        appStore = try AppStoreLoad(layout: layout, options: appStoreOptions, rejects: rejects)
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)

@@ -18,6 +18,11 @@ package struct ReportOptions: Sendable {
     package var consumptionPolicy = ConsumptionPolicy()
     /// Threads reading cost files (default: every core).
     package var threads = FileSystem.processorCount
+    /// Roots trusted besides Apple Root CA - G3 (`--trust-root`), as DER.
+    package var trustRoots: [[UInt8]] = []
+    package var verifySignatures = true
+    package var bundleID: String?
+    package var appAppleID: Int64?
 
     package init(data: String, out: String, window: ReportWindow) {
         self.data = data
@@ -31,6 +36,10 @@ package struct ReportOptions: Sendable {
         ledger.environment = environment
         ledger.prematureWindow = prematureWindow
         ledger.currency = currency
+        ledger.extraTrustRoots = trustRoots
+        ledger.verifySignatures = verifySignatures
+        ledger.bundleID = bundleID
+        ledger.appAppleID = appAppleID
         return ledger
     }
 }
@@ -144,7 +153,9 @@ package enum ReportRun {
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
         let writeStarted = Clock.monotonicSeconds()
-        try ReportFiles.write(figures, conservation: conservation, inputs: inputs, to: folder.staging)
+        let context = RunContext(
+            inputs: inputs, signatures: SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions))
+        try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: reading.summaries, counts: loaded.appStore.input.counts,
             totals: totals, rejects: rejects.count, conservation: conservation,

@@ -61,6 +61,7 @@ struct RunRecord {
                     ])
                 ),
                 ("excluded_environments", counted(counts.excludedByEnvironment)),
+                ("signatures", SignatureReport.json(counts.signatures, options.ledgerOptions)),
                 ("rejected_lines", .integer(Int64(rejects))),
                 ("conservation", conservationJSON),
                 ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),

@@ -4,7 +4,7 @@ import Support
 /// The report files that come from the figures alone (everything but rejects.csv and run.json).
 package enum ReportFiles {
     package static func write(
-        _ figures: ReportFigures, conservation: Conservation, inputs: [InputFileRecord], to folder: String
+        _ figures: ReportFigures, conservation: Conservation, context: RunContext, to folder: String
     ) throws {
         try SummaryFile.write(figures, to: folder)
         try CostByDayFile.write(figures, to: folder)
@@ -13,7 +13,7 @@ package enum ReportFiles {
         try SubscriptionLossFile.write(figures, to: folder)
         try FamilyLinksFile.write(figures, to: folder)
         try ConsumptionFiles.write(figures, to: folder)
-        try ReportPage.write(figures, conservation: conservation, inputs: inputs, to: folder)
+        try ReportPage.write(figures, conservation: conservation, context: context, to: folder)
     }
 
     /// The CSV files every run writes from its figures, in the order they are described.

@@ -5,9 +5,9 @@ import Support
 /// elsewhere): the headline figures, cost by class per day, what refunds cost, the largest
 /// leaks, the reconciliation and the inputs.
 enum ReportPage {
-    static func write(_ figures: ReportFigures, conservation: Conservation, inputs: [InputFileRecord], to folder: String) throws {
+    static func write(_ figures: ReportFigures, conservation: Conservation, context: RunContext, to folder: String) throws {
         let file = try AtomicFileWriter(path: folder + "/report.html")
-        try file.append(try html(figures, conservation: conservation, inputs: inputs))
+        try file.append(try html(figures, conservation: conservation, context: context))
         try file.commit()
     }
 
@@ -27,7 +27,8 @@ enum ReportPage {
         .unlinked: "account known to no App Store transaction",
     ]
 
-    static func html(_ figures: ReportFigures, conservation: Conservation, inputs: [InputFileRecord]) throws -> String {
+    static func html(_ figures: ReportFigures, conservation: Conservation, context: RunContext) throws -> String {
+        let inputs = context.inputs
         let currency = figures.currency.description
         let all = figures.total
         let total = try all.classes.total()
@@ -55,9 +56,11 @@ enum ReportPage {
             .panel{background:#fff;border-radius:8px;padding:14px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
             .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}
             .muted{color:#7b8794;font-size:12.5px}code{font-size:12.5px}
+            .trust{margin:-14px 0 22px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
             </style></head><body><main>
             <h1>What refunds and leaks cost: \(escape(periodName(figures.window)))</h1>
             <p class="sub">Window \(figures.window.start.civilDate) to \(figures.window.end.civilDate) (end excluded), data as of \(figures.window.asOf), amounts in \(currency).</p>
+            <p class="trust\(context.signatures.allVerified ? "" : " warn")">\(escape(context.signatures.sentence))</p>
             <div class="cards">
 
             """

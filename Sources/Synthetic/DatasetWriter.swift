@@ -7,6 +7,10 @@ import Support
 ///
 /// Same options, same bytes.
 package enum DatasetGenerator {
+    /// The root of the dataset's own signing chain, written beside the data: a test root the
+    /// tool never trusts unless `--trust-root` names it.
+    package static let testRootName = "test-root.der"
+
     package static func generate(_ options: GeneratorOptions, into root: String, progress: (Int) -> Void = { _ in }) throws
         -> GeneratorSummary
     {
@@ -38,11 +42,14 @@ package enum DatasetGenerator {
         summary.scenarios["foreign_currency_cost_row"] = costs.foreignRows
 
         var random = builder.random
-        let (lines, counts) = NotificationEncoder.lines(builder.notifications, windowStart: options.windowStart, random: &random)
+        let chain = TestChain(seed: options.seed)
+        let encoder = NotificationEncoder(signer: chain.signer())
+        let (lines, counts) = encoder.lines(builder.notifications, windowStart: options.windowStart, random: &random)
         summary.notificationLines = lines.count
         for (key, value) in counts { summary.scenarios[key] = value }
         try writeNotifications(lines, root: root, windowEnd: options.windowEnd, random: &random)
-        try writeHistory(builder.transactions, notifications: builder.notifications, root: root)
+        try writeHistory(builder.transactions, notifications: builder.notifications, root: root, encoder: encoder)
+        try writeBytes(chain.root, to: root + "/" + DatasetGenerator.testRootName)
         try writeAccounts(builder.accountRows, root: root)
         try write(SyntheticCatalog.productsCSV, to: root + "/products.csv")
         try writeRates(options, root: root)
@@ -88,8 +95,15 @@ package enum DatasetGenerator {
     }
 
     /// One history page per original transaction: the latest copy of each transaction in it.
+    private static func writeBytes(_ bytes: [UInt8], to path: String) throws {
+        let file = try AtomicFileWriter(path: path)
+        try file.append(bytes)
+        try file.commit()
+    }
+
     private static func writeHistory(
-        _ transactions: [SyntheticTransaction], notifications: [SyntheticNotification], root: String
+        _ transactions: [SyntheticTransaction], notifications: [SyntheticNotification], root: String,
+        encoder: NotificationEncoder
     ) throws {
         try FileSystem.createDirectory(root + "/transactions")
         var lastSigned: [String: Int64] = [:]
@@ -114,7 +128,7 @@ package enum DatasetGenerator {
             page.string("environment", "Production")
             page.bool("hasMore", false)
             let signed = chain.items.map { transaction in
-                NotificationEncoder.jws(
+                encoder.jws(
                     NotificationEncoder.transactionPayload(
                         transaction, signed: lastSigned[transaction.id] ?? transaction.purchase + 2000))
             }

@@ -1,9 +1,12 @@
 import Ingest
 import Support
 
-/// Encodes generated notifications the way Apple sends them: JWS compact serialization with
-/// a header, a base64url JSON payload and a signature-shaped third segment.
-enum NotificationEncoder {
+/// Encodes generated notifications the way Apple sends them: JWS signed ES256 with a full
+/// three-certificate `x5c` chain (the dataset's own test chain), so generated files have the
+/// size and shape of real ones.
+struct NotificationEncoder {
+    let signer: TestChain.Signer
+
     static let bundleID = "com.example.app"
 
     struct Line {
@@ -16,7 +19,7 @@ enum NotificationEncoder {
 
     /// One line per notification delivery: some are retried (the same body again, received
     /// later) and, in the first month, some subscription events are V1 bodies.
-    static func lines(_ notifications: [SyntheticNotification], windowStart: Int64, random: inout SeededRandom)
+    func lines(_ notifications: [SyntheticNotification], windowStart: Int64, random: inout SeededRandom)
         -> (lines: [Line], counts: [String: Int])
     {
         var lines: [Line] = []
@@ -57,22 +60,14 @@ enum NotificationEncoder {
         return (lines, counts)
     }
 
-    private static func v2Body(_ signed: String, received: Int64) -> String {
+    private func v2Body(_ signed: String, received: Int64) -> String {
         var body = JSONObjectBuilder()
         body.string("signedPayload", signed)
         body.string("receivedAt", Timestamp(milliseconds: received).description)
         return body.object.compact
     }
 
-    static func jws(_ payload: [UInt8]) -> String {
-        // The header names Apple's algorithm; the certificate chain and signature are shaped
-        // like real ones but not real (verification is not part of ingestion).
-        let header = Array(#"{"alg":"ES256","x5c":["MIIEMDCCA7agAwIBAgIQaPoPldvpSoEH0lBrjDPv9jAKBggqhkjOPQQDAzB1"]}"#.utf8)
-        var signatureSeed = SeededRandom(
-            seed: UInt64(truncatingIfNeeded: payload.count) &* 0x9E37_79B9 &+ UInt64(payload.last ?? 0))
-        let signature = (0..<64).map { _ in UInt8(truncatingIfNeeded: signatureSeed.next()) }
-        return Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(signature)
-    }
+    func jws(_ payload: [UInt8]) -> String { signer.sign(payload) }
 
     static func transactionPayload(_ transaction: SyntheticTransaction, signed: Int64) -> [UInt8] {
         var json = JSONObjectBuilder()
@@ -105,13 +100,13 @@ enum NotificationEncoder {
         return json.bytes
     }
 
-    private static func notificationPayload(_ notification: SyntheticNotification) -> [UInt8] {
+    private func notificationPayload(_ notification: SyntheticNotification) -> [UInt8] {
         var data = JSONObjectBuilder()
         data.integer("appAppleId", 1_234_567_890)
-        data.string("bundleId", bundleID)
+        data.string("bundleId", Self.bundleID)
         data.string("bundleVersion", "42")
         data.string("environment", notification.environment)
-        data.string("signedTransactionInfo", jws(transactionPayload(notification.transaction, signed: notification.signed)))
+        data.string("signedTransactionInfo", jws(Self.transactionPayload(notification.transaction, signed: notification.signed)))
         if notification.transaction.type == .autoRenewable { data.integer("status", 1) }
         data.string("consumptionRequestReason", notification.consumptionReason?.rawValue)
         var json = JSONObjectBuilder()
@@ -125,7 +120,7 @@ enum NotificationEncoder {
     }
 
     /// A V1 body: every receipt value is a string, dates in `*_ms` fields.
-    private static func v1Body(_ notification: SyntheticNotification, type: String, received: Int64) -> String {
+    private func v1Body(_ notification: SyntheticNotification, type: String, received: Int64) -> String {
         let transaction = notification.transaction
         var receipt = JSONObjectBuilder()
         receipt.string("transaction_id", transaction.id)

@@ -16,6 +16,12 @@ struct DataOptions {
     var threads = FileSystem.processorCount
     var costColumns: [CostColumns.Name: String] = [:]
     var quiet = false
+    /// `--trust-root` certificates as DER, one per certificate in the files named.
+    var trustRoots: [[UInt8]] = []
+    var trustRootFiles: [String] = []
+    var verifySignatures = true
+    var bundleID: String?
+    var appAppleID: Int64?
 
     /// The longest grace or premature window accepted: a year is already far beyond any use.
     static let longestDuration = TimeSpan.days(366)
@@ -38,6 +44,14 @@ struct DataOptions {
         OptionSpec(
             name: "cost-column", value: "NAME=HEADER",
             help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
+        OptionSpec(
+            name: "trust-root", value: "FILE",
+            help: "Also trust this root certificate (DER or PEM) for signed data; for test data. Repeatable.", repeatable: true),
+        OptionSpec(name: "bundle-id", value: "ID", help: "Refuse App Store data of any other bundle id."),
+        OptionSpec(name: "app-apple-id", value: "N", help: "Refuse App Store data of any other app id."),
+        OptionSpec(
+            name: "no-verify", value: nil,
+            help: "Read signed data without checking signatures (recorded in run.json and on the page)."),
         OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."),
     ]
 
@@ -56,6 +70,24 @@ struct DataOptions {
         }
         costColumns = try arguments.costColumnMapping(command: command)
         quiet = arguments.has("quiet")
+        verifySignatures = !arguments.has("no-verify")
+        bundleID = arguments.value("bundle-id")
+        if let text = arguments.value("app-apple-id") {
+            guard let id = Int64(text), id > 0 else {
+                throw .invalidValue(
+                    option: "--app-apple-id", value: text, expected: "a whole number like 1234567890", command: command)
+            }
+            appAppleID = id
+        }
+        for path in arguments.all("trust-root") {
+            let certificates = (try? Certificate.load(path: path)) ?? []
+            guard !certificates.isEmpty else {
+                throw .invalidValue(
+                    option: "--trust-root", value: path, expected: "a readable certificate file, DER or PEM", command: command)
+            }
+            trustRoots += certificates.map(\.der)
+            trustRootFiles.append(path)
+        }
     }
 
     /// What the ledger is built with, as of `asOf` or else `fallback`.
@@ -64,6 +96,10 @@ struct DataOptions {
         options.environment = environment
         options.prematureWindow = prematureWindow
         options.currency = currency
+        options.extraTrustRoots = trustRoots
+        options.verifySignatures = verifySignatures
+        options.bundleID = bundleID
+        options.appAppleID = appAppleID
         return options
     }
 

@@ -52,5 +52,20 @@ enum LedgerSummary {
             "family links",
             FamilyLinkMethod.allCases.map { "\($0.rawValue) \(Format.count(methods[$0] ?? 0))" }.joined(separator: ", "))
         line("link conflicts", Format.count(ledger.linkConflicts.count))
+        let signatures = load.input.counts.signatures
+        if signatures.notChecked > 0 {
+            line(
+                "signatures",
+                "NOT checked (--no-verify): \(Format.count(signatures.notChecked)) signed payloads read as they came")
+        } else {
+            line("signatures verified", Format.count(signatures.verified))
+            line("decoded lines (nothing to verify)", Format.count(signatures.unverifiedDecoded))
+            if signatures.unverifiedXcode > 0 {
+                line("Xcode-signed, accepted unverified", Format.count(signatures.unverifiedXcode))
+            }
+        }
+        for (check, count) in signatures.rejectedByCheck.sorted(by: { $0.key < $1.key }) {
+            line("refused: " + check, Format.count(count))
+        }
     }
 }

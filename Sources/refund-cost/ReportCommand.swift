@@ -68,6 +68,10 @@ enum ReportCommand: Command {
         options.costColumns = common.costColumns
         options.threads = common.threads
         options.currency = common.currency
+        options.trustRoots = common.trustRoots
+        options.verifySignatures = common.verifySignatures
+        options.bundleID = common.bundleID
+        options.appAppleID = common.appAppleID
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(

@@ -46,9 +46,19 @@ struct AppStoreFixture {
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "not JSON"
     }
 
+    /// The chain fixtures are signed with: a test chain, trusted only where a test names its root.
+    static let chain = TestChain(seed: 42)
+
+    /// `object` as a JWS signed ES256 with the fixture chain, as Apple signs its data.
     static func jws(_ object: Any) -> String {
-        let header = Base64URL.encode(Array(#"{"alg":"ES256","x5c":["MIIB"]}"#.utf8))
-        return header + "." + Base64URL.encode(Array(json(object).utf8)) + ".c2lnbmF0dXJl"
+        chain.sign(Array(json(object).utf8))
+    }
+
+    /// Signature checks trusting the fixture chain, as `--trust-root` would.
+    static func signatures(environment: AppStoreEnvironment = .production, asOf: Timestamp, also: [[UInt8]] = [])
+        -> SignaturePolicy
+    {
+        SignaturePolicy(roots: [AppleRoot.g3, chain.root] + also, environment: environment, fallbackTime: asOf)
     }
 
     /// Adds a V2 notification as Apple sends it: `{"signedPayload": JWS, "receivedAt": ...}`.
@@ -97,6 +107,7 @@ struct AppStoreFixture {
         if let rates { try TestFiles.write(rates, to: root + "/fx.csv") }
         if let consent { try TestFiles.write(consent, to: root + "/consent.csv") }
         if let deliveries { try TestFiles.write(deliveries, to: root + "/deliveries.csv") }
+        try Data(AppStoreFixture.chain.root).write(to: URL(fileURLWithPath: root + "/" + DatasetGenerator.testRootName))
         return root
     }
 }
@@ -110,7 +121,11 @@ func buildLedger(
     let layout = try InputLayout(root: root)
     let cutOff = Timestamp(milliseconds: asOf)
     let load = try AppStoreLoad(
-        layout: layout, options: AppStoreOptions(environment: environment, asOf: cutOff), rejects: rejects)
+        layout: layout,
+        options: AppStoreOptions(
+            environment: environment, asOf: cutOff,
+            signatures: AppStoreFixture.signatures(environment: environment, asOf: cutOff, also: try testRoots(root))),
+        rejects: rejects)
     let ledger = try Ledger(
         input: load.input, accountLinks: load.accountLinks, products: load.products, options: LedgerOptions(asOf: cutOff),
         rejects: rejects)

@@ -80,7 +80,7 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolRun {
     }
     let process = Process()
     process.executableURL = executable
-    process.arguments = arguments
+    process.arguments = withTestRoot(arguments)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -99,9 +99,34 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolRun {
         stderr: String(decoding: stderr, as: UTF8.self))
 }
 
+/// Data written by `generate` and by the fixtures is signed with a test chain whose root lies
+/// beside it; the tests name that root as a user would, unless the test says otherwise.
+func withTestRoot(_ arguments: [String]) -> [String] {
+    guard let dataIndex = arguments.firstIndex(of: "--data"), dataIndex + 1 < arguments.count,
+        !arguments.contains("--trust-root"), !arguments.contains("--no-verify")
+    else { return arguments }
+    let root = arguments[dataIndex + 1] + "/" + DatasetGenerator.testRootName
+    guard FileManager.default.fileExists(atPath: root) else { return arguments }
+    return arguments + ["--trust-root", root]
+}
+
 /// A copy of `Data/sample` to spoil, in a fresh folder.
 func copyOfSample(_ label: String = #function) throws -> String {
     let root = try TestFiles.temporaryDirectory(label) + "/data"
     try FileManager.default.copyItem(atPath: TestFiles.packageRoot + "/Data/sample", toPath: root)
     return root
+}
+
+/// Report options for a data folder, trusting the test root that lies beside signed test data.
+func reportOptions(data: String, out: String, window: ReportWindow) throws -> ReportOptions {
+    var options = ReportOptions(data: data, out: out, window: window)
+    options.trustRoots = try testRoots(data)
+    return options
+}
+
+/// The test root beside a data folder (written by `generate` and by the fixtures), as DER.
+func testRoots(_ data: String) throws -> [[UInt8]] {
+    let path = data + "/" + DatasetGenerator.testRootName
+    guard FileManager.default.fileExists(atPath: path) else { return [] }
+    return try Certificate.load(path: path).map(\.der)
 }

@@ -51,7 +51,7 @@ struct ParallelReadingTests {
         var texts: [[String]] = []
         for threads in [1, 4] {
             let out = try TestFiles.temporaryDirectory("threads-\(threads)")
-            var options = ReportOptions(data: root, out: out, window: window)
+            var options = try reportOptions(data: root, out: out, window: window)
             options.threads = threads
             let outcome = try ReportRun.execute(options)
             #expect(!outcome.readSequentially)
@@ -71,7 +71,7 @@ struct ParallelReadingTests {
         fixture.costs += "2026-10-06T00:00:00Z,anon,api,5.00,USD,,,r7\n"
         let root = try fixture.write()
         let window = try #require(ReportWindow(month: "2026-10"))
-        var options = ReportOptions(data: root, out: try TestFiles.temporaryDirectory("out"), window: window)
+        var options = try reportOptions(data: root, out: try TestFiles.temporaryDirectory("out"), window: window)
         options.threads = 2
         let outcome = try ReportRun.execute(options)
         #expect(outcome.readSequentially)

@@ -85,7 +85,10 @@ struct GoldenReportTests {
         let window = try #require(ReportWindow(month: "2026-10"))
         let rejects = RejectLog()
         let layout = try InputLayout(root: root)
-        let load = try AppStoreLoad(layout: layout, options: AppStoreOptions(asOf: window.asOf), rejects: rejects)
+        let sampleRoot = try Certificate.load(path: root + "/" + DatasetGenerator.testRootName).map(\.der)
+        let signatures = SignaturePolicy(roots: [AppleRoot.g3] + sampleRoot, fallbackTime: window.asOf)
+        let load = try AppStoreLoad(
+            layout: layout, options: AppStoreOptions(asOf: window.asOf, signatures: signatures), rejects: rejects)
         let ledger = try Ledger(
             input: load.input, accountLinks: load.accountLinks, products: load.products,
             options: LedgerOptions(asOf: window.asOf), rejects: rejects)
@@ -114,9 +117,11 @@ struct GoldenReportTests {
         let oneFolder = try TestFiles.temporaryDirectory("one")
         let twoFolder = try TestFiles.temporaryDirectory("two")
         try ReportFiles.write(
-            one, conservation: try Conservation(figures: one, accepted: CostTotals()), inputs: [], to: oneFolder)
+            one, conservation: try Conservation(figures: one, accepted: CostTotals()),
+            context: RunContext(inputs: [], signatures: SignatureStatement()), to: oneFolder)
         try ReportFiles.write(
-            two, conservation: try Conservation(figures: two, accepted: CostTotals()), inputs: [], to: twoFolder)
+            two, conservation: try Conservation(figures: two, accepted: CostTotals()),
+            context: RunContext(inputs: [], signatures: SignatureStatement()), to: twoFolder)
         #expect(index > 10_000)
         for file in ReportFiles.csvNames + ["report.html"] {
             #expect(

@@ -42,7 +42,8 @@ func runReport(
     let out = try TestFiles.temporaryDirectory(label + "-out")
     var window = try #require(ReportWindow(month: month))
     if let asOf { window.asOf = Timestamp(milliseconds: asOf) }
-    var options = ReportOptions(data: root, out: out, window: window)
+    // The data is signed with a test chain whose root lies beside it (fixtures and Data/sample).
+    var options = try reportOptions(data: root, out: out, window: window)
     options.grace = grace
     let outcome = try ReportRun.execute(options)
     return ReportResult(folder: outcome.folder, outcome: outcome)

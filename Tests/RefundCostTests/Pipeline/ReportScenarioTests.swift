@@ -341,18 +341,18 @@ struct ReportFolderTests {
         let root = try fixture.write()
         let out = try TestFiles.temporaryDirectory("out")
         let window = try #require(ReportWindow(month: "2026-10"))
-        let good = try ReportRun.execute(ReportOptions(data: root, out: out, window: window))
+        let good = try ReportRun.execute(try reportOptions(data: root, out: out, window: window))
         let before = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
         #expect(before.count == 11)
         // The same month again, now with a bad cost row: the previous report stays byte for byte.
         try TestFiles.write(fixture.costs + "yesterday,p,compute,1.00,USD,,\n", to: root + "/costs/costs.csv")
-        let bad = try ReportRun.execute(ReportOptions(data: root, out: out, window: window))
+        let bad = try ReportRun.execute(try reportOptions(data: root, out: out, window: window))
         #expect(bad.failedOnRejects)
         let after = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
         #expect(after.map(\.0) == before.map(\.0) && after.map(\.1) == before.map(\.1))
         #expect(try TestFiles.read(out + "/2026-10.rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))
         // Within --max-rejects the report is written, the reject listed in it, and the stale file gone.
-        var tolerant = ReportOptions(data: root, out: out, window: window)
+        var tolerant = try reportOptions(data: root, out: out, window: window)
         tolerant.maxRejects = 1
         let written = try ReportRun.execute(tolerant)
         #expect(!written.failedOnRejects)

@@ -30,7 +30,9 @@ struct AccessTimelineFileTests {
         fixture.link("m", "201")
         fixture.cost("p", at: t0, "1.00")
         let root = try fixture.write()
-        let loaded = try LedgerLoad(data: root, options: .init(asOf: t0.adding(days: 31)), rejects: RejectLog())
+        var options = LedgerLoad.Options(asOf: t0.adding(days: 31))
+        options.extraTrustRoots = [F.chain.root]
+        let loaded = try LedgerLoad(data: root, options: options, rejects: RejectLog())
         let out = try TestFiles.temporaryDirectory() + "/access.csv"
         try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
         let start = Int64.min / 2

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Ingest
 @testable import Support
+@testable import Synthetic
 
 /// What a hostile user does to the export folder, through the real command on real files.
 ///
@@ -269,5 +271,81 @@ struct HardeningTests {
         #expect(blocked.status == 1)
         #expect(blocked.stderr.contains("a file with the report's name is in the way"))
         #expect(try TestFiles.read(out + "/2026-09") == "not a folder")
+    }
+}
+
+/// A forged, tampered, re-signed or other-app payload never changes a figure without the run
+/// failing on it (DOMAIN.md rule 12), through the real command on a copy of the sample.
+@Suite("Forged App Store data")
+struct ForgedDataTests {
+    /// A REFUND notification for an existing lifetime purchase, signed as `jws` says.
+    func refundLine(_ sign: ([UInt8]) -> String, bundle: String = "com.example.app") throws -> String {
+        let t0 = AppStoreFixture.october
+        let transaction = AppStoreFixture.transaction(
+            "2000000700000999", product: "com.example.pro.lifetime", purchase: t0 - 20 * AppStoreFixture.day,
+            signed: t0 + 5 * AppStoreFixture.day,
+            extra: ["revocationDate": t0 + 5 * AppStoreFixture.day, "price": 149_990, "bundleId": bundle])
+        let payload: [String: Any] = [
+            "notificationType": "REFUND", "notificationUUID": "forged-1", "version": "2.0",
+            "signedDate": t0 + 5 * AppStoreFixture.day,
+            "data": [
+                "environment": "Production", "bundleId": bundle,
+                "signedTransactionInfo": sign(Array(AppStoreFixture.json(transaction).utf8)),
+            ],
+        ]
+        return AppStoreFixture.json(["signedPayload": sign(Array(AppStoreFixture.json(payload).utf8))])
+    }
+
+    func withLine(_ line: String, label: String = #function) throws -> String {
+        let data = try copyOfSample(label)
+        let path = data + "/notifications/2026-10.jsonl"
+        try TestFiles.write(try TestFiles.read(path) + line + "\n", to: path)
+        return data
+    }
+
+    @Test func anUnsignedForgeryIsRefusedAndTheReportIsNotWritten() throws {
+        let none = { (payload: [UInt8]) -> String in
+            Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(payload) + "."
+        }
+        let data = try withLine(try refundLine(none))
+        let validate = try runTool(["validate", "--data", data, "--quiet"])
+        #expect(validate.status == 1)
+        #expect(validate.stderr.contains("signature check: unsupported algorithm 'none'"), "\(validate.stderr)")
+        let out = try TestFiles.temporaryDirectory("out")
+        let report = try runTool(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet"])
+        #expect(report.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: out + "/2026-10"))
+    }
+
+    /// Signed by a chain of its own: it verifies only if its root is trusted, which it is not.
+    @Test func aPayloadResignedWithAnotherChainIsRefused() throws {
+        let other = TestChain(seed: 999)
+        let data = try withLine(try refundLine(other.sign))
+        let run = try runTool(["validate", "--data", data, "--quiet"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("chain does not reach a trusted root"), "\(run.stderr)")
+    }
+
+    /// The sample's own chain signs a REFUND for another app: refused with --bundle-id.
+    @Test func anotherAppsRefundIsRefusedWithBundleID() throws {
+        let sample = TestChain(seed: 2026)
+        let data = try withLine(try refundLine(sample.sign, bundle: "com.someone.else"))
+        let accepted = try runTool(["validate", "--data", data, "--quiet"])
+        #expect(accepted.status == 0, "without --bundle-id any app's data is read: \(accepted.stderr)")
+        let run = try runTool(["validate", "--data", data, "--quiet", "--bundle-id", "com.example.app"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("another app's bundle id 'com.someone.else'"), "\(run.stderr)")
+    }
+
+    @Test func noVerifyIsTheUsersChoiceAndSaysSo() throws {
+        let data = try copyOfSample()
+        let out = try TestFiles.temporaryDirectory("out")
+        let run = try runTool(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet", "--no-verify"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try TestFiles.read(out + "/2026-10/report.html")
+        #expect(page.contains("Signatures were not checked (--no-verify)"))
+        #expect(try TestFiles.read(out + "/2026-10/run.json").contains("\"verification_off\": true"))
+        let plain = try runTool(["validate", "--data", data, "--quiet", "--trust-root", "/nonexistent.der"])
+        #expect(plain.status == 2)
     }
 }
