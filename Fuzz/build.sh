@@ -12,7 +12,7 @@ flags=(-sanitize=fuzzer,address -parse-as-library -package-name refund_cost -Ono
 module() {
     local name="$1"
     "$SWIFTC" "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
-        -emit-library -static -o "$out/lib$name.a" Sources/"$name"/*.swift
+        -emit-library -static -o "$out/lib$name.a" $(find Sources/"$name" -name '*.swift' | sort)
 }
 module Support
 module Ingest
