@@ -38,6 +38,8 @@ package struct AppStoreInput: Sendable {
     package var counts = AppStoreCounts()
     /// SHA-256 of each notification and history file, computed while reading it.
     package var checksums: [String: String] = [:]
+    /// Files whose every signature verified (path, SHA-256), for the record of verified files.
+    package var verifiedFiles: [(path: String, sha256: String, counts: SignatureCounts)] = []
 
     package init() {}
 }
@@ -61,6 +63,8 @@ package struct AppStoreCounts: Sendable, Hashable {
     package var rejectedLines = 0
     /// How the signatures of the App Store data fared (DOMAIN.md rule 12).
     package var signatures = SignatureCounts()
+    /// Files whose signatures an earlier run verified (same bytes, same settings): not checked again.
+    package var filesVerifiedEarlier = 0
 
     package init() {}
 

@@ -9,8 +9,8 @@ package struct AppStoreLoad: Sendable {
     package var accountLinks: [AccountLinkRow]
     package var products: [String: Product]
 
-    package init(layout: InputLayout, options: AppStoreOptions, rejects: RejectLog) throws {
-        input = try AppStoreReader(options: options, rejects: rejects).read(layout)
+    package init(layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil) throws {
+        input = try AppStoreReader(options: options, rejects: rejects, verifiedFiles: verifiedFiles).read(layout)
         accountLinks = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: rejects) } ?? []
         products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: rejects) } ?? [:]
     }

@@ -12,9 +12,13 @@ package final class AppStoreReader {
     private(set) var input = AppStoreInput()
     private var notificationIndexByUUID: [String: Int] = [:]
 
-    package init(options: AppStoreOptions, rejects: RejectLog) {
+    /// Files verified by earlier runs (nil: verify everything, remember nothing).
+    let verifiedFiles: VerifiedFiles?
+
+    package init(options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil) {
         self.options = options
         self.rejects = rejects
+        self.verifiedFiles = verifiedFiles
     }
 
     package func read(_ layout: InputLayout) throws -> AppStoreInput {
@@ -24,20 +28,12 @@ package final class AppStoreReader {
         // Each distinct certificate chain is judged once, whichever thread meets it first.
         let verdicts = ChainVerdicts()
         let policy = options.signatures
+        let known = verifiedFiles
         let decodedFiles = try Parallel.map(files.count, threads: FileSystem.processorCount) { index -> DecodedFile in
             let (path, isNotifications) = files[index]
-            let verifier = JWSVerifier(policy: policy, verdicts: verdicts)
             do {
-                var decoded: DecodedFile
-                if !isNotifications {
-                    decoded = try AppStoreReader.decodeHistory(path, verifier: verifier)
-                } else if path.lowercased().hasSuffix(".csv") {
-                    decoded = try AppStoreReader.decodeNotificationCSV(path, verifier: verifier)
-                } else {
-                    decoded = try AppStoreReader.decodeNotificationLines(path, verifier: verifier)
-                }
-                decoded.signatures = verifier.counts
-                return decoded
+                return try AppStoreReader.decodeChecked(
+                    path, notifications: isNotifications, policy: policy, verdicts: verdicts, known: known)
             } catch LineReaderError.notUTF8, CSVError.notUTF8 {
                 // A file that is not UTF-8 is a rejected input; the other files are still read.
                 let reject = Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
@@ -49,6 +45,8 @@ package final class AppStoreReader {
             input.counts.historyLines += decoded.historyLines
             input.checksums[decoded.path] = decoded.sha256
             input.counts.signatures.add(decoded.signatures)
+            if decoded.fullyVerified { input.verifiedFiles.append((decoded.path, decoded.sha256, decoded.signatures)) }
+            if decoded.fromRecord { input.counts.filesVerifiedEarlier += 1 }
             for item in decoded.items {
                 switch item {
                 case .notification(let notification):
@@ -81,6 +79,48 @@ package final class AppStoreReader {
         var historyLines = 0
         var sha256 = ""
         var signatures = SignatureCounts()
+        /// Every signature in it was verified and none refused (now or by an earlier run).
+        var fullyVerified = false
+        /// Its signatures were verified by an earlier run (same bytes, same trust settings).
+        var fromRecord = false
+    }
+
+    /// Decodes a file with its signatures checked, or, when an earlier run verified the very
+    /// same bytes under the same settings, without: then the checksum taken while reading must
+    /// match the record, or the file is read again with every check.
+    private static func decodeChecked(
+        _ path: String, notifications: Bool, policy: SignaturePolicy, verdicts: ChainVerdicts, known: VerifiedFiles?
+    ) throws -> DecodedFile {
+        func decode(_ policy: SignaturePolicy) throws -> DecodedFile {
+            let verifier = JWSVerifier(policy: policy, verdicts: verdicts)
+            var decoded: DecodedFile
+            if !notifications {
+                decoded = try decodeHistory(path, verifier: verifier)
+            } else if path.lowercased().hasSuffix(".csv") {
+                decoded = try decodeNotificationCSV(path, verifier: verifier)
+            } else {
+                decoded = try decodeNotificationLines(path, verifier: verifier)
+            }
+            decoded.signatures = verifier.counts
+            decoded.fullyVerified = policy.verify && verifier.counts.rejected == 0
+            return decoded
+        }
+        let fingerprint = policy.fingerprint
+        if policy.verify, let entry = known?.entry(for: path, policy: fingerprint) {
+            var unchecked = policy
+            unchecked.verify = false
+            var decoded = try decode(unchecked)
+            if decoded.sha256 == entry.sha256 && decoded.signatures.rejected == 0 {
+                decoded.signatures = SignatureCounts()
+                decoded.signatures.verified = entry.verified
+                decoded.signatures.unverifiedDecoded = entry.decoded
+                decoded.signatures.unverifiedXcode = entry.xcode
+                decoded.fullyVerified = true
+                decoded.fromRecord = true
+                return decoded
+            }
+        }
+        return try decode(policy)
     }
 
     private static func decodeNotificationLines(_ path: String, verifier: JWSVerifier) throws -> DecodedFile {

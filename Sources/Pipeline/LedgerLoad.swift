@@ -26,6 +26,8 @@ package struct LedgerLoad: Sendable {
         package var verifySignatures = true
         package var bundleID: String?
         package var appAppleID: Int64?
+        /// Where files already verified are remembered (nil: verify everything, remember nothing).
+        package var verifiedFilesRecord: String?
 
         package init(asOf: Timestamp) {
             self.asOf = asOf
@@ -45,7 +47,17 @@ package struct LedgerLoad: Sendable {
         for refused in layout.refused { try rejects.record(refused) }
         let appStoreOptions = AppStoreOptions(
             environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
-        appStore = try AppStoreLoad(layout: layout, options: appStoreOptions, rejects: rejects)
+        var record = options.verifiedFilesRecord.map(VerifiedFiles.init(location:))
+        appStore = try AppStoreLoad(layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record)
+        if var known = record {
+            // Remembered at once: a file verified is verified, whatever the rest of the run finds.
+            let fingerprint = options.signaturePolicy.fingerprint
+            for file in appStore.input.verifiedFiles {
+                known.record(path: file.path, sha256: file.sha256, policy: fingerprint, counts: file.counts)
+            }
+            try known.save()
+            record = known
+        }
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)

@@ -23,6 +23,8 @@ package struct ReportOptions: Sendable {
     package var verifySignatures = true
     package var bundleID: String?
     package var appAppleID: Int64?
+    /// Where files already verified are remembered (nil: verify everything, remember nothing).
+    package var verifiedFilesRecord: String?
 
     package init(data: String, out: String, window: ReportWindow) {
         self.data = data
@@ -40,6 +42,7 @@ package struct ReportOptions: Sendable {
         ledger.verifySignatures = verifySignatures
         ledger.bundleID = bundleID
         ledger.appAppleID = appAppleID
+        ledger.verifiedFilesRecord = verifiedFilesRecord
         return ledger
     }
 }
@@ -62,6 +65,10 @@ package struct ReportOutcome: Sendable {
     package var failedOnRejects = false
     /// A request id was reused with different content, so cost files were read again in order.
     package var readSequentially = false
+    /// How the App Store data's signatures fared, in the page's words.
+    package var signatures = SignatureStatement()
+    /// Files whose signatures an earlier run verified, not checked again.
+    package var filesVerifiedEarlier = 0
 }
 
 /// Progress a run reports while it reads cost files.
@@ -137,6 +144,8 @@ package enum ReportRun {
         outcome.costBytes = reading.summaries.reduce(0) { $0 + $1.bytes }
         outcome.costSeconds = costSeconds
         outcome.readSequentially = reading.readSequentially
+        outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
+        outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
         guard rejects.count <= options.maxRejects else {
             outcome.failedOnRejects = true
             return outcome
@@ -153,8 +162,7 @@ package enum ReportRun {
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
         let writeStarted = Clock.monotonicSeconds()
-        let context = RunContext(
-            inputs: inputs, signatures: SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions))
+        let context = RunContext(inputs: inputs, signatures: outcome.signatures)
         try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: reading.summaries, counts: loaded.appStore.input.counts,

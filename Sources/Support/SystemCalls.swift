@@ -94,6 +94,18 @@ package enum FileSystem {
         package var isDirectory: Bool { kind == .directory }
     }
 
+    /// A file's size and last modification (nanoseconds since 1970), following symbolic links.
+    package static func status(_ path: String) -> (bytes: Int, modified: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// An environment variable, if set.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     /// What `path` names, following symbolic links.
     package static func kind(_ path: String) -> Kind {
         var info = stat()

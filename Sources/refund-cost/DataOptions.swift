@@ -22,6 +22,7 @@ struct DataOptions {
     var verifySignatures = true
     var bundleID: String?
     var appAppleID: Int64?
+    var verifiedFilesRecord = VerifiedFiles.defaultLocation
 
     /// The longest grace or premature window accepted: a year is already far beyond any use.
     static let longestDuration = TimeSpan.days(366)
@@ -52,6 +53,11 @@ struct DataOptions {
         OptionSpec(
             name: "no-verify", value: nil,
             help: "Read signed data without checking signatures (recorded in run.json and on the page)."),
+        OptionSpec(
+            name: "verified-files", value: "FILE",
+            help:
+                "Remember files whose signatures verified here, so reruns skip them (default ~/.cache/refund-cost/verified-files.tsv; none: off)."
+        ),
         OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."),
     ]
 
@@ -71,6 +77,7 @@ struct DataOptions {
         costColumns = try arguments.costColumnMapping(command: command)
         quiet = arguments.has("quiet")
         verifySignatures = !arguments.has("no-verify")
+        if let record = arguments.value("verified-files") { verifiedFilesRecord = record == "none" ? nil : record }
         bundleID = arguments.value("bundle-id")
         if let text = arguments.value("app-apple-id") {
             guard let id = Int64(text), id > 0 else {
@@ -100,6 +107,7 @@ struct DataOptions {
         options.verifySignatures = verifySignatures
         options.bundleID = bundleID
         options.appAppleID = appAppleID
+        options.verifiedFilesRecord = verifiedFilesRecord
         return options
     }
 

@@ -72,6 +72,7 @@ enum ReportCommand: Command {
         options.verifySignatures = common.verifySignatures
         options.bundleID = common.bundleID
         options.appAppleID = common.appAppleID
+        options.verifiedFilesRecord = common.verifiedFilesRecord
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(
@@ -109,6 +110,10 @@ enum ReportCommand: Command {
             )
         }
         print("  \(conservation.sentence(currency: currency))")
+        let earlier = outcome.filesVerifiedEarlier
+        print(
+            "  \(outcome.signatures.sentence)"
+                + (earlier > 0 ? " (The signatures of \(earlier) files verified by an earlier run were not checked again.)" : ""))
         if outcome.rejects > 0 { print("  \(outcome.rejects) rejected lines (within --max-rejects), see rejects.csv") }
         print(
             "  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes)) in \(Format.seconds(outcome.costSeconds)) "

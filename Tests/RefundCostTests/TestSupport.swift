@@ -102,6 +102,9 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolRun {
 /// Data written by `generate` and by the fixtures is signed with a test chain whose root lies
 /// beside it; the tests name that root as a user would, unless the test says otherwise.
 func withTestRoot(_ arguments: [String]) -> [String] {
+    // Tests stay apart from the user's record of verified files unless they name one.
+    let keepApart = arguments.contains("--data") && !arguments.contains("--verified-files")
+    let arguments = keepApart ? arguments + ["--verified-files", "none"] : arguments
     guard let dataIndex = arguments.firstIndex(of: "--data"), dataIndex + 1 < arguments.count,
         !arguments.contains("--trust-root"), !arguments.contains("--no-verify")
     else { return arguments }

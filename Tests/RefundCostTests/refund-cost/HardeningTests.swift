@@ -349,3 +349,39 @@ struct ForgedDataTests {
         #expect(plain.status == 2)
     }
 }
+
+/// A monthly run re-reads the whole history: files verified before are not verified again,
+/// and the figures and run.json are the same either way.
+@Suite("Record of verified files")
+struct VerifiedFilesTests {
+    @Test func aRerunSkipsVerifiedFilesAndAChangedFileIsCheckedAgain() throws {
+        let data = try copyOfSample()
+        let record = try TestFiles.temporaryDirectory("record") + "/verified.tsv"
+        let first = try TestFiles.temporaryDirectory("first")
+        let second = try TestFiles.temporaryDirectory("second")
+        let run1 = try runTool(["report", "--data", data, "--month", "2026-10", "--out", first, "--verified-files", record])
+        #expect(run1.status == 0, "\(run1.stderr)")
+        let lines = try TestFiles.read(record).split(separator: "\n")
+        #expect(lines.count == 7, "six notification files and the history, each verified")
+        let run2 = try runTool(["report", "--data", data, "--month", "2026-10", "--out", second, "--verified-files", record])
+        #expect(run2.status == 0)
+        #expect(run2.stdout.contains("signatures of 7 files verified by an earlier run"), "\(run2.stdout)")
+        for file in ["summary.csv", "report.html"] {
+            #expect(try TestFiles.read(first + "/2026-10/" + file) == TestFiles.read(second + "/2026-10/" + file))
+        }
+        let stable = { (text: String) in String(text.split(separator: "\"timings\"")[0]) }
+        #expect(
+            stable(try TestFiles.read(first + "/2026-10/run.json")) == stable(try TestFiles.read(second + "/2026-10/run.json")))
+        // The same size and time but other bytes: the checksum gives it away and every check runs.
+        let path = data + "/transactions/history.jsonl"
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let position = try #require(bytes.firstIndex(of: UInt8(ascii: ".")).map { $0 + 40 })
+        bytes[position] = bytes[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: path)
+        let run3 = try runTool(["validate", "--data", data, "--verified-files", record, "--quiet"])
+        #expect(run3.status == 1)
+        #expect(run3.stderr.contains("history.jsonl:1: error:"), "\(run3.stderr)")
+    }
+}
