@@ -6,11 +6,12 @@ OUT ?= out
 
 .PHONY: deps build report test lint fuzz bench bench-validate clean
 
-# The build needs two Debian packages: libcsv-dev (CSV parsing) and libssl-dev (SHA-256).
+# The build needs three Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
+# signatures) and zlib1g-dev (gzip inputs).
 deps:
-	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ]; then \
-		echo "installing libcsv-dev and libssl-dev"; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev; \
+	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ] || [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing libcsv-dev, libssl-dev and zlib1g-dev"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev; \
 	fi
 
 build: deps

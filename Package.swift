@@ -20,12 +20,17 @@ let package = Package(
             name: "COpenSSL",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib, for gzip-compressed inputs read as a stream.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Linux calls the Swift Glibc module does not expose (header only).
         .systemLibrary(name: "CSystem"),
         // Money, time, durations, hashing, diagnostics, files and threads.
         .target(name: "Support", dependencies: ["COpenSSL", "CSystem"], swiftSettings: releaseSettings),
         // Reading inputs: libcsv, cost rows, App Store JSON and JWS, accounts, products, rates.
-        .target(name: "Ingest", dependencies: ["Support", "CLibCSV"], swiftSettings: releaseSettings),
+        .target(name: "Ingest", dependencies: ["Support", "CLibCSV", "CZlib"], swiftSettings: releaseSettings),
         // Transaction states, ends of access, family links, access timelines.
         .target(name: "Ledger", dependencies: ["Ingest", "Support"], swiftSettings: releaseSettings),
         // Cost row -> class, mergeable totals, and the figures every output shows.

@@ -9,12 +9,14 @@ public func fuzzAppStoreJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
     let location = SourceLocation(file: "fuzz.jsonl", line: 1)
     // Signatures off, so decoding goes as deep as the payloads lead (FuzzJWS checks signatures).
     let verifier = JWSVerifier(policy: SignaturePolicy(verify: false), verdicts: ChainVerdicts())
-    switch decodeNotificationLine(bytes, at: location, verifier: verifier) {
-    case .success(let decoded): precondition(!decoded.notification.uuid.isEmpty, "a notification has an id")
-    case .failure(let error): precondition(!error.reason.isEmpty, "a rejected line says why")
+    for result in decodeNotificationLine(bytes, at: location, verifier: verifier).results {
+        switch result {
+        case .success(let decoded): precondition(!decoded.notification.uuid.isEmpty, "a notification has an id")
+        case .failure(let error): precondition(!error.reason.isEmpty, "a rejected line says why")
+        }
     }
     do {
-        _ = try decodeHistoryLine(bytes, at: location, verifier: verifier)
+        _ = try decodeTransactionLine(bytes, at: location, verifier: verifier)
     } catch {
         precondition(!error.reason.isEmpty, "a rejected line says why")
     }

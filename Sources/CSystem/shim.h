@@ -1,7 +1,11 @@
 #ifndef REFUND_COST_CSYSTEM_SHIM_H
 #define REFUND_COST_CSYSTEM_SHIM_H
 // Linux calls the Swift Glibc module does not expose. Header only: nothing to link.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,5 +20,10 @@ static inline int refund_cost_exchange_paths(const char *a, const char *b) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+// Where `needle` first occurs in `haystack` (GNU memmem), or NULL.
+static inline const void *refund_cost_find_bytes(const void *haystack, size_t count, const void *needle, size_t length) {
+    return memmem(haystack, count, needle, length);
 }
 #endif

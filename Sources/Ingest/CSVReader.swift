@@ -104,18 +104,36 @@ package final class CSVParser {
 package enum CSVReader {
     package static let blockSize = 1 << 20
 
-    /// Calls `body` for every record of the file; `onBlock` sees each block read (for progress
-    /// and checksums) after its records were handled.
+    /// Calls `body` for every record of the file, plain or gzip; `onBlock` sees each block of the
+    /// file as stored (for progress and checksums).
     package static func read(
         path: String, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
     ) throws {
         try read(part: FilePart(path: path, start: 0, end: Int.max, firstLine: 1), onBlock: onBlock, body)
     }
 
+    /// A whole gzip file, decompressed as it is read: it cannot be cut into parts.
+    private static func readCompressed(
+        path: String, onBlock: (UnsafeRawBufferPointer) -> Void, _ body: (CSVRecord) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(onBlock) { onBlock in
+            let stream = try InputStream(path: path, onStored: onBlock)
+            let parser = CSVParser(file: path)
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
+            defer { block.deallocate() }
+            while true {
+                let count = try stream.read(into: block)
+                if count == 0 { break }
+                try parser.feed(UnsafeRawBufferPointer(rebasing: block[..<count]), body)
+            }
+            try parser.finish(body)
+        }
+    }
+
     /// The file's first record (its header), reading no further than the block that ends it:
     /// nil for a file with no record at all.
     package static func firstRecord(path: String) throws -> [String]? {
-        let file = try FileDescriptor.openForReading(path)
+        let file = try InputStream(path: path)
         let parser = CSVParser(file: path)
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
         defer { block.deallocate() }
@@ -137,6 +155,7 @@ package enum CSVReader {
     package static func read(
         part: FilePart, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
     ) throws {
+        if InputStream.isCompressed(part.path) { return try readCompressed(path: part.path, onBlock: onBlock, body) }
         let file = try FileDescriptor.openForReading(part.path)
         let parser = CSVParser(file: part.path, firstLine: part.firstLine, atFileStart: part.start == 0)
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)

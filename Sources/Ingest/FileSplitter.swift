@@ -36,7 +36,9 @@ package struct FileSplitter {
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
         defer { block.deallocate() }
         let total = FileSystem.fileSize(path) ?? 0
-        var targets = (1..<max(1, wanted)).map { total * $0 / max(1, wanted) }.reversed().map { $0 }
+        // A gzip file is read whole, decompressed as a stream: one part, hashed as stored.
+        let count = InputStream.isCompressed(path) ? 1 : wanted
+        var targets = (1..<max(1, count)).map { total * $0 / max(1, count) }.reversed().map { $0 }
         var offset = 0
         var lineFeeds = 0
         var quotes = 0

@@ -30,17 +30,8 @@ package struct InputLayout: Sendable, Hashable {
         costFiles = try InputLayout.files(in: "costs", of: root, endingIn: [".csv"], refused: &refused)
         notificationFiles = try InputLayout.files(in: "notifications", of: root, endingIn: [".jsonl", ".csv"], refused: &refused)
         transactionFiles = try InputLayout.files(in: "transactions", of: root, endingIn: [".jsonl"], refused: &refused)
-        func optional(_ name: String) -> String? {
-            let path = root + "/" + name
-            switch FileSystem.kind(path) {
-            case .missing: return nil
-            case .regularFile: return path
-            case .directory, .special:
-                refused.append(
-                    Reject(file: path, line: 0, field: "", value: name, reason: "not a regular file; \(name) must be a file"))
-                return nil
-            }
-        }
+        // The small files may be gzip too: the plain name first, then the .gz one.
+        func optional(_ name: String) -> String? { InputLayout.optional(name, of: root, refused: &refused) }
         accounts = optional("accounts.csv")
         products = optional("products.csv")
         exchangeRates = optional("fx.csv")
@@ -54,6 +45,23 @@ package struct InputLayout: Sendable, Hashable {
     package var allFiles: [String] {
         notificationFiles + transactionFiles + [accounts, products, exchangeRates, consent, deliveries].compactMap { $0 }
             + costFiles
+    }
+
+    private static func optional(_ name: String, of root: String, refused: inout [Reject]) -> String? {
+        for candidate in [name, name + ".gz"] {
+            let path = root + "/" + candidate
+            switch FileSystem.kind(path) {
+            case .missing: continue
+            case .regularFile: return path
+            case .directory, .special:
+                refused.append(
+                    Reject(
+                        file: path, line: 0, field: "", value: candidate,
+                        reason: "not a regular file; \(candidate) must be a file"))
+                return nil
+            }
+        }
+        return nil
     }
 
     private static func files(
@@ -89,11 +97,9 @@ package struct InputLayout: Sendable, Hashable {
             return "not a regular file (a pipe, socket, device or broken link): only regular files are read"
         case .regularFile:
             let name = entry.name.lowercased()
-            if suffixes.contains(where: { name.hasSuffix($0) }) { return nil }
-            if name.hasSuffix(".gz") {
-                return "a gzip-compressed file: compressed inputs are not read; decompress it with gunzip"
-            }
-            return "not a \(wanted) file: files in \(folder)/ must end in \(wanted) (any case); rename it or move it out"
+            if suffixes.contains(where: { name.hasSuffix($0) || name.hasSuffix($0 + ".gz") }) { return nil }
+            return "not a \(wanted) file (or the same with .gz): files in \(folder)/ must end in \(wanted) "
+                + "(any case); rename it or move it out"
         }
     }
 }

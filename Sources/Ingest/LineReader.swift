@@ -4,11 +4,16 @@ import Support
 ///
 /// A line may be longer than a block; a final line without `\n` counts; `\r\n` is trimmed.
 package enum LineReader {
+    /// Reads a file, plain or gzip; `onBlock` sees the stored bytes (for checksums).
     package static func read(
-        path: String, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in },
+        path: String, onBlock: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
         _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let file = try FileDescriptor.openForReading(path)
+        try read(try InputStream(path: path, onStored: onBlock), body)
+    }
+
+    package static func read(_ file: InputStream, _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void) throws {
+        let path = file.path
         var pending: [UInt8] = []
         var lineNumber = 0
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -30,7 +35,6 @@ package enum LineReader {
             if count == 0 { break }
             var start = 0
             let bytes = UnsafeRawBufferPointer(rebasing: block[..<count])
-            onBlock(bytes)
             while start < count, let base = bytes.baseAddress, let hit = findFirst(0x0A, in: base + start, count - start) {
                 let newline = hit - base
                 if pending.isEmpty {

@@ -250,7 +250,7 @@ package func countLineFeeds(_ start: UnsafeRawPointer, _ count: Int) -> Int {
     var lines = 0
     var cursor = start
     var remaining = count
-    while remaining > 0, let hit = memchr(cursor, 0x0A, remaining) {
+    while remaining > 0, let hit = Glibc.memchr(cursor, 0x0A, remaining) {
         lines += 1
         let advance = UnsafeRawPointer(hit) - cursor + 1
         cursor = UnsafeRawPointer(hit) + 1
@@ -270,7 +270,13 @@ package func writeStandardError(_ text: String) {
 /// Byte-wise equality of two ranges with libc's `memcmp`.
 @inlinable
 package func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    memcmp(a, b, count) == 0
+    Glibc.memcmp(a, b, count) == 0
+}
+
+/// True when `needle` occurs in `haystack` (libc's `memmem`).
+package func contains(_ haystack: UnsafeRawBufferPointer, _ needle: StaticString) -> Bool {
+    guard let base = haystack.baseAddress else { return false }
+    return refund_cost_find_bytes(base, haystack.count, needle.utf8Start, needle.utf8CodeUnitCount) != nil
 }
 
 /// Counts the occurrences of one byte in a range with `memchr`.
@@ -278,7 +284,7 @@ package func countByte(_ start: UnsafeRawPointer, _ count: Int, _ byte: UInt8) -
     var found = 0
     var cursor = start
     var remaining = count
-    while remaining > 0, let hit = memchr(cursor, Int32(byte), remaining) {
+    while remaining > 0, let hit = Glibc.memchr(cursor, Int32(byte), remaining) {
         found += 1
         let advance = UnsafeRawPointer(hit) - cursor + 1
         cursor = UnsafeRawPointer(hit) + 1
@@ -290,5 +296,5 @@ package func countByte(_ start: UnsafeRawPointer, _ count: Int, _ byte: UInt8) -
 /// The address of the first `byte` in a range (libc's `memchr`), or nil.
 @inlinable
 package func findFirst(_ byte: UInt8, in start: UnsafeRawPointer, _ count: Int) -> UnsafeRawPointer? {
-    memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
+    Glibc.memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
 }

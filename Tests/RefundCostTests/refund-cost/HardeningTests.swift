@@ -59,7 +59,7 @@ struct HardeningTests {
         let data = try copyOfSample()
         try FileManager.default.copyItem(atPath: data + "/costs/2026-10.csv", toPath: data + "/costs/2026-11.CSV")
         try FileManager.default.createDirectory(atPath: data + "/costs/sub", withIntermediateDirectories: false)
-        try TestFiles.write("x", to: data + "/costs/x.csv.gz")
+        try TestFiles.write("x", to: data + "/costs/x.csv.zip")
         try TestFiles.write(Self.header, to: data + "/costs/b.csv ")
         try TestFiles.write("notes", to: data + "/notifications/README.txt")
         #expect(mkfifo(data + "/costs/pipe.csv", 0o644) == 0)
@@ -67,7 +67,7 @@ struct HardeningTests {
         let run = try runTool(["validate", "--data", data, "--quiet"], timeout: 60)
         #expect(run.status == 1)
         for (name, reason) in [
-            ("costs/sub", "a folder inside costs/"), ("costs/x.csv.gz", "gzip-compressed"), ("costs/b.csv ", "not a .csv file"),
+            ("costs/sub", "a folder inside costs/"), ("costs/x.csv.zip", "not a .csv file"), ("costs/b.csv ", "not a .csv file"),
             ("notifications/README.txt", "not a .jsonl or .csv file"), ("costs/pipe.csv", "not a regular file"),
             ("notifications/pipe.jsonl", "not a regular file"),
         ] {

@@ -69,6 +69,8 @@ package struct NotificationRecord: Sendable, Hashable {
     package var rawEnvironment: String?
     package var transaction: TransactionRecord?
     package var rawConsumptionRequestReason: String?
+    /// The renewal info the notification carried (`data.signedRenewalInfo`), if any.
+    package var renewal: RenewalRecord?
     package var source: SourceLocation
 
     package var type: NotificationType? {

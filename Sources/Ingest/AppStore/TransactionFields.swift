@@ -100,23 +100,13 @@ struct TransactionFields {
         return fields
     }
 
-    /// A transaction given as a JWS string: its payload, decoded, and its signature checked by
-    /// `verifier` (nil when an outer signature already covers it).
-    static func signed(_ cursor: inout JSONCursor, verifier: JWSVerifier?) throws -> TransactionFields {
-        let compact = try cursor.stringBytes()
-        let payload = try JWS.payload(of: compact)
-        let fields = try payload.withUnsafeBytes { bytes in
-            var inner = JSONCursor(bytes)
-            let fields = try object(&inner)
-            try inner.finish()
-            return fields
+    /// A transaction given as a JWS string (checked by `verifier` unless an outer signature
+    /// covers it), or as a decoded object.
+    static func read(_ cursor: inout JSONCursor, verifier: JWSVerifier?) throws -> TransactionFields {
+        guard cursor.isString() else { return try object(&cursor) }
+        return try readSigned(&cursor, verifier: verifier, parse: { try object(&$0) }) {
+            .init(signedDate: $0.signedDate, bundleID: $0.bundleId)
         }
-        do {
-            try verifier?.check(compact, claims: .init(signedDate: fields.signedDate, bundleID: fields.bundleId))
-        } catch {
-            throw JSONError(reason: error.description, field: "")
-        }
-        return fields
     }
 
     /// Checks what the ledger cannot do without and makes the record.

@@ -33,6 +33,18 @@ package struct AppStoreInput: Sendable {
             transactions[index] = copy
         }
     }
+    /// Renewal info by the transaction it came with (or `original:` and the original
+    /// transaction id when it came alone): the copy with the latest `signedDate` not after the
+    /// as-of time.
+    package var renewals: [String: RenewalRecord] = [:]
+
+    /// Keeps `copy` if it is the newest renewal info for its transaction.
+    mutating func keep(_ copy: RenewalRecord) {
+        let key = copy.transactionID ?? "original:" + copy.originalTransactionID
+        if let current = renewals[key], current.signedDate >= copy.signedDate { return }
+        renewals[key] = copy
+    }
+
     /// Notifications, each `notificationUUID` once, in input order.
     package var notifications: [NotificationRecord] = []
     package var counts = AppStoreCounts()
@@ -65,6 +77,9 @@ package struct AppStoreCounts: Sendable, Hashable {
     package var signatures = SignatureCounts()
     /// Files whose signatures an earlier run verified (same bytes, same settings): not checked again.
     package var filesVerifiedEarlier = 0
+    package var renewalCopiesSignedAfterAsOf = 0
+    /// History pages that say Apple has more, with no later page after them: the data may miss some.
+    package var incompleteHistories: [String] = []
 
     package init() {}
 
@@ -80,6 +95,8 @@ package struct AppStoreOptions: Sendable, Hashable {
     package var environment: AppStoreEnvironment
     package var asOf: Timestamp
     package var signatures: SignaturePolicy
+    /// Where data that names no environment belongs (`--unlabeled-environment`); nil: nowhere.
+    package var unlabeledEnvironment: AppStoreEnvironment?
 
     package init(environment: AppStoreEnvironment = .production, asOf: Timestamp, signatures: SignaturePolicy? = nil) {
         self.environment = environment
