@@ -86,6 +86,8 @@ package struct AttributionTotals: Sendable {
     /// Key: day number, category id, class (see `dayKey`).
     package var byDay: [DayKey: DayCell] = [:]
     package var leaks: [TransactionAccountKey: LeakCell] = [:]
+    /// Billing grace cost in the window, by account and the transaction in grace (rule 13).
+    package var billingGrace: [TransactionAccountKey: Money] = [:]
     package var rowsInWindow = 0
 
     // Outside the window, counted so that every accepted row is accounted for.
@@ -140,6 +142,7 @@ package struct AttributionTotals: Sendable {
             try mine.add(cell)
             leaks[key] = mine
         }
+        for (key, amount) in other.billingGrace { billingGrace[key] = try (billingGrace[key] ?? .zero).adding(amount) }
         rowsInWindow += other.rowsInWindow
         rowsBeforeWindow += other.rowsBeforeWindow
         rowsAfterWindow += other.rowsAfterWindow

@@ -160,6 +160,10 @@ package struct Attributor: Sendable {
             cell.rows += 1
             cell.cost = try cell.cost.adding(cost)
             totals.byDay[key] = cell
+            if costClass == .billingGrace, let account {
+                let key = TransactionAccountKey(account: account, transaction: decided.transaction)
+                totals.billingGrace[key] = try (totals.billingGrace[key] ?? .zero).adding(cost)
+            }
             if let phase = decided.phase, let account {
                 let leakKey = TransactionAccountKey(account: account, transaction: decided.transaction)
                 var leak = totals.leaks[leakKey] ?? LeakCell()

@@ -2,7 +2,10 @@ import Ingest
 import Ledger
 import Support
 
-/// The one class every cost row gets (DOMAIN.md rule 6), in report order.
+/// The one class every cost row gets (DOMAIN.md rule 6).
+///
+/// The raw values are the order of the columns the classes first had in `summary.csv`; `billingGrace`
+/// came later and is last there. `ruleOrder` is the order of rule 6.
 package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable {
     case paid
     case familyShared
@@ -12,6 +15,16 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable {
     case afterExpiry
     case unentitled
     case unlinked
+    /// Served in a billing grace period that was never paid (DOMAIN.md rule 13).
+    case billingGrace
+
+    /// Rule 6's order, billing grace after family_shared: how the page lists the classes.
+    package static let ruleOrder: [CostClass] = [
+        .paid, .familyShared, .billingGrace, .premature, .afterRefund, .afterFamilyExit, .afterExpiry, .unentitled, .unlinked,
+    ]
+
+    /// The classes `summary.csv` had before billing grace, in their column order.
+    package static let firstColumns: [CostClass] = allCases.filter { $0 != .billingGrace }
 
     package static func < (lhs: CostClass, rhs: CostClass) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -26,6 +39,7 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable {
         case .afterExpiry: "after_expiry"
         case .unentitled: "unentitled"
         case .unlinked: "unlinked"
+        case .billingGrace: "billing_grace"
         }
     }
 
@@ -35,8 +49,8 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable {
     /// Cost after access ended, leaked or lapsed: split by notice and grace in leaks.csv.
     package var isAfterEnd: Bool { self == .afterRefund || self == .afterFamilyExit || self == .afterExpiry }
 
-    /// Cost that an entitlement justified.
-    package var isEntitled: Bool { self == .paid || self == .familyShared }
+    /// Cost that an entitlement justified (a billing grace, paid or not, is one).
+    package var isEntitled: Bool { self == .paid || self == .familyShared || self == .billingGrace }
 }
 
 /// When a post-revocation cost row happened relative to the notice (rule 8).
@@ -96,6 +110,8 @@ package struct Classifier: Sendable {
                 case .expiry, .upgrade: .afterExpiry
                 }
             return Classification(costClass: costClass, transaction: Int32(index), phase: phase(of: index, at: t))
+        case .billingGrace(let index):
+            return Classification(costClass: .billingGrace, transaction: Int32(index), phase: nil)
         case .none:
             return Classification(costClass: .unentitled, transaction: -1, phase: nil)
         }

@@ -32,13 +32,21 @@ package enum ParallelCostReading {
         let threads = max(1, threads)
         // Checksums and split points, one file per thread.
         let plans = try plan(files, parts: threads == 1 ? 1 : threads * 2)
-        var result = try attribute(plans, root: root, mapping: mapping, template: template, threads: threads, progress: progress)
+        let sequential = plans.map { plan in
+            var whole = plan
+            whole.parts = [FilePart(path: plan.path, start: 0, end: plan.size, firstLine: 1)]
+            return whole
+        }
+        var result: Attributed
+        do {
+            result = try attribute(plans, root: root, mapping: mapping, template: template, threads: threads, progress: progress)
+        } catch let error as CostSumError where threads > 1 {
+            // Parts summed apart overflowed only when added up: in file order the row that
+            // overflows is found, and the error names its file and line.
+            _ = try attribute(sequential, root: root, mapping: mapping, template: template, threads: 1, progress: progress)
+            throw error
+        }
         if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
-            let sequential = plans.map { plan in
-                var whole = plan
-                whole.parts = [FilePart(path: plan.path, start: 0, end: plan.size, firstLine: 1)]
-                return whole
-            }
             result = try attribute(sequential, root: root, mapping: mapping, template: template, threads: 1, progress: progress)
             result.readSequentially = true
         }
@@ -108,12 +116,20 @@ package enum ParallelCostReading {
         }
 
         var totals = template.emptyCopy().totals
-        for attributor in attributors { try totals.merge(attributor.totals) }
+        do {
+            for attributor in attributors { try totals.merge(attributor.totals) }
+        } catch {
+            throw CostSumError(file: nil, underlying: error)
+        }
         var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
         var pending = headerRejects
         for (index, (file, _)) in parts.enumerated() {
             let part = partResults[index]
-            try summaries[file].merge(part.summary)
+            do {
+                try summaries[file].merge(part.summary)
+            } catch {
+                throw CostSumError(file: part.summary.path, underlying: error)
+            }
             pending.append(contentsOf: part.rejects)
         }
         let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
@@ -146,5 +162,17 @@ package enum ParallelCostReading {
             }
         }
         return (checkers, rejects)
+    }
+}
+
+/// Sums of cost beyond what money can hold, found when the parts of the reading are added up.
+package struct CostSumError: Error, CustomStringConvertible {
+    package var file: String?
+    package var underlying: any Error
+
+    package var description: String {
+        let what = file.map { "\($0): error: the cost read in this file" } ?? "error: the cost read in all files"
+        return "\(what), in one currency or one class, is beyond what the tool can hold (\(underlying)); "
+            + "check the amounts, or report a shorter window"
     }
 }

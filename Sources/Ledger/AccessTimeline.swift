@@ -10,6 +10,8 @@ package enum Access: Sendable, Hashable {
     case premature(transaction: Int)
     /// Not entitled; this transaction's access ended most recently.
     case ended(transaction: Int)
+    /// In a billing grace of this transaction that no renewal paid for (DOMAIN.md rule 13).
+    case billingGrace(transaction: Int)
     /// Linked, but no access before or around this moment.
     case none
 }
@@ -19,7 +21,7 @@ package enum Access: Sendable, Hashable {
 package struct AccessTimelines: Sendable {
     /// What a segment says, stored in one byte beside its start and transaction.
     private enum State: UInt8, Sendable {
-        case none, entitled, premature, ended
+        case none, entitled, premature, ended, billingGrace
     }
 
     private struct Segment: Sendable {
@@ -49,6 +51,7 @@ package struct AccessTimelines: Sendable {
         case .entitled: return .entitled(transaction: transaction)
         case .premature: return .premature(transaction: transaction)
         case .ended: return .ended(transaction: transaction)
+        case .billingGrace: return .billingGrace(transaction: transaction)
         case .none: return .none
         }
     }
@@ -71,6 +74,8 @@ package struct AccessTimelines: Sendable {
             points.insert(grant.grantStart.milliseconds)
             points.insert(grant.grantStart.milliseconds - prematureWindow.milliseconds)
             if let end = grant.grantEnd { points.insert(end.milliseconds) }
+            if let end = grant.end?.at { points.insert(end.milliseconds) }
+            if let grace = grant.grace { points.insert(grace.end.milliseconds) }
         }
         var last: (state: State, transaction: Int32)?
         for point in points.sorted() {
@@ -85,11 +90,8 @@ package struct AccessTimelines: Sendable {
     private static func answer(
         at t: Timestamp, _ grants: [LedgerTransaction], _ indices: [Int], _ window: TimeSpan
     ) -> (state: State, transaction: Int32) {
-        var best: Int?
-        for (position, grant) in grants.enumerated() where grant.grants(at: t) {
-            if best.map({ grantPrecedes(grant, grants[$0]) }) ?? true { best = position }
-        }
-        if let best { return (.entitled, Int32(indices[best])) }
+        if let entitled = entitled(at: t, grants, indices) { return (.entitled, Int32(indices[entitled])) }
+        if let grace = unpaidGrace(at: t, grants) { return (.billingGrace, Int32(indices[grace])) }
         var upcoming: Int?
         for (position, grant) in grants.enumerated()
         where grant.grantsAccess && grant.grantStart > t && grant.grantStart.milliseconds - t.milliseconds <= window.milliseconds
@@ -101,9 +103,9 @@ package struct AccessTimelines: Sendable {
         if let upcoming { return (.premature, Int32(indices[upcoming])) }
         var ended: Int?
         for (position, grant) in grants.enumerated() where grant.grantsAccess {
-            guard let end = grant.grantEnd, end <= t else { continue }
+            guard let end = grant.end?.at, end <= t else { continue }
             if ended.map({ other in
-                let otherEnd = grants[other].grantEnd ?? end
+                let otherEnd = grants[other].end?.at ?? end
                 return end > otherEnd || (end == otherEnd && grantPrecedes(grant, grants[other]))
             }) ?? true {
                 ended = position
@@ -111,6 +113,35 @@ package struct AccessTimelines: Sendable {
         }
         if let ended { return (.ended, Int32(indices[ended])) }
         return (.none, -1)
+    }
+
+    /// The granting transaction at `t` (a position in `grants`): a grant in force, or the
+    /// renewal that paid for a billing grace `t` falls in (DOMAIN.md rule 13), whichever comes
+    /// first in rule 6's order.
+    private static func entitled(at t: Timestamp, _ grants: [LedgerTransaction], _ indices: [Int]) -> Int? {
+        var best: Int?
+        func consider(_ position: Int) {
+            if best.map({ grantPrecedes(grants[position], grants[$0]) }) ?? true { best = position }
+        }
+        for (position, grant) in grants.enumerated() {
+            if grant.grants(at: t) { consider(position) }
+            if let grace = grant.grace, grace.contains(t), let renewal = grace.recoveredBy,
+                let paying = indices.firstIndex(of: renewal)
+            {
+                consider(paying)
+            }
+        }
+        return best
+    }
+
+    /// A billing grace `t` falls in that no renewal paid for.
+    private static func unpaidGrace(at t: Timestamp, _ grants: [LedgerTransaction]) -> Int? {
+        var best: Int?
+        for (position, grant) in grants.enumerated() {
+            guard let grace = grant.grace, grace.recoveredBy == nil, grace.contains(t) else { continue }
+            if best.map({ grantPrecedes(grant, grants[$0]) }) ?? true { best = position }
+        }
+        return best
     }
 
     /// The grant that starts first; on the same start, the lower transaction id.

@@ -56,6 +56,8 @@ extension Ledger {
         for index in transactions.indices {
             transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
         }
+        let positions = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+        BillingGraceFinder.attach(input.graceRenewals, to: &transactions, index: positions)
         return (transactions, purchases)
     }
 

@@ -53,13 +53,33 @@ package struct LedgerTransaction: Sendable, Hashable {
     package var reversals: [Timestamp] = []
     /// How many copies of it were read.
     package var copies: Int = 1
+    /// The billing grace period after its `expiresDate`, when a renewal failed and Apple kept
+    /// the access while it retried the payment (DOMAIN.md rule 13).
+    package var grace: BillingGrace?
 
     package var id: String { record.transactionID }
     package var grantStart: Timestamp { record.purchaseDate }
-    package var grantEnd: Timestamp? { end?.at }
+    /// When the standing access ends: at a billing grace's start (the grace is its own state),
+    /// else at the end of the access.
+    package var grantEnd: Timestamp? { grace?.start ?? end?.at }
 
     /// True when the transaction grants access at `t`.
     package func grants(at t: Timestamp) -> Bool {
         grantsAccess && grantStart <= t && (grantEnd.map { t < $0 } ?? true)
     }
+}
+
+/// A billing grace period (DOMAIN.md rule 13): `[start, end)` from the expiry of the period
+/// whose renewal failed to the renewal info's `gracePeriodExpiresDate`.
+package struct BillingGrace: Sendable, Hashable {
+    package var start: Timestamp
+    package var end: Timestamp
+    /// The renewal of the same subscription bought before the grace ended (billing recovered):
+    /// it pays for the grace.
+    ///
+    /// Nil: the grace was never paid (or is still running).
+    package var recoveredBy: Int?
+
+    /// True when `t` falls in the grace.
+    package func contains(_ t: Timestamp) -> Bool { start <= t && t < end }
 }

@@ -17,6 +17,8 @@ package struct LedgerLoad: Sendable {
     /// What decides what the ledger answers.
     package struct Options: Sendable, Hashable {
         package var environment: AppStoreEnvironment = .production
+        /// Where data that names no environment belongs (nil: left out).
+        package var unlabeledEnvironment: AppStoreEnvironment?
         /// Data signed after this is ignored.
         package var asOf: Timestamp
         package var prematureWindow: TimeSpan = .hours(2)
@@ -45,8 +47,9 @@ package struct LedgerLoad: Sendable {
     package init(data: String, options: Options, rejects: RejectLog) throws {
         layout = try InputLayout(root: data)
         for refused in layout.refused { try rejects.record(refused) }
-        let appStoreOptions = AppStoreOptions(
+        var appStoreOptions = AppStoreOptions(
             environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
+        appStoreOptions.unlabeledEnvironment = options.unlabeledEnvironment
         var record = options.verifiedFilesRecord.map(VerifiedFiles.init(location:))
         appStore = try AppStoreLoad(layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record)
         if var known = record {

@@ -10,6 +10,7 @@ package struct ReportOptions: Sendable {
     package var out: String
     package var window: ReportWindow
     package var environment: AppStoreEnvironment = .production
+    package var unlabeledEnvironment: AppStoreEnvironment?
     package var grace: TimeSpan = .hours(1)
     package var prematureWindow: TimeSpan = .hours(2)
     package var currency: CurrencyCode = .usd
@@ -36,6 +37,7 @@ package struct ReportOptions: Sendable {
     var ledgerOptions: LedgerLoad.Options {
         var ledger = LedgerLoad.Options(asOf: window.asOf)
         ledger.environment = environment
+        ledger.unlabeledEnvironment = unlabeledEnvironment
         ledger.prematureWindow = prematureWindow
         ledger.currency = currency
         ledger.extraTrustRoots = trustRoots

@@ -60,7 +60,7 @@ package struct Conservation: Sendable {
         let inputs = byCurrency.map { "\($0.inWindow) \($0.currency)" }.joined(separator: " + ")
         let verdict = holds ? "holds" : "DOES NOT HOLD"
         return "reconciliation \(verdict): cost in the window \(inputs.isEmpty ? "0" : inputs) = \(classTotal) \(currency) "
-            + "across the eight classes, the product rows and cost_by_day"
+            + "across the nine classes, the product rows and cost_by_day"
     }
 }
 

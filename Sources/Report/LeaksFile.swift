@@ -36,7 +36,7 @@ enum LeaksFile {
 enum SubscriptionLossFile {
     static let header = [
         "account_id", "original_transaction_id", "product_id", "ownership", "period", "access_end", "leaked_periods",
-        "leaked_cost", "cost_per_period", "still_leaking", "run_rate_30d", "currency",
+        "leaked_cost", "cost_per_period", "still_leaking", "run_rate_30d", "currency", "billing_grace_cost",
     ]
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -55,6 +55,7 @@ enum SubscriptionLossFile {
             file.bool(loss.stillLeaking)
             file.money(loss.runRate30Days)
             file.text(figures.currency.description)
+            file.money(loss.billingGraceCost)
             try file.endRow()
         }
         try file.commit()

@@ -14,6 +14,7 @@ enum ReportPage {
     static let colors: [CostClass: String] = [
         .paid: "#2e7d32", .familyShared: "#81c784", .premature: "#f9a825", .afterRefund: "#c62828",
         .afterFamilyExit: "#ef6c00", .afterExpiry: "#8d6e63", .unentitled: "#90a4ae", .unlinked: "#455a64",
+        .billingGrace: "#7e57c2",
     ]
 
     static let explanations: [CostClass: String] = [
@@ -25,6 +26,7 @@ enum ReportPage {
         .afterExpiry: "served after a subscription lapsed",
         .unentitled: "known account, no access at the time (free use)",
         .unlinked: "account known to no App Store transaction",
+        .billingGrace: "served in a billing grace period that was never paid",
     ]
 
     static func html(_ figures: ReportFigures, conservation: Conservation, context: RunContext) throws -> String {
@@ -107,7 +109,7 @@ enum ReportPage {
 
     private static func legend() -> String {
         var text = "<p class=\"muted\">"
-        for costClass in CostClass.allCases {
+        for costClass in CostClass.ruleOrder {
             text +=
                 "<span class=\"swatch\" style=\"background:\(colors[costClass] ?? "#999")\"></span>\(costClass.reportName) &nbsp; "
         }
@@ -139,7 +141,7 @@ enum ReportPage {
         for (index, classes) in perDay.enumerated() {
             var y = height - bottom
             let x = left + Double(index) * barSpace + barSpace * 0.12
-            for costClass in CostClass.allCases {
+            for costClass in CostClass.ruleOrder {
                 let value = classes[costClass.rawValue]
                 guard value > 0 else { continue }
                 let h = (height - bottom - 10) * Double(value) / Double(maxTotal)
@@ -159,7 +161,7 @@ enum ReportPage {
     private static func classTable(_ all: SummaryFigure, total: Money, currency: String) throws -> String {
         var text =
             "<h2>Where the money went</h2>\n<table><tr><th>class</th><th>meaning</th><th class=\"n\">\(currency)</th><th class=\"n\">share</th></tr>\n"
-        for costClass in CostClass.allCases {
+        for costClass in CostClass.ruleOrder {
             let value = all.classes[costClass]
             let share = total.nanos == 0 ? "–" : Format.percent(value.nanos, of: total.nanos)
             text +=

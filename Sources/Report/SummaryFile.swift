@@ -8,7 +8,7 @@ enum SummaryFile {
         "cost_premature", "cost_after_refund", "cost_after_family_exit", "cost_after_expiry", "cost_unentitled",
         "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace", "leaked_accounts", "refunds", "refunds_prorated",
         "refund_reversals", "family_refunds", "family_exits", "refunded_amount", "refund_sunk_cost",
-        "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined",
+        "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined", "cost_billing_grace",
     ]
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -20,7 +20,7 @@ enum SummaryFile {
             file.text(row.product ?? "*")
             file.text(figures.currency.description)
             file.money(try row.classes.total())
-            for costClass in CostClass.allCases { file.money(row.classes[costClass]) }
+            for costClass in CostClass.firstColumns { file.money(row.classes[costClass]) }
             file.money(try row.leakedCost())
             file.money(row.leakedBeyondGrace)
             file.integer(row.leakedAccounts)
@@ -35,6 +35,7 @@ enum SummaryFile {
             file.integer(row.consumptionRequests)
             file.integer(row.consumptionGranted)
             file.integer(row.consumptionDeclined)
+            file.money(row.classes[.billingGrace])
             try file.endRow()
         }
         try file.commit()

@@ -71,6 +71,18 @@ enum AccountStory {
             out += "      access from \(record.purchaseDate), still granted\n"
         }
         for reversal in transaction.reversals { out += "      refund reversed at \(reversal)\n" }
+        if let grace = transaction.grace {
+            let outcome: String
+            if let renewal = grace.recoveredBy {
+                outcome =
+                    "billing recovered: renewal \(ledger.transactions[renewal].id) bought at \(ledger.transactions[renewal].grantStart) pays for it"
+            } else if grace.end > ledger.options.asOf {
+                outcome = "still running at the as-of time"
+            } else {
+                outcome = "ended unpaid: its cost is billing_grace, after_expiry from then on"
+            }
+            out += "      billing grace \(grace.start) -> \(grace.end): \(outcome)\n"
+        }
         let copies = transaction.copies == 1 ? "1 copy" : "\(transaction.copies) copies"
         return out + "      \(copies) read; latest signed \(record.signedDate) (\(record.source))\n"
     }
@@ -103,7 +115,7 @@ enum AccountStory {
             return "\ncost: no cost rows for this account\n"
         }
         var out = "\ncost: \(costs.rows) rows from \(first) to \(last), in \(currency)\n"
-        for costClass in CostClass.allCases where costs.byClass[costClass] != .zero {
+        for costClass in CostClass.ruleOrder where costs.byClass[costClass] != .zero {
             out +=
                 "  " + Format.padRight(costClass.reportName, 20) + Format.padLeft(costs.byClass[costClass].description, 16) + "\n"
         }
@@ -112,7 +124,7 @@ enum AccountStory {
         for key in keys {
             guard let classes = costs.byTransaction[key] else { continue }
             let label = key < 0 ? "(none)" : ledger.transactions[Int(key)].id
-            let parts = CostClass.allCases.filter { classes[$0] != .zero }.map { "\($0.reportName) \(classes[$0])" }
+            let parts = CostClass.ruleOrder.filter { classes[$0] != .zero }.map { "\($0.reportName) \(classes[$0])" }
             out += "  " + Format.padRight(label, 20) + parts.joined(separator: ", ") + "\n"
         }
         return out
@@ -128,6 +140,10 @@ enum AccountStory {
         case .ended(let index):
             let transaction = ledger.transactions[index]
             return "not entitled: \(transaction.id) ended by \(transaction.end?.kind.rawValue ?? "?")"
+        case .billingGrace(let index):
+            let transaction = ledger.transactions[index]
+            let until = transaction.grace.map { " until \($0.end)" } ?? ""
+            return "billing grace of \(transaction.id)\(until): served while Apple retried a failed renewal, never paid"
         case .none:
             return "not entitled: no access before or around"
         }

@@ -9,6 +9,8 @@ struct DataOptions {
     /// Nil when not given: each command has its own default (a report's window end, else everything).
     var asOf: Timestamp?
     var environment: AppStoreEnvironment = .production
+    /// Where notifications that name no environment belong; nil: left out of every run.
+    var unlabeledEnvironment: AppStoreEnvironment?
     var grace: TimeSpan = .hours(1)
     var prematureWindow: TimeSpan = .hours(2)
     var currency: CurrencyCode = .usd
@@ -36,6 +38,9 @@ struct DataOptions {
         OptionSpec(
             name: "environment", value: "ENV",
             help: "Production (default), Sandbox, Xcode or LocalTesting; the others are counted and left out."),
+        OptionSpec(
+            name: "unlabeled-environment", value: "ENV",
+            help: "Read data that names no environment as ENV's (default: it is counted and left out)."),
         OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
         OptionSpec(
             name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h)."),
@@ -65,6 +70,13 @@ struct DataOptions {
         data = try arguments.required("data", command: command)
         asOf = try arguments.timestamp("as-of", command: command)
         environment = try arguments.environment(command: command)
+        if let text = arguments.value("unlabeled-environment") {
+            guard let parsed = AppStoreEnvironment(rawValue: text) else {
+                let names = AppStoreEnvironment.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidValue(option: "--unlabeled-environment", value: text, expected: "one of \(names)", command: command)
+            }
+            unlabeledEnvironment = parsed
+        }
         grace = try arguments.duration("grace", default: grace, upTo: Self.longestDuration, command: command)
         prematureWindow = try arguments.duration(
             "premature-window", default: prematureWindow, upTo: Self.longestDuration, command: command)
@@ -101,6 +113,7 @@ struct DataOptions {
     func ledgerOptions(asOfDefault fallback: Timestamp) -> LedgerLoad.Options {
         var options = LedgerLoad.Options(asOf: asOf ?? fallback)
         options.environment = environment
+        options.unlabeledEnvironment = unlabeledEnvironment
         options.prematureWindow = prematureWindow
         options.currency = currency
         options.extraTrustRoots = trustRoots

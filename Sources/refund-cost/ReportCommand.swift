@@ -62,6 +62,7 @@ enum ReportCommand: Command {
         window.asOf = common.asOf ?? window.end
         var options = ReportOptions(data: common.data, out: out, window: window)
         options.environment = common.environment
+        options.unlabeledEnvironment = common.unlabeledEnvironment
         options.grace = common.grace
         options.prematureWindow = common.prematureWindow
         options.maxRejects = common.maxRejects

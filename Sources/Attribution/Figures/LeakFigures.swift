@@ -21,7 +21,8 @@ package struct LeakFigure: Sendable {
     package var isLeak: Bool { transaction.endKind != .expiry }
 }
 
-/// One row of `subscription_loss.csv`.
+/// One row of `subscription_loss.csv`: leaked auto-renewable access, or a billing grace that
+/// was never paid (rule 13), of one account and transaction.
 package struct SubscriptionLossFigure: Sendable {
     package var account: String
     package var transaction: TransactionFacts
@@ -31,17 +32,20 @@ package struct SubscriptionLossFigure: Sendable {
     package var costPerPeriod: Money
     package var stillLeaking: Bool
     package var runRate30Days: Money
+    /// Cost served in the window in a billing grace that was never paid.
+    package var billingGraceCost: Money
     /// Ledger order of the transaction, for sorting and per-product sums.
     package var transactionIndex: Int
 
-    /// Leaked auto-renewable access with leaked cost inside the window, by account then transaction.
+    /// Leaked auto-renewable access with leaked cost inside the window, and transactions with
+    /// billing grace cost in it, by account then transaction.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [SubscriptionLossFigure] {
+        var keys = Set(totals.subscriptionLeaks.filter { $0.value.inWindow != .zero }.keys)
+        keys.formUnion(totals.billingGrace.filter { $0.value != .zero }.keys)
         var figures: [SubscriptionLossFigure] = []
-        let leaks = totals.subscriptionLeaks.sorted {
-            ($0.key.account, $0.key.transaction) < ($1.key.account, $1.key.transaction)
-        }
-        for (key, cell) in leaks where cell.inWindow != .zero {
+        for key in keys.sorted(by: { ($0.account, $0.transaction) < ($1.account, $1.transaction) }) {
             let transaction = Int(key.transaction)
+            let cell = totals.subscriptionLeaks[key].flatMap { $0.inWindow != .zero ? $0 : nil } ?? SubscriptionLeakCell()
             let periods = cell.byPeriod.count
             let still = cell.last7Days != .zero
             figures.append(
@@ -50,7 +54,8 @@ package struct SubscriptionLossFigure: Sendable {
                     period: SubscriptionPeriod.of(ledger.transactions[transaction], products: ledger.products),
                     leakedPeriods: periods, leakedCost: cell.total,
                     costPerPeriod: try cell.total.scaled(by: 1, over: Int64(max(periods, 1))),
-                    stillLeaking: still, runRate30Days: still ? cell.last30Days : .zero, transactionIndex: transaction))
+                    stillLeaking: still, runRate30Days: still ? cell.last30Days : .zero,
+                    billingGraceCost: totals.billingGrace[key] ?? .zero, transactionIndex: transaction))
         }
         return figures
     }

