@@ -36,6 +36,9 @@ package struct Ledger: Sendable {
     package var accountsWithoutTransactions: [String]
     /// Transactions whose `appAccountToken` points to another account than accounts.csv says.
     package var linkConflicts: [Reject]
+    /// Transactions whose `appAccountToken` matches neither a token nor an account id of
+    /// accounts.csv: counted, and not used to link.
+    package var unmatchedAppAccountTokens = 0
 
     /// Access of an account (an index into `accounts`) at time `t`.
     @inline(__always)

@@ -20,6 +20,7 @@ extension Ledger {
         accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accounts)
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         linkConflicts = holders.conflicts
+        unmatchedAppAccountTokens = holders.unmatchedTokens
 
         familyLinks = FamilyLinker.link(transactions, index: purchases)
         familyLinkByMember = Dictionary(uniqueKeysWithValues: familyLinks.enumerated().map { ($1.member, $0) })
@@ -68,12 +69,14 @@ extension Ledger {
     /// grant start, and the conflicts (also recorded as rejects).
     private static func holders(
         of transactions: inout [LedgerTransaction], links: [AccountLinkRow], rejects: RejectLog
-    ) throws -> (accounts: [String], byAccount: [[Int]], conflicts: [Reject]) {
+    ) throws -> (accounts: [String], byAccount: [[Int]], conflicts: [Reject], unmatchedTokens: Int) {
         let directory = AccountDirectory(links)
         var conflicts: [Reject] = []
         var holder: [String?] = []
+        var unmatchedTokens = 0
         for transaction in transactions {
             let resolution = directory.account(for: transaction.record)
+            if resolution.unmatchedToken { unmatchedTokens += 1 }
             if let conflict = resolution.conflict {
                 conflicts.append(conflict)
                 try rejects.record(conflict)
@@ -91,7 +94,7 @@ extension Ledger {
         for account in byAccount.indices {
             byAccount[account].sort { AccessTimelines.startsBefore(transactions[$0], transactions[$1]) }
         }
-        return (accounts, byAccount, conflicts)
+        return (accounts, byAccount, conflicts, unmatchedTokens)
     }
 }
 
@@ -134,9 +137,11 @@ struct NotificationFacts {
 struct AccountDirectory {
     private var byOriginalTransaction: [String: (account: String, source: SourceLocation)] = [:]
     private var byToken: [String: String] = [:]
+    private var accountIDs = Set<String>()
 
     init(_ rows: [AccountLinkRow]) {
         for row in rows {
+            accountIDs.insert(row.accountID)
             if !row.originalTransactionID.isEmpty && byOriginalTransaction[row.originalTransactionID] == nil {
                 byOriginalTransaction[row.originalTransactionID] = (row.accountID, row.source)
             }
@@ -144,18 +149,25 @@ struct AccountDirectory {
         }
     }
 
-    func account(for record: TransactionRecord) -> (account: String?, conflict: Reject?) {
+    /// The account holding `record`, a conflict to report, and whether its `appAccountToken`
+    /// matched neither a token nor an account id of accounts.csv (counted, not a conflict).
+    func account(for record: TransactionRecord) -> (account: String?, conflict: Reject?, unmatchedToken: Bool) {
         let listed = byOriginalTransaction[record.originalTransactionID]
-        let byToken = record.appAccountToken.map { self.byToken[$0] ?? $0 }
-        guard let listed else { return (byToken, nil) }
+        var byToken: String?
+        var unmatched = false
+        if let token = record.appAccountToken {
+            byToken = self.byToken[token] ?? (accountIDs.contains(token) ? token : nil)
+            unmatched = byToken == nil
+        }
+        guard let listed else { return (byToken, nil, unmatched) }
         if let byToken, byToken != listed.account {
             let conflict = Reject(
                 file: record.source.file, line: record.source.line, field: "appAccountToken", value: record.appAccountToken ?? "",
                 reason:
                     "conflict: transaction \(record.transactionID) is held by account \(listed.account) (\(listed.source)) but its appAccountToken points to \(byToken); accounts.csv wins"
             )
-            return (listed.account, conflict)
+            return (listed.account, conflict, false)
         }
-        return (listed.account, nil)
+        return (listed.account, nil, unmatched)
     }
 }

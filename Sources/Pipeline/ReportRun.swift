@@ -71,6 +71,8 @@ package struct ReportOutcome: Sendable {
     package var signatures = SignatureStatement()
     /// Files whose signatures an earlier run verified, not checked again.
     package var filesVerifiedEarlier = 0
+    /// History pages that say Apple has more, with no later page: the data may be incomplete.
+    package var incompleteHistories: [String] = []
 }
 
 /// Progress a run reports while it reads cost files.
@@ -148,6 +150,7 @@ package enum ReportRun {
         outcome.readSequentially = reading.readSequentially
         outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
         outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
+        outcome.incompleteHistories = loaded.appStore.input.counts.incompleteHistories
         guard rejects.count <= options.maxRejects else {
             outcome.failedOnRejects = true
             return outcome
@@ -169,6 +172,7 @@ package enum ReportRun {
         let record = RunRecord(
             options: options, inputs: inputs, summaries: reading.summaries, counts: loaded.appStore.input.counts,
             totals: totals, rejects: rejects.count, conservation: conservation,
+            unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
             timings: [
                 ("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
                 ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started),

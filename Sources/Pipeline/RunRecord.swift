@@ -15,6 +15,8 @@ struct RunRecord {
     var totals: AttributionTotals
     var rejects: Int
     var conservation: Conservation
+    /// Transactions whose appAccountToken matched no account of accounts.csv.
+    var unmatchedAppAccountTokens = 0
     var timings: [(String, Double)]
 
     func write(to path: String) throws {
@@ -61,6 +63,14 @@ struct RunRecord {
                     ])
                 ),
                 ("excluded_environments", counted(counts.excludedByEnvironment)),
+                (
+                    "renewal_info",
+                    .object([
+                        ("copies_signed_after_as_of", .integer(Int64(counts.renewalCopiesSignedAfterAsOf)))
+                    ])
+                ),
+                ("incomplete_histories", .array(counts.incompleteHistories.map { .string($0) })),
+                ("unmatched_app_account_tokens", .integer(Int64(unmatchedAppAccountTokens))),
                 ("signatures", SignatureReport.json(counts.signatures, options.ledgerOptions)),
                 ("rejected_lines", .integer(Int64(rejects))),
                 ("conservation", conservationJSON),

@@ -52,6 +52,10 @@ enum LedgerSummary {
             "family links",
             FamilyLinkMethod.allCases.map { "\($0.rawValue) \(Format.count(methods[$0] ?? 0))" }.joined(separator: ", "))
         line("link conflicts", Format.count(ledger.linkConflicts.count))
+        line("appAccountTokens matching no account", Format.count(ledger.unmatchedAppAccountTokens))
+        if !counts.incompleteHistories.isEmpty {
+            line("history pages with more to fetch", Format.count(counts.incompleteHistories.count))
+        }
         let signatures = load.input.counts.signatures
         if signatures.notChecked > 0 {
             line(

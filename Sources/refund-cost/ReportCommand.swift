@@ -86,6 +86,7 @@ enum ReportCommand: Command {
         let outcome = try ReportRun.execute(options) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
         }
+        for history in outcome.incompleteHistories { writeStandardError("warning: \(history)\n") }
         if outcome.failedOnRejects {
             for reject in outcome.rejectSamples { writeStandardError(reject.description + "\n") }
             writeStandardError(

@@ -55,6 +55,7 @@ enum ValidateCommand: Command {
         ) { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") }
         let seconds = Clock.monotonicSeconds() - started
         try rejects.commit()
+        for history in loaded.appStore.input.counts.incompleteHistories { writeStandardError("warning: \(history)\n") }
 
         printCostFiles(reading.summaries, data: common.data)
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)

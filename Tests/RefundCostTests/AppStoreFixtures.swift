@@ -64,10 +64,11 @@ struct AppStoreFixture {
     /// Adds a V2 notification as Apple sends it: `{"signedPayload": JWS, "receivedAt": ...}`.
     mutating func notify(
         _ type: String, uuid: String, signed: Int64, transaction: [String: Any]?, received: Int64? = nil,
-        environment: String = "Production", subtype: String? = nil, reason: String? = nil
+        environment: String = "Production", subtype: String? = nil, reason: String? = nil, renewal: [String: Any]? = nil
     ) {
         var data: [String: Any] = ["environment": environment, "bundleId": "com.example.app", "appAppleId": 1]
         if let transaction { data["signedTransactionInfo"] = AppStoreFixture.jws(transaction) }
+        if let renewal { data["signedRenewalInfo"] = AppStoreFixture.jws(renewal) }
         if let reason { data["consumptionRequestReason"] = reason }
         var payload: [String: Any] = [
             "notificationType": type, "notificationUUID": uuid, "version": "2.0", "signedDate": signed, "data": data,
