@@ -64,9 +64,10 @@ extension ScenarioBuilder {
     /// A subscription that stopped renewing expires, for the purchaser and the members.
     mutating func expire(_ household: inout AccessHousehold) {
         household.expired = household.chain.last?.expires.map { $0 < windowEnd } ?? false
-        guard household.expired, let last = household.chain.last, !household.isRefunded, let expires = last.expires else {
-            return
-        }
+        // A grace that was never paid ends with GRACE_PERIOD_EXPIRED and EXPIRED (BILLING_RETRY) instead.
+        guard household.expired, let last = household.chain.last, !household.isRefunded, let expires = last.expires,
+            household.grace == nil
+        else { return }
         count("expiry")
         notify(.expired, .voluntary, at: expires + random.between(1000, 60_000), last)
         for memberChain in household.memberChains {
@@ -89,9 +90,11 @@ extension ScenarioBuilder {
                 end = household.refundNotice + random.between(3 * Self.hour, 10 * Self.day)
             }
         } else if household.expired, let lastExpiry {
+            // A grace that was never paid keeps the access until it ends.
+            let accessEnd = household.grace.map { $0.recovery == nil ? $0.end : lastExpiry } ?? lastExpiry
             let late = random.chance(ScenarioWeights.servedAfterExpiryPercent)
-            end = lastExpiry + (late ? random.between(Self.day, 5 * Self.day) : 0)
-            if end > lastExpiry { count("served_after_expiry") }
+            end = accessEnd + (late ? random.between(Self.day, 5 * Self.day) : 0)
+            if end > accessEnd { count("served_after_expiry") }
         }
         household.purchaserEnd = end
         let start = household.tap + random.between(0, 10 * Self.minute)

@@ -6,7 +6,7 @@ import Support
 struct AccessHousehold {
     /// What happens to the purchase.
     enum Event: CaseIterable {
-        case none, refund, prorated, reversal, exit, upgrade, autoRenewOff
+        case none, refund, prorated, reversal, exit, upgrade, autoRenewOff, billingGrace
     }
 
     var purchaser: String
@@ -36,6 +36,9 @@ struct AccessHousehold {
     var purchaserEnd: Int64 = 0
     /// Whether the app's server cuts members off when the purchase is refunded.
     var serverRevokesMembers = false
+    /// A renewal that failed with billing grace: the period that expired, when the grace
+    /// ends, and the renewal that recovered billing inside it, if any.
+    var grace: (expired: Int, end: Int64, recovery: Int?)?
     var spans: [String: [ServedSpan]] = [:]
 
     var isSubscription: Bool { kind < 2 }
@@ -52,12 +55,14 @@ extension ScenarioBuilder {
         var household = startHousehold(maxAccounts: maxAccounts)
         chooseEvent(&household)
         buildChain(&household)
+        failRenewal(&household)
         chooseRefund(&household)
         upgrade(&household)
         notifyPurchases(household)
         buildMemberChains(&household)
         memberExit(&household)
         notifyMembers(&household)
+        notifyGrace(household)
         refund(&household)
         expire(&household)
         servePurchaser(&household)
@@ -94,12 +99,12 @@ extension ScenarioBuilder {
     private mutating func chooseEvent(_ household: inout AccessHousehold) {
         let w = ScenarioWeights.event
         var event = AccessHousehold.Event.allCases[
-            random.weighted([w.none, w.refund, w.prorated, w.reversal, w.exit, w.upgrade, w.autoRenewOff])]
+            random.weighted([w.none, w.refund, w.prorated, w.reversal, w.exit, w.upgrade, w.autoRenewOff, w.billingGrace])]
         let family = !household.members.isEmpty
         if event == .reversal && family { event = .refund }
         if event == .upgrade && (household.kind != 0 || family) { event = .none }
         if event == .exit && !family { event = .none }
-        if event == .autoRenewOff && !household.isSubscription { event = .none }
+        if (event == .autoRenewOff || event == .billingGrace) && !household.isSubscription { event = .none }
         household.event = event
     }
 
@@ -181,6 +186,8 @@ extension ScenarioBuilder {
             let subtype: NotificationSubtype?
             if let upgradeAt = household.upgradeAt, transaction.purchase == upgradeAt {
                 (type, subtype) = (.didChangeRenewalPref, .upgrade)
+            } else if let recovery = household.grace?.recovery, recovery == index {
+                (type, subtype) = (.didRenew, .billingRecovery)
             } else if index == 0 {
                 (type, subtype) = household.isSubscription ? (.subscribed, .initialBuy) : (.oneTimeCharge, nil)
             } else {

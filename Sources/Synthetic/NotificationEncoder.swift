@@ -108,6 +108,7 @@ struct NotificationEncoder {
         data.string("environment", notification.environment)
         data.string("signedTransactionInfo", jws(Self.transactionPayload(notification.transaction, signed: notification.signed)))
         if notification.transaction.type == .autoRenewable { data.integer("status", 1) }
+        if let renewal = notification.renewal { data.string("signedRenewalInfo", jws(Self.renewalPayload(renewal))) }
         data.string("consumptionRequestReason", notification.consumptionReason?.rawValue)
         var json = JSONObjectBuilder()
         json.string("notificationType", notification.type.rawValue)
@@ -142,5 +143,19 @@ struct NotificationEncoder {
         body.string("receivedAt", Timestamp(milliseconds: received).description)
         body.value("unified_receipt", unified.object)
         return body.object.compact
+    }
+
+    /// Renewal info as Apple signs it: the grace period's end while the renewal is retried.
+    static func renewalPayload(_ renewal: SyntheticRenewal) -> [UInt8] {
+        var json = JSONObjectBuilder()
+        json.string("originalTransactionId", renewal.originalID)
+        json.string("autoRenewProductId", renewal.productID)
+        json.string("productId", renewal.productID)
+        json.integer("autoRenewStatus", 1)
+        json.bool("isInBillingRetryPeriod", renewal.inBillingRetry)
+        json.integer("gracePeriodExpiresDate", renewal.graceEnd)
+        json.integer("signedDate", renewal.signed)
+        json.string("environment", "Production")
+        return json.bytes
     }
 }

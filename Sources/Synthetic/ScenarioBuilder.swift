@@ -53,13 +53,14 @@ struct ScenarioBuilder {
 
     mutating func notify(
         _ type: NotificationType, _ subtype: NotificationSubtype?, at signed: Int64, _ copy: SyntheticTransaction,
-        reason: ConsumptionReason? = nil
+        reason: ConsumptionReason? = nil, renewal: SyntheticRenewal? = nil
     ) {
         guard signed < horizon else { return }
         if signed >= windowEnd { count("late_event") }
         notifications.append(
             SyntheticNotification(
-                type: type, subtype: subtype, signed: signed, transaction: copy, consumptionReason: reason, uuid: uuid()))
+                type: type, subtype: subtype, signed: signed, transaction: copy, consumptionReason: reason, uuid: uuid(),
+                renewal: renewal))
     }
 
     /// An account that never bought anything: its use is unlinked cost.

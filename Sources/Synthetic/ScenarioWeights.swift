@@ -16,7 +16,13 @@ enum ScenarioWeights {
     static let freeUseBeforePurchasePercent = 40
 
     /// What happens to the purchase (some are impossible for some purchases and fall back to none).
-    static let event = (none: 50, refund: 14, prorated: 5, reversal: 3, exit: 10, upgrade: 4, autoRenewOff: 14)
+    static let event = (
+        none: 50, refund: 14, prorated: 5, reversal: 3, exit: 10, upgrade: 4, autoRenewOff: 14, billingGrace: 9
+    )
+    /// A renewal that failed with billing grace: how long Apple keeps access while it retries
+    /// (its 16-day option), and how often billing recovers inside the grace.
+    static let graceDays: Int64 = 16
+    static let graceRecoveredPercent = 60
     /// A refund hits the latest transaction of the chain, or (this often) the one before.
     static let refundPreviousPeriodPercent = 30
     static let appIssueRefundPercent = 20

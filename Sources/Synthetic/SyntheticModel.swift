@@ -34,6 +34,17 @@ struct SyntheticNotification {
     var consumptionReason: ConsumptionReason?
     var uuid: String
     var environment = "Production"
+    /// The renewal info the notification carries, for subscription events.
+    var renewal: SyntheticRenewal?
+}
+
+/// Renewal info the generator writes: what the billing grace of a failed renewal needs.
+struct SyntheticRenewal {
+    var originalID: String
+    var productID: String
+    var graceEnd: Int64?
+    var inBillingRetry: Bool
+    var signed: Int64
 }
 
 /// A stretch of time during which the app's server served an account (and so spent money).

@@ -63,6 +63,8 @@ package enum NotificationType: String, Sendable, Hashable, CaseIterable {
     case oneTimeCharge = "ONE_TIME_CHARGE"
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
     case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+    case didFailToRenew = "DID_FAIL_TO_RENEW"
+    case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
 
     /// V1 names mapped onto V2 meaning: `CANCEL` is a refund of an auto-renewable subscription.
     package init?(v1 text: String) {

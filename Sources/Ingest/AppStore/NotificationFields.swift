@@ -54,7 +54,7 @@ struct NotificationFields {
     /// A compact JWS as this notification's signed payload: its fields read, its signature checked.
     mutating func read(signedPayload compact: UnsafeRawBufferPointer, verifier: JWSVerifier) throws {
         let payload: [UInt8]
-        do { payload = try JWS.payload(of: compact) } catch let error as JWSError {
+        do { payload = try JWS.payload(of: compact) } catch {
             throw JSONError(reason: error.description, field: "")
         }
         signed = true

@@ -18,7 +18,7 @@ struct GeneratorTests {
         "second_valid_transaction", "server_leak_member", "server_leak_purchaser", "server_leak_exit", "premature_grant",
         "expiry", "served_after_expiry", "free_use_before_purchase", "unlinked_account", "sandbox_notification",
         "duplicate_notification", "v1_notification", "late_event", "linked_by_token", "duplicate_cost_row",
-        "foreign_currency_cost_row",
+        "foreign_currency_cost_row", "billing_grace_recovered", "billing_grace_unpaid",
     ]
 
     func files(under root: String) throws -> [String: Data] {
@@ -75,5 +75,9 @@ struct GeneratorTests {
         #expect(kinds == Set(EndKind.allCases))
         let methods = Set(ledger.familyLinks.map(\.method))
         #expect(methods.contains(.revocationMatch) && methods.contains(.purchaseMatch))
+        // Billing grace read back from the renewal info: some recovered, some never paid.
+        #expect(ledger.transactions.contains { $0.grace != nil && $0.grace?.recoveredBy != nil })
+        #expect(ledger.transactions.contains { $0.grace != nil && $0.grace?.recoveredBy == nil })
+        #expect(load.input.renewals.count > 0)
     }
 }
