@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps build report test lint fuzz bench bench-validate clean
+.PHONY: deps page-deps build report test lint page-check fuzz bench bench-validate clean
 
 # The build needs three Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
 # signatures) and zlib1g-dev (gzip inputs).
@@ -12,6 +12,13 @@ deps:
 	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ] || [ ! -f /usr/include/zlib.h ]; then \
 		echo "installing libcsv-dev, libssl-dev and zlib1g-dev"; \
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev; \
+	fi
+
+# The page check opens report.html in headless Chromium (Debian's chromium package).
+page-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium (for the report page check)"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; \
 	fi
 
 build: deps
@@ -30,6 +37,12 @@ report: build
 test: deps lint
 	$(SWIFT) build --explicit-target-dependency-import-check error
 	$(SWIFT) test
+	$(MAKE) page-check
+
+# The committed page (equal to the golden, which the tests compare with what the code writes)
+# rendered at 1280 px: not blank, every chart, no horizontal overflow, no request.
+page-check: page-deps
+	python3 Tests/page/check_report_page.py reports/2026-10/report.html
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

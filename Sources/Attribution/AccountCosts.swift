@@ -26,7 +26,7 @@ package struct AccountCosts: Sendable {
         for path in layout.costFiles {
             _ = try reader.read(path: path) { row in
                 guard row.accountID.elementsEqual(wanted), row.timestamp <= ledger.options.asOf else { return }
-                let amount = try rates.convert(row.cost, from: row.currency, onDay: row.timestamp.dayNumber)
+                let amount = try rates.reportAmount(row.cost, from: row.currency, onDay: row.timestamp.dayNumber)
                 let decided = classifier.classify(account: account, at: row.timestamp)
                 try costs.byClass.add(amount, to: decided.costClass)
                 var perTransaction = costs.byTransaction[decided.transaction] ?? ClassCosts()

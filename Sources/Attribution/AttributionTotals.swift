@@ -88,6 +88,10 @@ package struct AttributionTotals: Sendable {
     package var leaks: [TransactionAccountKey: LeakCell] = [:]
     /// Billing grace cost in the window, by account and the transaction in grace (rule 13).
     package var billingGrace: [TransactionAccountKey: Money] = [:]
+    /// Per transaction index: cost tied to it while it granted access (paid, family_shared,
+    /// billing_grace), and after its access ended (the after_* classes): family_spend.csv.
+    package var entitledInWindow: [Money]
+    package var afterEndInWindow: [Money]
     package var rowsInWindow = 0
 
     // Outside the window, counted so that every accepted row is accounted for.
@@ -95,6 +99,8 @@ package struct AttributionTotals: Sendable {
     package var rowsAfterWindow = 0
     package var costBeforeWindow = CostTotals()
     package var costAfterWindow = CostTotals()
+    /// Cost by class per month (`CivilMonth`) of every row before the window's end: trend.csv.
+    package var byMonth: [CivilMonth: ClassCosts] = [:]
 
     // The whole history up to the as-of time (refund sunk cost, subscription loss).
     /// Per transaction index: cost tied to it while it granted access.
@@ -113,6 +119,8 @@ package struct AttributionTotals: Sendable {
         beyondGraceByProduct = Array(repeating: .zero, count: products)
         leakingAccountsByProduct = Array(repeating: [], count: products)
         grantedByTransaction = Array(repeating: .zero, count: transactions)
+        entitledInWindow = Array(repeating: .zero, count: transactions)
+        afterEndInWindow = Array(repeating: .zero, count: transactions)
         afterRefundByTransaction = Array(repeating: .zero, count: transactions)
         tiedByTransaction = Array(repeating: .zero, count: transactions)
         firstTiedAt = Array(repeating: .max, count: transactions)
@@ -148,11 +156,14 @@ package struct AttributionTotals: Sendable {
         rowsAfterWindow += other.rowsAfterWindow
         try costBeforeWindow.add(other.costBeforeWindow)
         try costAfterWindow.add(other.costAfterWindow)
+        for (month, classes) in other.byMonth { try byMonth[month, default: ClassCosts()].add(classes) }
         for index in grantedByTransaction.indices {
             grantedByTransaction[index] = try grantedByTransaction[index].adding(other.grantedByTransaction[index])
             afterRefundByTransaction[index] = try afterRefundByTransaction[index].adding(other.afterRefundByTransaction[index])
             tiedByTransaction[index] = try tiedByTransaction[index].adding(other.tiedByTransaction[index])
             firstTiedAt[index] = min(firstTiedAt[index], other.firstTiedAt[index])
+            entitledInWindow[index] = try entitledInWindow[index].adding(other.entitledInWindow[index])
+            afterEndInWindow[index] = try afterEndInWindow[index].adding(other.afterEndInWindow[index])
         }
         for row in other.creditRows {
             var mapped = row

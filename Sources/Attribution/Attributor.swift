@@ -44,7 +44,7 @@ package struct Attributor: Sendable {
 
     package mutating func add(_ row: CostRow) throws {
         let t = row.timestamp
-        let cost = try rates.convert(row.cost, from: row.currency, onDay: t.dayNumber)
+        let cost = try rates.reportAmount(row.cost, from: row.currency, onDay: t.dayNumber)
         let inWindow = window.contains(t)
         if !inWindow {
             if t < window.start {
@@ -160,6 +160,14 @@ package struct Attributor: Sendable {
             cell.rows += 1
             cell.cost = try cell.cost.adding(cost)
             totals.byDay[key] = cell
+            if decided.transaction >= 0 {
+                let transaction = Int(decided.transaction)
+                if costClass.isEntitled {
+                    totals.entitledInWindow[transaction] = try totals.entitledInWindow[transaction].adding(cost)
+                } else if costClass.isAfterEnd {
+                    totals.afterEndInWindow[transaction] = try totals.afterEndInWindow[transaction].adding(cost)
+                }
+            }
             if costClass == .billingGrace, let account {
                 let key = TransactionAccountKey(account: account, transaction: decided.transaction)
                 totals.billingGrace[key] = try (totals.billingGrace[key] ?? .zero).adding(cost)
@@ -175,6 +183,7 @@ package struct Attributor: Sendable {
                 }
             }
         }
+        if t < window.end { try totals.byMonth[CivilMonth(t), default: ClassCosts()].add(cost, to: costClass) }
 
         guard t <= window.asOf, decided.transaction >= 0 else { return }
         let transaction = Int(decided.transaction)

@@ -48,6 +48,18 @@ package struct ExchangeRates: Sendable {
         }
     }
 
+    /// An amount as every report figure takes it: in the report currency, rounded half to even
+    /// to the micro-unit (six decimals).
+    ///
+    /// Each cost row is rounded once, so the written figures of every file (products, days, months,
+    /// transactions) add up to the written totals to the last decimal; the per-currency check of the
+    /// input stays exact.
+    package func reportAmount(_ amount: Money, from currency: CurrencyCode, onDay day: Int64) throws(ConversionError)
+        -> Money
+    {
+        try convert(amount, from: currency, onDay: day).roundedToMicros
+    }
+
     static let purpose = "fx.csv needs date,currency,rate (rate = report-currency units per one unit of currency)"
 
     /// Reads `fx.csv`; bad rows are rejects, a currency listed twice for a date keeps the first.

@@ -22,7 +22,7 @@ package struct Conservation: Sendable {
     }
 
     package var byCurrency: [CurrencyLine]
-    /// In the report currency: the `*` row's classes, the product rows, and cost_by_day.
+    /// In the report currency: totals.csv's classes, the product rows, and cost_by_day.
     package var classTotal: Money
     package var productRowsTotal: Money
     package var costByDayTotal: Money

@@ -7,7 +7,7 @@ enum RefundsFile {
         "transaction_id", "original_transaction_id", "product_id", "product_type", "account_id", "purchase_date",
         "revocation_date", "revocation_kind", "revocation_reason", "revocation_percentage", "price", "price_currency",
         "refunded_amount", "family_members", "family_link_method", "cost_purchaser", "cost_family", "cost_after_revocation",
-        "sunk_cost", "currency",
+        "sunk_cost", "currency", "refunded_amount_converted",
     ]
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -38,6 +38,7 @@ enum RefundsFile {
             file.money(refund.costAfterRevocation)
             file.money(refund.sunkCost)
             file.text(figures.currency.description)
+            if let converted = refund.refundedInReportCurrency { file.money(converted) } else { file.empty() }
             try file.endRow()
         }
         try file.commit()

@@ -7,18 +7,21 @@ package enum ReportFiles {
         _ figures: ReportFigures, conservation: Conservation, context: RunContext, to folder: String
     ) throws {
         try SummaryFile.write(figures, to: folder)
+        try TrendFile.write(figures, to: folder)
         try CostByDayFile.write(figures, to: folder)
         try RefundsFile.write(figures, to: folder)
         try LeaksFile.write(figures, to: folder)
         try SubscriptionLossFile.write(figures, to: folder)
         try FamilyLinksFile.write(figures, to: folder)
+        try FamilySpendFile.write(figures, to: folder)
         try ConsumptionFiles.write(figures, to: folder)
         try ReportPage.write(figures, conservation: conservation, context: context, to: folder)
     }
 
     /// The CSV files every run writes from its figures, in the order they are described.
     package static let csvNames = [
-        "summary.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "subscription_loss.csv", "family_links.csv",
+        "summary.csv", "totals.csv", "trend.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "subscription_loss.csv",
+        "family_links.csv", "family_spend.csv",
         "consumption_requests.csv", "consumption_responses.jsonl",
     ]
 }

@@ -1,7 +1,8 @@
 import Attribution
 import Support
 
-/// `summary.csv`: one row per product with any figure, then the `*` row for all.
+/// `summary.csv`: one row per product with any figure, sorted by product id (a dashboard sums
+/// it); `totals.csv`: the same columns but `product_id`, one row for all products.
 enum SummaryFile {
     static let header = [
         "period_start", "period_end", "as_of", "product_id", "currency", "cost_total", "cost_paid", "cost_family_shared",
@@ -9,36 +10,52 @@ enum SummaryFile {
         "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace", "leaked_accounts", "refunds", "refunds_prorated",
         "refund_reversals", "family_refunds", "family_exits", "refunded_amount", "refund_sunk_cost",
         "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined", "cost_billing_grace",
+        "paid_transactions", "refund_rate",
     ]
+    static let totalsHeader = header.filter { $0 != "product_id" }
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/summary.csv", header: header)
-        for row in figures.summary + [figures.total] {
-            file.date(figures.window.start.civilDate)
-            file.date(figures.window.end.civilDate)
-            file.timestamp(figures.window.asOf)
-            file.text(row.product ?? "*")
-            file.text(figures.currency.description)
-            file.money(try row.classes.total())
-            for costClass in CostClass.firstColumns { file.money(row.classes[costClass]) }
-            file.money(try row.leakedCost())
-            file.money(row.leakedBeyondGrace)
-            file.integer(row.leakedAccounts)
-            file.integer(row.refunds)
-            file.integer(row.refundsProrated)
-            file.integer(row.refundReversals)
-            file.integer(row.familyRefunds)
-            file.integer(row.familyExits)
-            file.money(row.refundedAmount)
-            file.money(row.refundSunkCost)
-            file.money(row.recurringLossRunRate)
-            file.integer(row.consumptionRequests)
-            file.integer(row.consumptionGranted)
-            file.integer(row.consumptionDeclined)
-            file.money(row.classes[.billingGrace])
-            try file.endRow()
-        }
-        try file.commit()
+        let summary = try CSVFileWriter(path: folder + "/summary.csv", header: header)
+        for row in figures.summary { try write(row, of: figures, to: summary) }
+        try summary.commit()
+        let totals = try CSVFileWriter(path: folder + "/totals.csv", header: totalsHeader)
+        try write(figures.total, of: figures, to: totals)
+        try totals.commit()
+    }
+
+    /// One row; `product_id` only for a product row.
+    private static func write(_ row: SummaryFigure, of figures: ReportFigures, to file: CSVFileWriter) throws {
+        file.date(figures.window.start.civilDate)
+        file.date(figures.window.end.civilDate)
+        file.timestamp(figures.window.asOf)
+        if let product = row.product { file.text(product) }
+        file.text(figures.currency.description)
+        file.money(try row.classes.total())
+        for costClass in CostClass.firstColumns { file.money(row.classes[costClass]) }
+        file.money(try row.leakedCost())
+        file.money(row.leakedBeyondGrace)
+        file.integer(row.leakedAccounts)
+        file.integer(row.refunds)
+        file.integer(row.refundsProrated)
+        file.integer(row.refundReversals)
+        file.integer(row.familyRefunds)
+        file.integer(row.familyExits)
+        file.money(row.refundedAmount)
+        file.money(row.refundSunkCost)
+        file.money(row.recurringLossRunRate)
+        file.integer(row.consumptionRequests)
+        file.integer(row.consumptionGranted)
+        file.integer(row.consumptionDeclined)
+        file.money(row.classes[.billingGrace])
+        file.integer(row.paidTransactions)
+        file.text(row.refundRateTenThousandths.map(fourDecimals) ?? "")
+        try file.endRow()
+    }
+
+    /// `0.1234` from ten-thousandths.
+    static func fourDecimals(_ tenThousandths: Int) -> String {
+        let fraction = String(tenThousandths % 10_000)
+        return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
     }
 }
 

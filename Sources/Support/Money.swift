@@ -23,6 +23,18 @@ package struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     package static func < (lhs: Money, rhs: Money) -> Bool { lhs.nanos < rhs.nanos }
 
+    /// Rounded half to even to six decimals, the precision every report writes: amounts taken
+    /// this way add up in the files exactly as they do inside.
+    @inline(__always)
+    package var roundedToMicros: Money {
+        let remainder = nanos % 1000
+        if remainder == 0 { return self }
+        var micros = nanos / 1000
+        let twice = (remainder < 0 ? -remainder : remainder) * 2
+        if twice > 1000 || (twice == 1000 && micros % 2 != 0) { micros += remainder < 0 ? -1 : 1 }
+        return Money(nanos: micros * 1000)
+    }
+
     package func adding(_ other: Money) throws(MoneyError) -> Money {
         let (sum, overflow) = nanos.addingReportingOverflow(other.nanos)
         if overflow { throw .outOfRange }

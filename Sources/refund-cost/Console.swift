@@ -84,7 +84,9 @@ enum Format {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
+    /// `text` padded to `width`; a longer text keeps two spaces after it, so a label never runs
+    /// into its value.
     static func padRight(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
+        text + String(repeating: " ", count: max(2, width - text.count))
     }
 }

@@ -14,8 +14,9 @@ package struct RefundFigure: Sendable {
     package var price: Money?
     package var priceCurrency: String?
     package var refundedAmount: Money?
-    /// `refundedAmount` in the report currency at the revocation date (zero when unknown).
-    package var refundedInReportCurrency: Money
+    /// `refundedAmount` in the report currency at the revocation date (nil when the price or
+    /// its currency is unknown).
+    package var refundedInReportCurrency: Money?
     package var costPurchaser: Money
     package var costFamily: Money
     package var costAfterRevocation: Money
@@ -49,7 +50,7 @@ package struct RefundFigure: Sendable {
         let methods = Set(members.compactMap { ledger.familyLinkByMember[$0].map { ledger.familyLinks[$0].method } })
         var price: Money?
         var refunded: Money?
-        var refundedReport = Money.zero
+        var refundedReport: Money?
         if let milliunits = record.price {
             let full = try Money(milliunits: milliunits)
             price = full
@@ -58,7 +59,7 @@ package struct RefundFigure: Sendable {
                 ? try full.scaled(by: Int64(record.revocationPercentage ?? 100_000), over: 100_000) : full
             refunded = amount
             if let code = record.currency.flatMap(CurrencyCode.init(validating:)) {
-                refundedReport = try rates.convert(amount, from: code, onDay: revoked.dayNumber)
+                refundedReport = try rates.reportAmount(amount, from: code, onDay: revoked.dayNumber)
             }
         }
         let purchaser = totals.grantedByTransaction[index]

@@ -19,6 +19,7 @@ package struct ReportFigures: Sendable {
     package var leaks: [LeakFigure] = []
     package var subscriptionLosses: [SubscriptionLossFigure] = []
     package var familyLinks: [FamilyLinkFigure] = []
+    package var familySpend: [FamilySpendFigure] = []
     package var consumption: [ConsumptionFigure] = []
     /// Transactions in the ledger and accounts holding them, for the page's footnote.
     package var transactionCount: Int
@@ -38,6 +39,7 @@ package struct ReportFigures: Sendable {
         leaks = LeakFigure.all(ledger: ledger, totals: totals)
         subscriptionLosses = try SubscriptionLossFigure.all(ledger: ledger, totals: totals)
         familyLinks = FamilyLinkFigure.all(ledger: ledger)
+        familySpend = try FamilySpendFigure.all(ledger: ledger, totals: totals)
         consumption = ConsumptionFigure.all(
             ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window, policy: policy)
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)

@@ -19,9 +19,17 @@ package struct SummaryFigure: Sendable {
     package var consumptionRequests = 0
     package var consumptionGranted = 0
     package var consumptionDeclined = 0
+    /// PURCHASED transactions purchased or renewed in the window: what refunds are a share of.
+    package var paidTransactions = 0
 
     package init(product: String?) {
         self.product = product
+    }
+
+    /// `refunds / paidTransactions` in ten-thousandths, rounded half up; nil when nothing was paid.
+    package var refundRateTenThousandths: Int? {
+        guard paidTransactions > 0 else { return nil }
+        return (refunds * 20_000 + paidTransactions) / (2 * paidTransactions)
     }
 
     package func leakedCost() throws(MoneyError) -> Money {
@@ -31,6 +39,7 @@ package struct SummaryFigure: Sendable {
     var isEmpty: Bool {
         classes.amounts.allSatisfy { $0 == .zero } && refunds == 0 && refundReversals == 0 && familyRefunds == 0
             && familyExits == 0 && refundedAmount == .zero && leakedBeyondGrace == .zero && consumptionRequests == 0
+            && paidTransactions == 0
     }
 
     /// One row per product of the product index, in its order (the empty product first).
@@ -47,7 +56,7 @@ package struct SummaryFigure: Sendable {
             let p = product(of: refund.transactionIndex)
             rows[p].refunds += 1
             if refund.kind == .refundProrated { rows[p].refundsProrated += 1 }
-            rows[p].refundedAmount = try rows[p].refundedAmount.adding(refund.refundedInReportCurrency)
+            rows[p].refundedAmount = try rows[p].refundedAmount.adding(refund.refundedInReportCurrency ?? .zero)
             rows[p].refundSunkCost = try rows[p].refundSunkCost.adding(refund.sunkCost)
         }
         for notification in ledger.reversalNotifications where figures.window.contains(notification.signedDate) {
@@ -58,6 +67,10 @@ package struct SummaryFigure: Sendable {
             guard let end = transaction.end, figures.window.contains(end.at) else { continue }
             if end.kind == .familyRefund { rows[product(of: index)].familyRefunds += 1 }
             if end.kind == .familyExit { rows[product(of: index)].familyExits += 1 }
+        }
+        for (index, transaction) in ledger.transactions.enumerated()
+        where transaction.ownership == .purchased && figures.window.contains(transaction.record.purchaseDate) {
+            rows[product(of: index)].paidTransactions += 1
         }
         for loss in figures.subscriptionLosses {
             let p = product(of: loss.transactionIndex)
@@ -91,6 +104,7 @@ package struct SummaryFigure: Sendable {
             all.consumptionRequests += row.consumptionRequests
             all.consumptionGranted += row.consumptionGranted
             all.consumptionDeclined += row.consumptionDeclined
+            all.paidTransactions += row.paidTransactions
         }
         all.leakedAccounts = leakingAccounts.count
         return all

@@ -156,7 +156,7 @@ struct ConsumptionTests {
         #expect(v["refund_preference"] == "GRANT_FULL")
         // Received at 20:00 on Oct 31: it can still be answered until 08:00 on Nov 1.
         #expect(v["past_respond_by"] == "false")
-        let all = try result.summary("*")
+        let all = try result.totals()
         #expect(all["consumption_requests"] == "4")
         #expect(all["consumption_granted"] == "1")
         #expect(all["consumption_declined"] == "1")

@@ -33,6 +33,13 @@ struct ReportResult {
         try #require(try rows("summary.csv").first { $0["product_id"] == product })
     }
 
+    /// The one row of totals.csv.
+    func totals() throws -> [String: String] {
+        let rows = try rows("totals.csv")
+        #expect(rows.count == 1)
+        return try #require(rows.first)
+    }
+
     func text(_ file: String) throws -> String { try TestFiles.read(folder + "/" + file) }
 }
 

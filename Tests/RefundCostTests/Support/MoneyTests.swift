@@ -78,4 +78,14 @@ struct MoneyTests {
             #expect(try Money.parse(money.formatted(decimals: 9)) == money)
         }
     }
+
+    /// Half to even at the sixth decimal, on both sides of zero; whole micro-units unchanged.
+    @Test func roundsToMicrosHalfToEven() {
+        let cases: [(Int64, Int64)] = [
+            (1_234_567_499, 1_234_567_000), (1_234_567_500, 1_234_568_000), (1_234_568_500, 1_234_568_000),
+            (1_234_567_501, 1_234_568_000), (-1_500, -2_000), (-2_500, -2_000), (-2_501, -3_000), (499, 0),
+            (7_000, 7_000), (0, 0),
+        ]
+        for (nanos, expected) in cases { #expect(Money(nanos: nanos).roundedToMicros.nanos == expected, "\(nanos)") }
+    }
 }

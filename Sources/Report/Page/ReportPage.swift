@@ -1,0 +1,90 @@
+import Attribution
+import Support
+
+/// `report.html`: one self-contained page for people (no scripts, fonts or images from
+/// elsewhere).
+///
+/// It answers, in order: what was served and what came back (the headline), where the money went,
+/// whether the leak grows, which products and refunds cost most, who keeps access after it ended,
+/// what families cost, the refund requests, and whether the figures reconcile.
+enum ReportPage {
+    static func write(_ figures: ReportFigures, conservation: Conservation, context: RunContext, to folder: String) throws {
+        let file = try AtomicFileWriter(path: folder + "/report.html")
+        try file.append(try html(figures, conservation: conservation, context: context))
+        try file.commit()
+    }
+
+    static func html(_ figures: ReportFigures, conservation: Conservation, context: RunContext) throws -> String {
+        typealias T = PageText
+        let currency = figures.currency.description
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>refund-cost \(T.escape(figures.window.label))</title>
+            <style>\(PageStyle.css)</style></head><body><main>
+            <h1>What refunds and leaks cost: \(T.escape(T.periodName(figures.window)))</h1>
+            <p class="sub">Window \(figures.window.start.civilDate) to \(figures.window.end.civilDate) (end excluded), data as of \(figures.window.asOf), amounts in \(currency).</p>
+            <p class="trust\(context.signatures.allVerified ? "" : " warn")">\(T.escape(context.signatures.sentence))</p>
+
+            """
+        page += ConsumptionSection.deadlineAlert(figures)
+        page += try Headline.cards(figures)
+        page += try ClassSection.html(figures)
+        page += try LeakSection.trend(figures)
+        page += try ProductSection.html(figures)
+        page += try RefundSection.html(figures)
+        page += LeakSection.largest(figures)
+        page += LeakSection.subscriptions(figures)
+        page += try FamilySection.html(figures)
+        page += try ConsumptionSection.html(figures)
+        page += footer(figures, conservation: conservation, context: context)
+        return page
+    }
+
+    private static func footer(_ figures: ReportFigures, conservation: Conservation, context: RunContext) -> String {
+        typealias T = PageText
+        let all = figures.total
+        var text =
+            "<h2>Reconciliation</h2>\n<p class=\"\(conservation.holds ? "ok" : "fail")\">\(T.escape(conservation.sentence(currency: figures.currency))).</p>\n"
+        text +=
+            "<p class=\"muted\">\(T.count(figures.totals.rowsBeforeWindow)) rows before and \(T.count(figures.totals.rowsAfterWindow)) after the window were read for refund and subscription history only. "
+            + "Family refunds: \(all.familyRefunds), family exits: \(all.familyExits), refunds reversed: \(all.refundReversals). "
+            + "\(T.count(figures.transactionCount)) transactions, \(T.count(figures.accountCount)) accounts holding them.</p>\n"
+        text += "<h2>Inputs</h2>\n<table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
+        for input in context.inputs {
+            text +=
+                "<tr><td>\(T.escape(input.path))</td><td class=\"n\">\(T.count(input.bytes))</td><td><code>\(input.sha256.prefix(16))…</code></td></tr>\n"
+        }
+        return text
+            + "</table>\n<p class=\"muted\">Written by refund-cost \(ToolVersion.current). The CSV files beside this page hold every figure; docs/outputs.md explains each column.</p>\n</main></body></html>\n"
+    }
+}
+
+/// The page's look: system fonts, cards, tables that scroll inside themselves rather than
+/// widen the page.
+enum PageStyle {
+    static let css = """
+        body{font:15px/1.45 -apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2933;margin:0;background:#f5f7fa}
+        main{max-width:1040px;margin:0 auto;padding:28px 24px 48px}
+        h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:36px 0 10px}h3{font-size:15px;margin:18px 0 8px}
+        .sub{color:#52606d;margin:0 0 22px}
+        .cards{display:grid;grid-template-columns:repeat(3,1fr);gap:12px}
+        .card{background:#fff;border-radius:8px;padding:14px 16px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+        .card .label{color:#52606d;font-size:13px}.card .value{font-size:22px;font-weight:600;margin:4px 0}
+        .card .note{color:#52606d;font-size:12.5px}
+        .bad .value{color:#c62828}.loss .value{color:#6a1b9a}
+        .alert{background:#fdecea;border-left:4px solid #c62828;border-radius:6px;padding:12px 16px;margin:0 0 16px;font-size:17px;font-weight:600;color:#8e1c1c}
+        .scroll{overflow-x:auto}
+        table{border-collapse:collapse;width:100%;background:#fff;border-radius:8px;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+        th,td{padding:7px 10px;text-align:left;border-bottom:1px solid #e4e7eb;font-size:13.5px;vertical-align:top}
+        td:first-child,td.n,td.d{white-space:nowrap}
+        th{background:#eef1f4;font-weight:600}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+        .swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;vertical-align:-1px}
+        .panel{background:#fff;border-radius:8px;padding:14px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+        .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}
+        .muted{color:#7b8794;font-size:12.5px}code{font-size:12.5px}
+        .trust{margin:-14px 0 22px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
+        @media (max-width:760px){.cards{grid-template-columns:1fr 1fr}}
+        """
+}

@@ -1,0 +1,122 @@
+import Support
+
+/// A stacked bar chart as inline SVG, with a labelled value axis (its unit written on it), a
+/// labelled category axis and a tooltip per segment that names the bar, the series and the
+/// amount with its currency.
+///
+/// Only positive amounts are drawn (credits below zero are in the tables).
+struct StackedBarChart {
+    struct Series {
+        var name: String
+        var color: String
+    }
+
+    struct Bar {
+        /// Under the bar (`5`, `Oct 2026`).
+        var label: String
+        /// In its tooltips (`2026-10-05`).
+        var fullLabel: String
+        /// Nanos per series, in the order of `series`.
+        var values: [Int64]
+    }
+
+    /// `data-chart` name, for checks and styling.
+    var name: String
+    /// For screen readers.
+    var description: String
+    var series: [Series]
+    var bars: [Bar]
+    var currency: String
+    /// On the value axis: `USD per day`.
+    var unit: String
+    /// Under the category axis: `day of October 2026`.
+    var axisTitle: String
+    /// A bar to mark (the report month), with its caption.
+    var marked: (index: Int, caption: String)?
+
+    static let width = 960.0, height = 280.0, left = 78.0, right = 12.0, top = 26.0, bottom = 46.0
+
+    var svg: String {
+        typealias T = PageText
+        let plotHeight = Self.height - Self.top - Self.bottom
+        let maxTotal = bars.map { $0.values.reduce(0) { $0 + max(0, $1) } }.max() ?? 0
+        let scale = AxisScale(maximum: maxTotal)
+        var svg =
+            "<svg data-chart=\"\(name)\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" width=\"100%\" role=\"img\" aria-label=\"\(T.escape(description))\">"
+        svg += "<text x=\"\(T.coordinate(Self.left))\" y=\"14\" font-size=\"11.5\" fill=\"#52606d\">\(T.escape(unit))</text>"
+        for step in 0...scale.steps {
+            let y = Self.height - Self.bottom - plotHeight * Double(step) / Double(scale.steps)
+            svg +=
+                "<line x1=\"\(T.coordinate(Self.left))\" x2=\"\(T.coordinate(Self.width - Self.right))\" y1=\"\(T.coordinate(y))\" y2=\"\(T.coordinate(y))\" stroke=\"#e4e7eb\"/>"
+            svg +=
+                "<text x=\"\(T.coordinate(Self.left - 6))\" y=\"\(T.coordinate(y + 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#52606d\">\(scale.label(step))</text>"
+        }
+        let slot = (Self.width - Self.left - Self.right) / Double(max(1, bars.count))
+        if let marked, marked.index < bars.count {
+            let x = Self.left + Double(marked.index) * slot
+            svg +=
+                "<rect x=\"\(T.coordinate(x))\" y=\"\(T.coordinate(Self.top))\" width=\"\(T.coordinate(slot))\" height=\"\(T.coordinate(plotHeight))\" fill=\"#fff4e5\"/>"
+            svg +=
+                "<text x=\"\(T.coordinate(x + slot / 2))\" y=\"\(T.coordinate(Self.top - 4))\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b45309\">\(T.escape(marked.caption))</text>"
+        }
+        let labelEvery = bars.count <= 31 ? 1 : (bars.count + 14) / 15
+        for (index, bar) in bars.enumerated() {
+            var y = Self.height - Self.bottom
+            let x = Self.left + Double(index) * slot + slot * 0.14
+            for (position, value) in bar.values.enumerated() where value > 0 && position < series.count {
+                let h = plotHeight * Double(value) / Double(scale.top)
+                y -= h
+                let tooltip = "\(bar.fullLabel) \(series[position].name): \(T.money(Money(nanos: value))) \(currency)"
+                svg +=
+                    "<rect x=\"\(T.coordinate(x))\" y=\"\(T.coordinate(y))\" width=\"\(T.coordinate(slot * 0.72))\" height=\"\(T.coordinate(h))\" fill=\"\(series[position].color)\"><title>\(T.escape(tooltip))</title></rect>"
+            }
+            if index % labelEvery == 0 {
+                svg +=
+                    "<text x=\"\(T.coordinate(x + slot * 0.36))\" y=\"\(T.coordinate(Self.height - Self.bottom + 15))\" font-size=\"10.5\" text-anchor=\"middle\" fill=\"#52606d\">\(T.escape(bar.label))</text>"
+            }
+        }
+        svg +=
+            "<text x=\"\(T.coordinate(Self.left + (Self.width - Self.left - Self.right) / 2))\" y=\"\(T.coordinate(Self.height - 8))\" font-size=\"11.5\" text-anchor=\"middle\" fill=\"#52606d\">\(T.escape(axisTitle))</text>"
+        return svg + "</svg>"
+    }
+
+    /// The legend for the series, as swatches.
+    var legend: String {
+        "<p class=\"muted\">"
+            + series.map { "<span class=\"swatch\" style=\"background:\($0.color)\"></span>\(PageText.escape($0.name))" }
+            .joined(separator: " &nbsp; ") + "</p>"
+    }
+}
+
+/// A value axis with round steps (1, 2 or 5 times a power of ten) that reach the maximum.
+struct AxisScale {
+    /// Nanos per step.
+    var step: Int64
+    var steps: Int
+    /// Decimals the labels need for the step.
+    var decimals: Int
+
+    init(maximum: Int64) {
+        var step: Int64 = 1_000_000  // 0.001
+        var decimals = 3
+        var multipliers = [Int64(1), 2, 5].makeIterator()
+        var base = step
+        while step * 5 < maximum {
+            if let multiplier = multipliers.next() {
+                step = base * multiplier
+            } else {
+                base *= 10
+                decimals = max(0, decimals - 1)
+                multipliers = [Int64(1), 2, 5].makeIterator()
+                step = base
+            }
+        }
+        self.step = step
+        self.decimals = step >= Money.nanosPerUnit ? 0 : decimals
+        steps = max(1, Int((maximum + step - 1) / step))
+    }
+
+    var top: Int64 { step * Int64(steps) }
+
+    func label(_ index: Int) -> String { PageText.money(Money(nanos: step * Int64(index)), decimals: decimals) }
+}

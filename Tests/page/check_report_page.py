@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Opens report.html in headless Chromium at 1280 px and checks what a reader would see.
+
+The page must render (a screenshot that is not blank), hold every chart, fit 1280 px
+without horizontal scrolling, and load nothing from anywhere: no request leaves the page.
+Exit 0 when every check passes, 1 otherwise, naming each failure.
+
+usage: check_report_page.py REPORT.html [REPORT.html ...]
+"""
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+CHARTS = ["cost-by-day", "leak-by-day", "leak-trend", "refund-split"]
+WIDTH = 1280
+
+# Runs after layout; writes its findings into the DOM, which --dump-dom prints.
+PROBE = """
+<script>
+window.addEventListener('load', () => {
+  const charts = [...document.querySelectorAll('svg[data-chart]')].map(svg => ({
+    name: svg.dataset.chart,
+    width: svg.getBoundingClientRect().width,
+    height: svg.getBoundingClientRect().height,
+    shapes: svg.querySelectorAll('rect').length,
+  }));
+  const result = {
+    viewport: window.innerWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+    resources: performance.getEntriesByType('resource').map(r => r.name),
+    referencing: [...document.querySelectorAll('[src],[srcset],link[href],object,embed,iframe')].length,
+    charts,
+  };
+  const out = document.createElement('pre');
+  out.id = 'page-check';
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def browser_args(binary, profile):
+    return [
+        binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        "--user-data-dir=" + profile, "--window-size=%d,1000" % WIDTH,
+        # Nothing may leave the page: names resolve nowhere and any proxy request fails.
+        "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9",
+    ]
+
+
+def png_pixels(path):
+    """Width, height and RGB(A) rows of a non-interlaced 8-bit PNG (what Chromium writes)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    position, chunks, header = 8, [], None
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        position += 12 + length
+    width, height, depth, color, _, _, interlace = header
+    assert depth == 8 and interlace == 0 and color in (2, 6), "unexpected PNG format %r" % (header,)
+    channels = 3 if color == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b = previous[x]
+            c = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, height, channels, rows
+
+
+def check(page, binary):
+    failures = []
+    html = open(page, encoding="utf-8").read()
+    for url in re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", html):
+        failures.append("references %s" % url)
+    with tempfile.TemporaryDirectory() as folder:
+        probed = os.path.join(folder, "report.html")
+        with open(probed, "w", encoding="utf-8") as out:
+            out.write(html.replace("</body>", PROBE + "</body>"))
+        dom = subprocess.run(
+            browser_args(binary, os.path.join(folder, "profile")) + ["--dump-dom", "file://" + probed],
+            capture_output=True, text=True, timeout=120).stdout
+        found = re.search(r'<pre id="page-check">(.*?)</pre>', dom, re.S)
+        if not found:
+            return failures + ["Chromium did not render the page (no probe result)"]
+        result = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+        if result["scrollWidth"] > result["viewport"]:
+            failures.append("the page is %d px wide at a %d px window" % (result["scrollWidth"], result["viewport"]))
+        if result["resources"] or result["referencing"]:
+            failures.append("the page loads %s" % (result["resources"] or "%d referenced resources" % result["referencing"]))
+        charts = {chart["name"]: chart for chart in result["charts"]}
+        for name in CHARTS:
+            chart = charts.get(name)
+            if chart is None:
+                failures.append("chart %s is missing" % name)
+            elif chart["width"] < 400 or chart["height"] < 20 or chart["shapes"] == 0:
+                failures.append("chart %s is empty or squashed: %r" % (name, chart))
+
+        shot = os.path.join(folder, "page.png")
+        subprocess.run(
+            browser_args(binary, os.path.join(folder, "profile")) + ["--screenshot=" + shot, "file://" + page],
+            capture_output=True, timeout=120)
+        if not os.path.exists(shot):
+            return failures + ["Chromium wrote no screenshot"]
+        width, height, channels, rows = png_pixels(shot)
+        colors = set()
+        for row in rows[::7]:
+            for x in range(0, width * channels, channels * 5):
+                colors.add(row[x:x + 3])
+        if width != WIDTH or len(colors) < 8:
+            failures.append("the screenshot is blank or the wrong size (%dx%d, %d colors)" % (width, height, len(colors)))
+        print("%s: %d charts, %d px wide, %d colors in the first screen" % (
+            page, len(result["charts"]), result["scrollWidth"], len(colors)))
+    return failures
+
+
+def main():
+    binary = chromium()
+    if binary is None:
+        print("check_report_page: Chromium is not installed (apt-get install chromium)", file=sys.stderr)
+        return 1
+    failed = False
+    for page in sys.argv[1:]:
+        for failure in check(os.path.abspath(page), binary):
+            print("%s: %s" % (page, failure), file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
