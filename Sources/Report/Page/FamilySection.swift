@@ -11,7 +11,7 @@ enum FamilySection {
         var members = 0
         var purchaserCost = Money.zero
         var membersCost = Money.zero
-        var total: Money { (try? purchaserCost.adding(membersCost)) ?? .zero }
+        var total = Money.zero
     }
 
     static func html(_ figures: ReportFigures) throws -> String {
@@ -46,6 +46,7 @@ enum FamilySection {
                 family.members += 1
                 family.membersCost = try family.membersCost.adding(try person.costTotal())
             }
+            family.total = try family.purchaserCost.adding(family.membersCost)
             families[person.purchaserTransactionID] = family
         }
         let shareable = Set(figures.familySpend.map(\.productID))
