@@ -3,7 +3,7 @@ import Ledger
 import Support
 
 /// Money per cost class, in report order.
-package struct ClassCosts: Sendable, Hashable {
+package struct ClassCosts: Sendable, Hashable, Codable {
     package var amounts = [Money](repeating: .zero, count: CostClass.allCases.count)
 
     package init() {}
@@ -26,13 +26,13 @@ package struct ClassCosts: Sendable, Hashable {
 }
 
 /// One cell of `cost_by_day.csv`.
-package struct DayCell: Sendable, Hashable {
+package struct DayCell: Sendable, Hashable, Codable {
     package var rows = 0
     package var cost = Money.zero
 }
 
 /// Cost after one transaction's access ended, for one account, split by notice and grace.
-package struct LeakCell: Sendable, Hashable {
+package struct LeakCell: Sendable, Hashable, Codable {
     package var byPhase = [Money](repeating: .zero, count: LeakPhase.allCases.count)
     package var first = Timestamp(milliseconds: .max)
     package var last = Timestamp(milliseconds: .min)
@@ -52,7 +52,7 @@ package struct LeakCell: Sendable, Hashable {
 
 /// Leaked cost of an auto-renewable subscription over its whole history, by billing period
 /// after the access ended, and in the last 7 and 30 days before the window's end.
-package struct SubscriptionLeakCell: Sendable, Hashable {
+package struct SubscriptionLeakCell: Sendable, Hashable, Codable {
     package var byPeriod: [Int64: Money] = [:]
     package var total = Money.zero
     package var last7Days = Money.zero
@@ -72,7 +72,7 @@ package struct SubscriptionLeakCell: Sendable, Hashable {
 ///
 /// Two totals over disjoint sets of rows merge into exactly the totals over their union, so files and
 /// parts of files can be attributed apart (in parallel, or on other machines) and combined.
-package struct AttributionTotals: Sendable {
+package struct AttributionTotals: Sendable, Codable {
     // Inside the window.
     /// Per product index (see `ProductIndex`), cost by class.
     package var classByProduct: [ClassCosts]
@@ -180,7 +180,7 @@ package struct AttributionTotals: Sendable {
 
 /// Cost by class per original currency (the conservation check), as a short list: there are
 /// few currencies, and this is on the per-row path.
-package struct CurrencyClassCosts: Sendable {
+package struct CurrencyClassCosts: Sendable, Codable {
     package private(set) var currencies: [CurrencyCode] = []
     package private(set) var costs: [ClassCosts] = []
 
@@ -216,13 +216,13 @@ package struct CurrencyClassCosts: Sendable {
     package var keys: [CurrencyCode] { currencies }
 }
 
-package struct DayKey: Sendable, Hashable {
+package struct DayKey: Sendable, Hashable, Codable {
     package var day: Int64
     package var category: Int32
     package var costClass: CostClass
 }
 
-package struct TransactionAccountKey: Sendable, Hashable {
+package struct TransactionAccountKey: Sendable, Hashable, Codable {
     package var account: Int32
     package var transaction: Int32
 }

@@ -6,7 +6,7 @@ import Support
 ///
 /// The raw values are the order of the columns the classes first had in `summary.csv`; `billingGrace`
 /// came later and is last there. `ruleOrder` is the order of rule 6.
-package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable {
+package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable, Codable {
     case paid
     case familyShared
     case premature

@@ -17,6 +17,10 @@ package enum ParallelCostReading {
         /// True when a request id was reused with different content and the files were read
         /// again one after the other, so that the first occurrence counts.
         package var readSequentially: Bool
+        /// Files whose header cannot be used (line 1), in file order: listed before the rows'.
+        package var headerRejects: [Reject]
+        /// Rejected rows in file and line order.
+        package var rowRejects: [Reject]
     }
 
     /// Per part: what it found.
@@ -26,8 +30,9 @@ package enum ParallelCostReading {
     }
 
     package static func run(
-        files: [String], root: String, mapping: [CostColumns.Name: String], template: Attributor, rejects: RejectLog,
-        threads: Int, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        files: [String], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
+        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> Result {
         let threads = max(1, threads)
         // Checksums and split points, one file per thread.
@@ -39,27 +44,34 @@ package enum ParallelCostReading {
         }
         var result: Attributed
         do {
-            result = try attribute(plans, root: root, mapping: mapping, template: template, threads: threads, progress: progress)
+            result = try attribute(
+                plans, root: root, mapping: mapping, template: template, threads: threads, requests: registry(),
+                progress: progress)
         } catch let error as CostSumError where threads > 1 {
             // Parts summed apart overflowed only when added up: in file order the row that
             // overflows is found, and the error names its file and line.
-            _ = try attribute(sequential, root: root, mapping: mapping, template: template, threads: 1, progress: progress)
+            _ = try attribute(
+                sequential, root: root, mapping: mapping, template: template, threads: 1, requests: registry(),
+                progress: progress)
             throw error
         }
         if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
-            result = try attribute(sequential, root: root, mapping: mapping, template: template, threads: 1, progress: progress)
+            result = try attribute(
+                sequential, root: root, mapping: mapping, template: template, threads: 1, requests: registry(),
+                progress: progress)
             result.readSequentially = true
         }
-        for reject in result.pendingRejects { try rejects.record(reject) }
         return Result(
-            totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially)
+            totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially,
+            headerRejects: result.headerRejects, rowRejects: result.rowRejects)
     }
 
     private struct Attributed {
         var totals: AttributionTotals
         var summaries: [CostFileSummary]
         var inputs: [InputFileRecord]
-        var pendingRejects: [Reject]
+        var headerRejects: [Reject]
+        var rowRejects: [Reject]
         var readSequentially = false
     }
 
@@ -71,14 +83,13 @@ package enum ParallelCostReading {
 
     private static func attribute(
         _ plans: [FileSplitter], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
-        progress: @escaping @Sendable (Int, Int) -> Void
+        requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> Attributed {
         let (checkers, headerRejects) = try headers(plans, mapping: mapping)
         let parts = plans.enumerated().flatMap { file, plan in
             checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
         }
         let progressCounts = Mutex((bytes: 0, rows: 0))
-        let requests = RequestRegistry()
         let checkersCopy = checkers
         let (attributors, partResults) = try Parallel.workers(
             parts.count, threads: threads, start: { _ in template.emptyCopy() }
@@ -122,7 +133,7 @@ package enum ParallelCostReading {
             throw CostSumError(file: nil, underlying: error)
         }
         var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
-        var pending = headerRejects
+        var rowRejects: [Reject] = []
         for (index, (file, _)) in parts.enumerated() {
             let part = partResults[index]
             do {
@@ -130,10 +141,11 @@ package enum ParallelCostReading {
             } catch {
                 throw CostSumError(file: part.summary.path, underlying: error)
             }
-            pending.append(contentsOf: part.rejects)
+            rowRejects.append(contentsOf: part.rejects)
         }
         let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
-        return Attributed(totals: totals, summaries: summaries, inputs: inputs, pendingRejects: pending)
+        return Attributed(
+            totals: totals, summaries: summaries, inputs: inputs, headerRejects: headerRejects, rowRejects: rowRejects)
     }
 
     /// Every file's header, read through the file's own start (a part other than the first
@@ -169,6 +181,11 @@ package enum ParallelCostReading {
 package struct CostSumError: Error, CustomStringConvertible {
     package var file: String?
     package var underlying: any Error
+
+    package init(file: String?, underlying: any Error) {
+        self.file = file
+        self.underlying = underlying
+    }
 
     package var description: String {
         let what = file.map { "\($0): error: the cost read in this file" } ?? "error: the cost read in all files"

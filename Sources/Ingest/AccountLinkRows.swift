@@ -1,7 +1,7 @@
 import Support
 
 /// One row of `accounts.csv`: an account of the app and an Apple transaction it holds.
-package struct AccountLinkRow: Sendable, Hashable {
+package struct AccountLinkRow: Sendable, Hashable, Codable {
     package var accountID: String
     /// Empty when the row only declares the account's `appAccountToken`.
     package var originalTransactionID: String

@@ -1,7 +1,7 @@
 import Support
 
 /// Apple's `deliveryStatus` values for a consumption response.
-package enum DeliveryStatus: String, Sendable, Hashable, CaseIterable {
+package enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
     case delivered = "DELIVERED"
     case undeliveredQualityIssue = "UNDELIVERED_QUALITY_ISSUE"
     case undeliveredWrongItem = "UNDELIVERED_WRONG_ITEM"
@@ -14,13 +14,42 @@ package enum DeliveryStatus: String, Sendable, Hashable, CaseIterable {
 /// (`deliveries.csv`).
 ///
 /// Both files are optional.
-package struct ConsumptionEvidence: Sendable {
+package struct ConsumptionEvidence: Sendable, Codable {
     /// Per account, (when, consented) sorted by time.
     package var consent: [String: [(at: Timestamp, value: Bool)]] = [:]
     /// Per transaction id, (when, status) sorted by time.
     package var deliveries: [String: [(at: Timestamp, value: DeliveryStatus)]] = [:]
 
     package init() {}
+
+    private struct Statement<Value: Codable>: Codable {
+        var key: String
+        var at: Timestamp
+        var value: Value
+    }
+
+    private enum CodingKeys: String, CodingKey { case consent, deliveries }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for entry in try container.decode([Statement<Bool>].self, forKey: .consent) {
+            consent[entry.key, default: []].append((entry.at, entry.value))
+        }
+        for entry in try container.decode([Statement<DeliveryStatus>].self, forKey: .deliveries) {
+            deliveries[entry.key, default: []].append((entry.at, entry.value))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(
+            consent.keys.sorted().flatMap { key in (consent[key] ?? []).map { Statement(key: key, at: $0.at, value: $0.value) } },
+            forKey: .consent)
+        try container.encode(
+            deliveries.keys.sorted().flatMap { key in
+                (deliveries[key] ?? []).map { Statement(key: key, at: $0.at, value: $0.value) }
+            }, forKey: .deliveries)
+    }
 
     /// The account's consent in force at `t` (the latest statement at or before it); none is no.
     package func consented(account: String, at t: Timestamp) -> Bool {

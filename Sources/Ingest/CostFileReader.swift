@@ -64,8 +64,10 @@ package struct CostRowChecker: Sendable {
         switch check(record) {
         case .accepted(let row, let requestID):
             if let requestID {
-                switch requests.claim(requestID, for: row) {
-                case .first: break
+                let entry = requests.entry(requestID, for: row)
+                switch requests.claim(entry) {
+                case .first:
+                    if requests.recordsClaims { summary.claims.append(RequestClaim(entry: entry, line: record.line)) }
                 case .repeated:
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
@@ -169,7 +171,7 @@ package struct CostRowError: Error, CustomStringConvertible {
 }
 
 /// What reading one cost file found.
-package struct CostFileSummary: Sendable, Hashable {
+package struct CostFileSummary: Sendable, Hashable, Codable {
     package var path: String
     package var bytes: Int
     /// Data rows (the header excluded).
@@ -182,6 +184,12 @@ package struct CostFileSummary: Sendable, Hashable {
     package var acceptedCost = CostTotals()
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
+    /// Ids this reading claimed first, in reading order, when the registry records them.
+    package var claims: [RequestClaim] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case path, bytes, rows, accepted, rejected, duplicates, conflicts, acceptedCost, rejectedCost, duplicateCost
+    }
 
     package init(path: String, bytes: Int) {
         self.path = path
@@ -198,5 +206,6 @@ package struct CostFileSummary: Sendable, Hashable {
         try acceptedCost.add(other.acceptedCost)
         try rejectedCost.add(other.rejectedCost)
         try duplicateCost.add(other.duplicateCost)
+        claims += other.claims
     }
 }

@@ -2,7 +2,7 @@ import Support
 
 /// `fx.csv`: how many report-currency units one unit of a currency is worth, from a date
 /// until the next row for that currency.
-package struct ExchangeRates: Sendable {
+package struct ExchangeRates: Sendable, Codable {
     package let reportCurrency: CurrencyCode
     /// Per currency, (day number, rate) sorted by day.
     private var rates: [CurrencyCode: [(day: Int64, rate: Money)]] = [:]
@@ -20,6 +20,31 @@ package struct ExchangeRates: Sendable {
     }
 
     package var currencies: [CurrencyCode] { rates.keys.sorted() }
+
+    private struct DatedRate: Codable {
+        var currency: CurrencyCode
+        var day: Int64
+        var rate: Money
+    }
+
+    private enum CodingKeys: String, CodingKey { case reportCurrency, rates }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reportCurrency = try container.decode(CurrencyCode.self, forKey: .reportCurrency)
+        for entry in try container.decode([DatedRate].self, forKey: .rates) {
+            rates[entry.currency, default: []].append((entry.day, entry.rate))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reportCurrency, forKey: .reportCurrency)
+        let entries = currencies.flatMap { currency in
+            (rates[currency] ?? []).map { DatedRate(currency: currency, day: $0.day, rate: $0.rate) }
+        }
+        try container.encode(entries, forKey: .rates)
+    }
 
     /// The rate in force on `day`; the report currency is always 1.
     package func rate(_ currency: CurrencyCode, onDay day: Int64) -> Money? {

@@ -68,5 +68,27 @@ struct RequestTable {
 }
 
 extension RequestEntry {
-    fileprivate init(packed: UInt128) { self.packed = packed }
+    /// As written in a partial's claims (`packed`), read back.
+    package init(packed: UInt128) { self.packed = packed }
+
+    package var packedValue: UInt128 { packed }
+
+    /// The same id with another row's content: how a claim settled elsewhere is seeded.
+    package func withContent(of other: RequestEntry) -> RequestEntry {
+        RequestEntry(packed: (packed >> RequestEntry.contentBits) << RequestEntry.contentBits | UInt128(other.content))
+    }
+
+    package var idBits: UInt128 { id }
+}
+
+/// A request id a reading claimed first, with the line of its row: what a partial tells the
+/// merge, so that ids claimed in more than one partial can be settled.
+package struct RequestClaim: Sendable, Hashable {
+    package var entry: RequestEntry
+    package var line: Int
+
+    package init(entry: RequestEntry, line: Int) {
+        self.entry = entry
+        self.line = line
+    }
 }

@@ -10,7 +10,7 @@ import Support
 /// Every entry of `notifications/`, `transactions/` and `costs/` is either read or refused:
 /// extensions match without regard to case, and anything else (another extension, a folder, a
 /// pipe or a device) is a rejected input with the reason, never skipped silently.
-package struct InputLayout: Sendable, Hashable {
+package struct InputLayout: Sendable, Hashable, Codable {
     package var root: String
     package var costFiles: [String]
     package var notificationFiles: [String]

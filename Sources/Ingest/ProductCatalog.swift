@@ -1,7 +1,7 @@
 import Support
 
 /// A billing period: what `products.csv` says (`P1M`), or what a transaction's dates imply.
-package struct BillingPeriod: Sendable, Hashable, CustomStringConvertible {
+package struct BillingPeriod: Sendable, Hashable, CustomStringConvertible, Codable {
     /// ISO-8601 as written: `P1W`, `P1M`, `P1Y`, ...
     package var iso: String
     /// Its length in days, months counted as 30 and years as 365 (P6M is 182).
@@ -47,7 +47,7 @@ package struct BillingPeriod: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One row of `products.csv`.
-package struct Product: Sendable, Hashable {
+package struct Product: Sendable, Hashable, Codable {
     package var productID: String
     package var rawType: String?
     package var period: BillingPeriod?

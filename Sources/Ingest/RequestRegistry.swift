@@ -23,15 +23,29 @@ package final class RequestRegistry: Sendable {
 
     private let shards: [Shard]
     private let hash: SipHash
+    /// True when the reading tells which ids it claimed first (a partial of a distributed run).
+    package let recordsClaims: Bool
 
-    package init(shards: Int = 64, hash: SipHash = .randomlyKeyed()) {
+    /// `seeds` are ids already claimed by rows that come earlier in another part of the run:
+    /// every row with one of them is a repeat (or a conflict, when its content differs).
+    package init(shards: Int = 64, hash: SipHash = .randomlyKeyed(), seeds: [RequestEntry] = [], recordsClaims: Bool = false) {
         self.shards = (0..<shards).map { _ in Shard() }
         self.hash = hash
+        self.recordsClaims = recordsClaims
+        for seed in seeds { _ = claim(seed) }
+    }
+
+    /// What the registry keeps of `row` with `requestID`.
+    package func entry(_ requestID: UnsafeRawBufferPointer, for row: CostRow) -> RequestEntry {
+        RequestEntry(id: hash.hash128(requestID), content: contentDigest(row))
     }
 
     /// Claims `requestID` for `row`: the first row with an id counts, later ones are repeats.
     package func claim(_ requestID: UnsafeRawBufferPointer, for row: CostRow) -> Claim {
-        let entry = RequestEntry(id: hash.hash128(requestID), content: contentDigest(row))
+        claim(entry(requestID, for: row))
+    }
+
+    package func claim(_ entry: RequestEntry) -> Claim {
         // The high id bits pick the shard, the low ones the slot inside it.
         let shard = Int(truncatingIfNeeded: entry.id >> 70) & (shards.count - 1)
         return shards[shard].seen.withLock { seen in

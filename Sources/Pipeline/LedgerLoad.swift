@@ -15,7 +15,7 @@ package struct LedgerLoad: Sendable {
     package var evidence: ConsumptionEvidence
 
     /// What decides what the ledger answers.
-    package struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable, Codable {
         package var environment: AppStoreEnvironment = .production
         /// Where data that names no environment belongs (nil: left out).
         package var unlabeledEnvironment: AppStoreEnvironment?
@@ -66,5 +66,15 @@ package struct LedgerLoad: Sendable {
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
         rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
         evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
+    }
+
+    /// Every input but the cost files, with its size and SHA-256 (notification and history
+    /// files were checksummed while they were decoded), paths relative to `root`.
+    package func appStoreInputRecords(root: String) throws -> [InputFileRecord] {
+        try layout.allFiles.filter { !layout.costFiles.contains($0) }.map { path in
+            let checksum = try appStore.input.checksums[path] ?? SHA256.file(path)
+            return InputFileRecord(
+                path: HumanText.relative(path, to: root), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum)
+        }
     }
 }

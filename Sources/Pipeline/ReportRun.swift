@@ -129,71 +129,19 @@ package enum ReportRun {
         _ options: ReportOptions, folder: OutputFolder, rejects: RejectLog, started: Double,
         progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> ReportOutcome {
+        // The three steps of a distributed run, in one process: the ledger (snapshot), the
+        // cost rows of every file (one partial), and the merge.
         let loaded = try LedgerLoad(data: options.data, options: options.ledgerOptions, rejects: rejects)
+        let appStoreInputs = try loaded.appStoreInputRecords(root: options.data)
         let appStoreSeconds = Clock.monotonicSeconds() - started
-        var attributor = Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
         let costStarted = Clock.monotonicSeconds()
-        let reading = try ParallelCostReading.run(
-            files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,
-            rejects: rejects, threads: options.threads
-        ) { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) }
-        let costSeconds = Clock.monotonicSeconds() - costStarted
-        let inputs = try inputRecords(loaded, costs: reading.inputs, root: options.data)
-        try rejects.commit()
-
-        var outcome = ReportOutcome(
-            folder: folder.destination, rejectsFile: folder.rejectsFile, figures: nil, conservation: nil,
-            rejects: rejects.count, rejectSamples: rejects.firstRejects)
-        outcome.costRows = reading.summaries.reduce(0) { $0 + $1.rows }
-        outcome.costBytes = reading.summaries.reduce(0) { $0 + $1.bytes }
-        outcome.costSeconds = costSeconds
-        outcome.readSequentially = reading.readSequentially
-        outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
-        outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
-        outcome.incompleteHistories = loaded.appStore.input.counts.incompleteHistories
-        guard rejects.count <= options.maxRejects else {
-            outcome.failedOnRejects = true
-            return outcome
-        }
-
-        var totals = reading.totals
-        let draws = try attributor.settle(&totals)
-        let figures = try ReportFigures(
-            ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,
-            draws: draws, evidence: loaded.evidence, policy: options.consumptionPolicy)
-        var accepted = CostTotals()
-        for summary in reading.summaries { try accepted.add(summary.acceptedCost) }
-        let conservation = try Conservation(figures: figures, accepted: accepted)
-        guard conservation.holds else { throw ConservationError(conservation: conservation) }
-
-        let writeStarted = Clock.monotonicSeconds()
-        let context = RunContext(inputs: inputs, signatures: outcome.signatures)
-        try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
-        let record = RunRecord(
-            options: options, inputs: inputs, summaries: reading.summaries, counts: loaded.appStore.input.counts,
-            totals: totals, rejects: rejects.count, conservation: conservation,
-            unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
-            timings: [
-                ("app_store_and_ledger", appStoreSeconds), ("cost_rows", costSeconds),
-                ("write", Clock.monotonicSeconds() - writeStarted), ("total", Clock.monotonicSeconds() - started),
-            ])
-        try record.write(to: folder.staging + "/run.json")
-        outcome.figures = figures
-        outcome.conservation = conservation
-        return outcome
-    }
-
-    /// Every input file with its size and SHA-256, sorted by path (cost files were checksummed
-    /// while they were split, App Store files while they were decoded).
-    private static func inputRecords(_ loaded: LedgerLoad, costs: [InputFileRecord], root: String) throws -> [InputFileRecord] {
-        var inputs = costs
-        let layout = loaded.layout
-        for path in layout.allFiles where !layout.costFiles.contains(path) {
-            let checksum = try loaded.appStore.input.checksums[path] ?? SHA256.file(path)
-            inputs.append(
-                InputFileRecord(path: HumanText.relative(path, to: root), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum)
-            )
-        }
-        return inputs.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let partial = try CostPartial.run(
+            loaded, files: loaded.layout.costFiles, options: options, settings: PartialSettings(snapshot: "", options: options),
+            requestKey: .randomlyKeyed(), progress: progress)
+        let timings = ReportMerge.Timings(
+            started: started, appStore: appStoreSeconds, costRows: Clock.monotonicSeconds() - costStarted)
+        return try ReportMerge.run(
+            loaded, appStoreInputs: appStoreInputs, partials: [partial], options: options, folder: folder, rejects: rejects,
+            timings: timings)
     }
 }

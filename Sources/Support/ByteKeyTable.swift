@@ -91,3 +91,20 @@ package struct ByteKeyTable: Sendable {
     @inlinable
     package static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 { FastHash.hash(key) }
 }
+
+extension ByteKeyTable: Codable {
+    /// Its keys in id order: inserted again in that order, they get the same ids.
+    package init(from decoder: any Decoder) throws {
+        self.init()
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd {
+            let key = Array(try container.decode(String.self).utf8)
+            _ = key.withUnsafeBytes { insert($0) }
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for id in 0..<count { try container.encode(self.key(Int32(id))) }
+    }
+}

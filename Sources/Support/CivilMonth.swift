@@ -1,7 +1,7 @@
 /// A calendar month, UTC: the unit of `trend.csv`.
 ///
 /// Months are counted from year 0, so consecutive months are consecutive numbers.
-package struct CivilMonth: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CivilMonth: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// `year * 12 + month - 1`.
     package var number: Int64
 

@@ -1,5 +1,5 @@
 /// Money per currency, summed exactly.
-package struct CostTotals: Sendable, Hashable {
+package struct CostTotals: Sendable, Hashable, Codable {
     // A handful of currencies at most: a short list searched in order beats hashing on the
     // per-row path.
     private var currencies: [CurrencyCode] = []

@@ -1,6 +1,6 @@
 /// A three-letter ISO 4217 currency code packed into one integer, so comparing and hashing
 /// it on the per-row path costs nothing.
-package struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     package let packed: UInt32
 
     package static let usd = CurrencyCode(packed: 0x55_53_44)

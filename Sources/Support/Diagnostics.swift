@@ -1,5 +1,5 @@
 /// One input line that was refused, with everything a person needs to find and fix it.
-package struct Reject: Sendable, Hashable, CustomStringConvertible {
+package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
     package var file: String
     package var line: Int
     package var field: String

@@ -1,6 +1,6 @@
 /// An input file as `run.json` and the report page list it: its path relative to the data
 /// folder, its size as stored, and its SHA-256.
-package struct InputFileRecord: Sendable, Hashable {
+package struct InputFileRecord: Sendable, Hashable, Codable {
     package var path: String
     package var bytes: Int
     package var sha256: String

@@ -3,7 +3,7 @@
 /// Nine decimals keep per-token costs exact and leave room for Int64 sums up to about
 /// 9.2 billion units; every operation that could leave that range reports it instead of
 /// wrapping. Reports print six decimals, rounded half to even from the exact amount.
-package struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct Money: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     package var nanos: Int64
 
     package static let decimals = 9

@@ -298,3 +298,18 @@ package func countByte(_ start: UnsafeRawPointer, _ count: Int, _ byte: UInt8) -
 package func findFirst(_ byte: UInt8, in start: UnsafeRawPointer, _ count: Int) -> UnsafeRawPointer? {
     Glibc.memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
 }
+
+extension FileDescriptor {
+    /// The whole file, for the small files the tool writes itself (snapshots, partials).
+    package static func readAll(_ path: String) throws(SystemError) -> [UInt8] {
+        let file = try openForReading(path)
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try file.read(into: chunk)
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk.prefix(count))
+        }
+    }
+}

@@ -1,6 +1,6 @@
 /// A length of time in milliseconds, written on the command line as `90s`, `15m`, `1h`, `2d`
 /// or a sum of those such as `1h30m`.
-package struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     package var milliseconds: Int64
 
     package init(milliseconds: Int64) {

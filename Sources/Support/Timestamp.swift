@@ -1,5 +1,5 @@
 /// A point in time as integer milliseconds since 1970-01-01T00:00:00Z, the unit Apple uses.
-package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     package var milliseconds: Int64
 
     package init(milliseconds: Int64) {

@@ -50,10 +50,10 @@ enum ValidateCommand: Command {
         let template = Attributor(ledger: loaded.ledger, window: everything, grace: common.grace, rates: loaded.rates)
         let started = Clock.monotonicSeconds()
         let reading = try ParallelCostReading.run(
-            files: loaded.layout.costFiles, root: common.data, mapping: common.costColumns, template: template, rejects: rejects,
-            threads: common.threads
-        ) { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") }
+            files: loaded.layout.costFiles, root: common.data, mapping: common.costColumns, template: template,
+            threads: common.threads, progress: { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") })
         let seconds = Clock.monotonicSeconds() - started
+        for reject in reading.headerRejects + reading.rowRejects { try rejects.record(reject) }
         try rejects.commit()
         for history in loaded.appStore.input.counts.incompleteHistories { writeStandardError("warning: \(history)\n") }
 

@@ -2,7 +2,7 @@ import Support
 
 /// Everything read from `notifications/` and `transactions/`, after hygiene: one environment,
 /// nothing signed after the as-of time, each notification once.
-package struct AppStoreInput: Sendable {
+package struct AppStoreInput: Sendable, Codable {
     /// For each transaction id, the copy with the latest `signedDate` (not after the as-of
     /// time); ties go to the copy that shows a revocation, then to the first read.
     ///
@@ -60,10 +60,17 @@ package struct AppStoreInput: Sendable {
     package var verifiedFiles: [(path: String, sha256: String, counts: SignatureCounts)] = []
 
     package init() {}
+
+    /// What a ledger snapshot keeps: everything but the record of verified files, which the
+    /// run that verified them has already written.
+    private enum CodingKeys: String, CodingKey {
+        case transactions, transactionIndex, copies, firstRevokedCopy, renewals, graceRenewals, notifications, counts
+        case checksums
+    }
 }
 
 /// What hygiene did, for `validate`, `run.json` and the report.
-package struct AppStoreCounts: Sendable, Hashable {
+package struct AppStoreCounts: Sendable, Hashable, Codable {
     /// Non-blank lines (or CSV rows) read from notification files.
     package var notificationLines = 0
     /// Notifications kept, by raw `notificationType` (V1 ones under their V1 name).

@@ -33,7 +33,7 @@ package enum RevocationType: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `environment`.
-package enum AppStoreEnvironment: String, Sendable, Hashable, CaseIterable {
+package enum AppStoreEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
     case production = "Production"
     case sandbox = "Sandbox"
     case xcode = "Xcode"

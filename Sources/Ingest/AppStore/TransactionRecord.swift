@@ -1,7 +1,7 @@
 import Support
 
 /// Where a record came from, for rejects, conflicts and `explain`.
-package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     package var file: String
     package var line: Int
 
@@ -21,7 +21,7 @@ package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConve
 ///
 /// A transaction is seen many times; the ledger keeps, for each `transactionID`, the copy
 /// with the latest `signedDate` not after the as-of time.
-package struct TransactionRecord: Sendable, Hashable {
+package struct TransactionRecord: Sendable, Hashable, Codable {
     package var transactionID: String
     package var originalTransactionID: String
     package var webOrderLineItemID: String?
@@ -56,7 +56,7 @@ package struct TransactionRecord: Sendable, Hashable {
 }
 
 /// One App Store Server Notification, V2 or V1, as received.
-package struct NotificationRecord: Sendable, Hashable {
+package struct NotificationRecord: Sendable, Hashable, Codable {
     /// `notificationUUID`; V1 has none, so a digest of the body stands in (retries repeat it).
     package var uuid: String
     package var rawType: String

@@ -86,7 +86,7 @@ package enum SignatureFailure: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 /// How the signatures of the App Store data fared, for `validate`, run.json and the page.
-package struct SignatureCounts: Sendable, Hashable {
+package struct SignatureCounts: Sendable, Hashable, Codable {
     /// JWS whose chain and signature verified (nested ones covered by an outer one not counted).
     package var verified = 0
     /// Lines that came already decoded: nothing to verify, accepted and counted.

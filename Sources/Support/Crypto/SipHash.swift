@@ -6,7 +6,7 @@
 ///
 /// `compressionRounds`/`finalizationRounds` are 1/3 for the registry (as Swift's own `Hasher`
 /// and Rust use), 2/4 for the reference test vectors.
-package struct SipHash: Sendable, Hashable {
+package struct SipHash: Sendable, Hashable, Codable {
     package let key0: UInt64
     package let key1: UInt64
     let compressionRounds: Int

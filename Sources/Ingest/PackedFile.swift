@@ -1,0 +1,100 @@
+internal import CZlib
+import Support
+
+/// The container of the files the tool writes for itself between steps (ledger snapshots,
+/// partial totals): a text header that says what the file is, its format version and the
+/// SHA-256 of its content, then the content gzipped.
+///
+/// A file of another kind or version, cut short or altered is refused with what it is, so a
+/// task never computes from a stale or damaged step.
+package enum PackedFile {
+    package static func write(_ content: [UInt8], kind: String, version: Int, to path: String) throws {
+        let header = "refund-cost \(kind) \(version)\nsha256 \(content.withUnsafeBytes(SHA256.digest))\n"
+        let file = try AtomicFileWriter(path: path)
+        try file.append(Array(header.utf8))
+        try file.append(try Gzip.compress(content, name: path))
+        try file.commit()
+    }
+
+    package static func read(_ path: String, kind: String, version: Int) throws -> [UInt8] {
+        let bytes = try FileDescriptor.readAll(path)
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+        let expected = "refund-cost \(kind) "
+        guard lines.count == 3, let first = String(validating: lines[0], as: UTF8.self), first.hasPrefix(expected) else {
+            throw PackedFileError(path: path, problem: "not a refund-cost \(kind) file")
+        }
+        guard first == expected + "\(version)" else {
+            throw PackedFileError(
+                path: path,
+                problem:
+                    "a \(kind) of format \(first.dropFirst(expected.count)), this refund-cost reads format \(version): make it again with this version"
+            )
+        }
+        let checksum = String(decoding: lines[1], as: UTF8.self)
+        let content = try Gzip.decompress(Array(lines[2]), name: path)
+        guard checksum == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
+            throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
+        }
+        return content
+    }
+}
+
+package struct PackedFileError: Error, CustomStringConvertible {
+    package var path: String
+    package var problem: String
+
+    package var description: String { "error: \(path): \(problem)" }
+}
+
+/// Whole-buffer gzip with zlib, for the tool's own files.
+enum Gzip {
+    static func compress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+        var stream = z_stream()
+        // 15 + 16: a 32 KiB window and a gzip header, so `gunzip` can read the content too.
+        guard
+            deflateInit2_(
+                &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { throw PackedFileError(path: name, problem: "cannot start zlib") }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 64)
+        let status = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = uInt(input.count)
+                stream.next_out = out.baseAddress
+                stream.avail_out = uInt(out.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { throw PackedFileError(path: name, problem: "zlib could not compress (\(status))") }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+
+    static func decompress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw PackedFileError(path: name, problem: "cannot start zlib")
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var status = Z_OK
+        bytes.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while status == Z_OK {
+                let produced = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    return out.count - Int(stream.avail_out)
+                }
+                output.append(contentsOf: chunk.prefix(produced))
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw PackedFileError(path: name, problem: "its content is not complete gzip data (a cut file?)")
+        }
+        return output
+    }
+}

@@ -1,0 +1,72 @@
+import Attribution
+import Ingest
+import Ledger
+import Support
+
+/// What the cost rows of some cost files add up to against one ledger: exact totals that merge
+/// with the other partials' in any order, with everything the report needs besides (per-file
+/// counts, checksums, rejects, and the request ids claimed first, to settle duplicates that
+/// sit in two partials).
+///
+/// A partial is a pure function of the snapshot, its files, the report options and its seeds:
+/// computed twice, it is the same.
+package struct CostPartial: Sendable {
+    package static let kind = "cost partial"
+    package static let version = 1
+
+    /// What the totals depend on besides the rows; the merge refuses partials that differ.
+    package var settings: PartialSettings
+    /// The cost files read, in the snapshot's order.
+    package var files: [String]
+    /// Credit rows not yet settled: they are settled once, over all partials, by the merge.
+    package var totals: AttributionTotals
+    package var summaries: [CostFileSummary]
+    package var inputs: [InputFileRecord]
+    package var headerRejects: [Reject]
+    package var rowRejects: [Reject]
+    package var readSequentially: Bool
+    /// Request ids settled in another partial that this one counted as repeats.
+    package var seeded: Int
+
+    /// Reads `files` (all of them in one process; a group of whole files in a distributed run).
+    ///
+    /// With `recordClaims`, files are read in order on one thread, so that the first row of
+    /// each id is the one claimed (the order the merge settles by).
+    package static func run(
+        _ load: LedgerLoad, files: [String], options: ReportOptions, settings: PartialSettings, requestKey: SipHash,
+        seeds: [RequestEntry] = [], recordClaims: Bool = false,
+        progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
+    ) throws -> CostPartial {
+        let attributor = Attributor(ledger: load.ledger, window: options.window, grace: options.grace, rates: load.rates)
+        let reading = try ParallelCostReading.run(
+            files: files, root: options.data, mapping: options.costColumns, template: attributor,
+            threads: recordClaims ? 1 : options.threads,
+            registry: { RequestRegistry(hash: requestKey, seeds: seeds, recordsClaims: recordClaims) },
+            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
+        return CostPartial(
+            settings: settings, files: files, totals: reading.totals, summaries: reading.summaries, inputs: reading.inputs,
+            headerRejects: reading.headerRejects, rowRejects: reading.rowRejects, readSequentially: reading.readSequentially,
+            seeded: seeds.count)
+    }
+
+    /// Ids claimed first here, by file: what settling duplicates across partials compares.
+    package var claims: [(file: String, claims: [RequestClaim])] {
+        summaries.map { ($0.path, $0.claims) }
+    }
+}
+
+/// What a partial's totals depend on besides its rows: the snapshot and the report options.
+package struct PartialSettings: Sendable, Codable, Hashable {
+    /// SHA-256 of the snapshot's content (empty when the ledger was built in the same process).
+    package var snapshot: String
+    package var window: String
+    package var grace: TimeSpan
+    package var costColumns: [String]
+
+    package init(snapshot: String, options: ReportOptions) {
+        self.snapshot = snapshot
+        window = "\(options.window.start) \(options.window.end) as of \(options.window.asOf)"
+        grace = options.grace
+        costColumns = options.costColumns.map { "\($0.key.rawValue)=\($0.value)" }.sorted()
+    }
+}
