@@ -43,6 +43,11 @@ package struct PackedFileError: Error, CustomStringConvertible {
     package var path: String
     package var problem: String
 
+    package init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
     package var description: String { "error: \(path): \(problem)" }
 }
 

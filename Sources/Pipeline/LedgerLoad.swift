@@ -43,6 +43,16 @@ package struct LedgerLoad: Sendable {
         }
     }
 
+    package init(
+        layout: InputLayout, appStore: AppStoreLoad, ledger: Ledger, rates: ExchangeRates, evidence: ConsumptionEvidence
+    ) {
+        self.layout = layout
+        self.appStore = appStore
+        self.ledger = ledger
+        self.rates = rates
+        self.evidence = evidence
+    }
+
     /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
     package init(data: String, options: Options, rejects: RejectLog) throws {
         layout = try InputLayout(root: data)

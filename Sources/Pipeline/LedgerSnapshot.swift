@@ -24,7 +24,60 @@ package struct LedgerSnapshot: Codable, Sendable {
     package var evidence: ConsumptionEvidence
     /// Everything rejected while the App Store side was read, in the order it was found.
     package var rejects: [Reject]
+    /// Every input but the cost files, with sizes and checksums, for run.json and the page.
+    package var inputs: [InputFileRecord]
     /// The key of the request-id fingerprints every partial of this snapshot uses, so that
     /// their ids can be compared; drawn at random when the snapshot is made.
     package var requestKey: SipHash
+
+    /// Reads and verifies the App Store side of `data`.
+    package init(data: String, options: LedgerLoad.Options) throws {
+        let rejects = RejectLog(keepingAll: true)
+        let loaded = try LedgerLoad(data: data, options: options, rejects: rejects)
+        var kept = options
+        // Where verified files are remembered is this machine's business, not the snapshot's.
+        kept.verifiedFilesRecord = nil
+        self.options = kept
+        layout = loaded.layout
+        input = loaded.appStore.input
+        accountLinks = loaded.appStore.accountLinks
+        products = loaded.appStore.products
+        rates = loaded.rates
+        evidence = loaded.evidence
+        self.rejects = rejects.all ?? []
+        inputs = try loaded.appStoreInputRecords(root: data)
+        requestKey = .randomlyKeyed()
+    }
+
+    /// The ledger built again from the snapshot: the same ledger the snapshot was made from.
+    package func load() throws -> LedgerLoad {
+        // Its rejects were found when the snapshot was made; they are in `rejects`.
+        let again = RejectLog()
+        let appStore = AppStoreLoad(input: input, accountLinks: accountLinks, products: products)
+        let ledger = try Ledger(
+            input: input, accountLinks: accountLinks, products: products,
+            options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: again)
+        return LedgerLoad(layout: layout, appStore: appStore, ledger: ledger, rates: rates, evidence: evidence)
+    }
+
+    /// Refuses a run whose options would build another ledger than this one.
+    package func check(_ wanted: LedgerLoad.Options, data: String) throws {
+        var wanted = wanted
+        wanted.verifiedFilesRecord = nil
+        guard wanted == options else {
+            throw SnapshotMismatch(
+                reason:
+                    "it was made with other options (as-of time, environment, currency, trust roots, app ids or verification); "
+                    + "give every step the same options")
+        }
+        guard data == layout.root else {
+            throw SnapshotMismatch(reason: "it was made from --data \(layout.root), not \(data)")
+        }
+    }
+}
+
+package struct SnapshotMismatch: Error, CustomStringConvertible {
+    package var reason: String
+
+    package var description: String { "error: the ledger snapshot does not fit this run: \(reason)" }
 }

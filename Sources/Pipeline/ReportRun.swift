@@ -107,12 +107,23 @@ package enum ReportRun {
     package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in })
         throws -> ReportOutcome
     {
+        try inOutputFolder(options) { folder, rejects, started in
+            try run(options, folder: folder, rejects: rejects, started: started, progress: progress)
+        }
+    }
+
+    /// Runs `body` with the staging folder of `OUT/LABEL/` and its reject log, then swaps the
+    /// folder in; when `body` fails, the previous report stays and the rejects found so far go
+    /// to `OUT/LABEL.rejects.csv`.
+    package static func inOutputFolder(
+        _ options: ReportOptions, _ body: (OutputFolder, RejectLog, Double) throws -> ReportOutcome
+    ) throws -> ReportOutcome {
         let started = Clock.monotonicSeconds()
         let folder = try OutputFolder(out: options.out, label: options.window.label)
         let rejects = RejectLog()
         do {
             try rejects.streamTo(folder.staging + "/rejects.csv")
-            var outcome = try run(options, folder: folder, rejects: rejects, started: started, progress: progress)
+            var outcome = try body(folder, rejects, started)
             if outcome.failedOnRejects { try folder.keepRejectsOnly() } else { try folder.commit() }
             outcome.totalSeconds = Clock.monotonicSeconds() - started
             return outcome

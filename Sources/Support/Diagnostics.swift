@@ -31,11 +31,15 @@ package final class RejectLog {
     package private(set) var count = 0
     package private(set) var countsByReason: [String: Int] = [:]
     package private(set) var firstRejects: [Reject] = []
+    /// Every reject, in order, when the log was asked to keep them all (a ledger snapshot
+    /// carries the App Store side's rejects to the merge).
+    package private(set) var all: [Reject]?
     private let keep: Int
     private var writer: CSVFileWriter?
 
-    package init(keepingFirst keep: Int = 20) {
+    package init(keepingFirst keep: Int = 20, keepingAll: Bool = false) {
         self.keep = keep
+        all = keepingAll ? [] : nil
     }
 
     /// Streams every reject into `path` (written atomically when `commit()` is called).
@@ -47,6 +51,7 @@ package final class RejectLog {
         count += 1
         countsByReason[reject.reason, default: 0] += 1
         if firstRejects.count < keep { firstRejects.append(reject) }
+        all?.append(reject)
         if let writer {
             writer.text(reject.file)
             writer.integer(reject.line)

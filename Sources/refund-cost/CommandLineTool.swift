@@ -11,7 +11,10 @@ protocol Command {
 /// 0 success, 1 input problems, 2 usage error.
 enum CommandLineTool {
     static var commands: [any Command.Type] {
-        [ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self]
+        [
+            ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
+            SnapshotCommand.self, PartialCommand.self, SettleCommand.self, MergeCommand.self,
+        ]
     }
 
     static func run(_ arguments: [String]) -> Int32 {

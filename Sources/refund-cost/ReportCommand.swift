@@ -25,15 +25,19 @@ enum ReportCommand: Command {
                 help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
-            Every cost row gets one class: paid, family_shared, premature, after_refund,
-            after_family_exit, after_expiry, unentitled or unlinked, decided by the access its
-            account had at the row's time. The window's cost by class always adds up to the cost
-            read; the run checks it and says so.
+            Every cost row gets one class: paid, family_shared, billing_grace, premature,
+            after_refund, after_family_exit, after_expiry, unentitled or unlinked, decided by the
+            access its account had at the row's time. The window's cost by class always adds up to
+            the cost read; the run checks it and says so.
 
-            Written to OUT/LABEL/: summary.csv, cost_by_day.csv, refunds.csv, leaks.csv,
-            subscription_loss.csv, family_links.csv, consumption_requests.csv,
-            consumption_responses.jsonl, rejects.csv, run.json and report.html (open it in a
-            browser). docs/outputs.md describes every column.
+            Written to OUT/LABEL/: summary.csv (one row per product), totals.csv, trend.csv,
+            cost_by_day.csv, refunds.csv, leaks.csv, subscription_loss.csv, family_links.csv,
+            family_spend.csv, consumption_requests.csv, consumption_responses.jsonl, rejects.csv,
+            run.json and report.html (open it in a browser). docs/outputs.md describes every
+            column.
+
+            Too much for one machine? The same report runs in steps (snapshot, partial, settle,
+            merge) that give the same bytes; see `refund-cost snapshot --help`.
 
             Consumption requests: each CONSUMPTION_REQUEST of the window gets the answer the
             evidence supports (delivery from deliveries.csv, use from the cost rows and credits,
@@ -54,11 +58,22 @@ enum ReportCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
+        let (options, quiet) = try reportOptions(arguments, command: spec.name)
+        let progress = ProgressLine(quiet: quiet)
+        let outcome = try ReportRun.execute(options) { step in
+            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
+        }
+        return try printOutcome(outcome, options: options)
+    }
+
+    /// The options of a report (and of each step of a distributed one) from the command line.
+    static func reportOptions(_ arguments: ParsedArguments, command: String, needsOut: Bool = true) throws
+        -> (options: ReportOptions, quiet: Bool)
+    {
         let common = try DataOptions(arguments, command: command)
-        let out = try arguments.required("out", command: command)
-        try checkApart(out: out, data: common.data)
-        var window = try ReportCommand.window(arguments)
+        let out = needsOut ? try arguments.required("out", command: command) : arguments.value("out") ?? ""
+        if !out.isEmpty { try checkApart(out: out, data: common.data) }
+        var window = try ReportCommand.window(arguments, command: command)
         window.asOf = common.asOf ?? window.end
         var options = ReportOptions(data: common.data, out: out, window: window)
         options.environment = common.environment
@@ -81,11 +96,13 @@ enum ReportCommand: Command {
             }
             options.consumptionPolicy.heavyUse = percent * 1000
         }
+        return (options, common.quiet)
+    }
 
-        let progress = ProgressLine(quiet: common.quiet)
-        let outcome = try ReportRun.execute(options) { step in
-            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
-        }
+    /// What the console says after a report: the headline figures, the reconciliation, the
+    /// signatures and the speed; or why nothing was written.
+    static func printOutcome(_ outcome: ReportOutcome, options: ReportOptions) throws -> Int32 {
+        let window = options.window
         for history in outcome.incompleteHistories { writeStandardError("warning: \(history)\n") }
         if outcome.failedOnRejects {
             for reject in outcome.rejectSamples { writeStandardError(reject.description + "\n") }
@@ -127,8 +144,7 @@ enum ReportCommand: Command {
     }
 
     /// `--month`, or `--from` and `--to`: the window, as of its end unless `--as-of` says otherwise.
-    private static func window(_ arguments: ParsedArguments) throws(UsageError) -> ReportWindow {
-        let command = spec.name
+    private static func window(_ arguments: ParsedArguments, command: String) throws(UsageError) -> ReportWindow {
         if let month = arguments.value("month") {
             guard arguments.value("from") == nil && arguments.value("to") == nil else {
                 throw .invalidValue(

@@ -9,6 +9,12 @@ package struct AppStoreLoad: Sendable {
     package var accountLinks: [AccountLinkRow]
     package var products: [String: Product]
 
+    package init(input: AppStoreInput, accountLinks: [AccountLinkRow], products: [String: Product]) {
+        self.input = input
+        self.accountLinks = accountLinks
+        self.products = products
+    }
+
     package init(layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil) throws {
         input = try AppStoreReader(options: options, rejects: rejects, verifiedFiles: verifiedFiles).read(layout)
         accountLinks = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: rejects) } ?? []

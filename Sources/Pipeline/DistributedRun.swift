@@ -1,0 +1,97 @@
+import Attribution
+import Ingest
+import Ledger
+import Report
+import Support
+
+/// `report` in steps that can run on other machines (CONTRACT.md, Past one machine):
+///
+/// 1. `snapshot`: the App Store side read and verified once, into one file;
+/// 2. `partial`: the cost rows of a group of whole cost files against it, into exact totals;
+/// 3. `settle`: request ids claimed in more than one partial, settled; the partials that
+///    lost one are computed again with seeds;
+/// 4. `merge`: every partial into every output of `report`, the same bytes.
+///
+/// Each step takes the options `report` takes, and refuses inputs made with others.
+package enum DistributedRun {
+    package static func snapshot(_ options: ReportOptions, to path: String) throws -> LedgerSnapshot {
+        let snapshot = try LedgerSnapshot(data: options.data, options: options.ledgerOptions)
+        try StepFiles.write(snapshot, to: path)
+        return snapshot
+    }
+
+    /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`).
+    package static func partial(
+        _ options: ReportOptions, snapshot path: String, files: [String], seeds seedsPath: String?, to out: String,
+        progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
+    ) throws -> CostPartial {
+        let (snapshot, sha256) = try StepFiles.readSnapshot(path)
+        try snapshot.check(options.ledgerOptions, data: options.data)
+        let known = Set(snapshot.layout.costFiles)
+        let chosen = try files.map { file in
+            if known.contains(file) { return file }
+            let inside = snapshot.layout.root + "/costs/" + file
+            guard known.contains(inside) else { throw PartialFilesError(file: file, known: snapshot.layout.costFiles) }
+            return inside
+        }
+        let ordered = snapshot.layout.costFiles.filter(Set(chosen).contains)
+        let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
+        let partial = try CostPartial.run(
+            try snapshot.load(), files: ordered, options: options, settings: PartialSettings(snapshot: sha256, options: options),
+            requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
+        try StepFiles.write(partial, to: out)
+        return partial
+    }
+
+    /// Writes `PARTIAL.seeds` beside each partial that must be computed again, and returns
+    /// those partials' paths with their seed files.
+    package static func settle(snapshot path: String, partials paths: [String]) throws -> [(partial: String, seeds: String)] {
+        let (snapshot, _) = try StepFiles.readSnapshot(path)
+        let partials = try paths.map(StepFiles.readPartial)
+        let seeds = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
+        var again: [(String, String)] = []
+        for (index, entries) in seeds.enumerated() where !entries.isEmpty {
+            let seedsPath = paths[index] + ".seeds"
+            try StepFiles.write(seeds: entries, to: seedsPath)
+            again.append((paths[index], seedsPath))
+        }
+        return again
+    }
+
+    /// Every output of `report` from the snapshot and the partials, into `OUT/LABEL/`.
+    package static func merge(_ options: ReportOptions, snapshot path: String, partials paths: [String]) throws
+        -> ReportOutcome
+    {
+        try ReportRun.inOutputFolder(options) { folder, rejects, started in
+            let (snapshot, sha256) = try StepFiles.readSnapshot(path)
+            try snapshot.check(options.ledgerOptions, data: options.data)
+            let partials = try paths.map(StepFiles.readPartial)
+            let settings = PartialSettings(snapshot: sha256, options: options)
+            if let other = partials.first(where: { $0.settings != settings }) {
+                throw MergeError.settingsDiffer(
+                    other.settings.snapshot != sha256 ? "another snapshot" : "other window, grace or cost columns")
+            }
+            let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
+                .reduce(0) { $0 + $1.count }
+            guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
+            for reject in snapshot.rejects { try rejects.record(reject) }
+            let loaded = try snapshot.load()
+            let timings = ReportMerge.Timings(
+                started: started, appStore: Clock.monotonicSeconds() - started, costRows: 0)
+            return try ReportMerge.run(
+                loaded, appStoreInputs: snapshot.inputs, partials: partials, options: options, folder: folder,
+                rejects: rejects, timings: timings)
+        }
+    }
+}
+
+/// A partial asked for a file the snapshot does not list.
+package struct PartialFilesError: Error, CustomStringConvertible {
+    package var file: String
+    package var known: [String]
+
+    package var description: String {
+        "error: \(file) is not a cost file of the snapshot; its cost files are: "
+            + (known.isEmpty ? "none" : known.joined(separator: ", "))
+    }
+}
