@@ -4,7 +4,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps page-deps build report test lint page-check fuzz bench bench-validate clean
+.PHONY: deps page-deps build report test lint page-check fuzz bench bench-validate clean static-build spark-deps \
+	spark-report spark-test
 
 # The build needs three Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
 # signatures) and zlib1g-dev (gzip inputs).
@@ -37,12 +38,42 @@ report: build
 test: deps lint
 	$(SWIFT) build --explicit-target-dependency-import-check error
 	$(SWIFT) test
+	python3 scaleout/tests/test_steps.py .build/debug/refund-cost
 	$(MAKE) page-check
 
 # The committed page (equal to the golden, which the tests compare with what the code writes)
 # rendered at 1280 px: not blank, every chart, no horizontal overflow, no request.
 page-check: page-deps
 	python3 Tests/page/check_report_page.py reports/2026-10/report.html
+
+# Past one machine: the binary Spark executors run (the Swift standard library linked in, so a
+# worker needs only libc, libcsv, libssl and zlib), Java and the pinned PySpark, the driver.
+STATIC_BINARY := .build/static/release/refund-cost
+SPARK_PYTHON := scaleout/.venv/bin/python
+static-build: deps
+	$(SWIFT) build -c release --static-swift-stdlib --build-path .build/static
+
+spark-deps:
+	@if ! command -v java >/dev/null 2>&1; then \
+		echo "installing Java 17 (for Spark)"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y openjdk-17-jre-headless; \
+	fi
+	@if ! $(SPARK_PYTHON) -c "import pyspark" 2>/dev/null; then \
+		python3 -m venv scaleout/.venv && \
+		$(SPARK_PYTHON) -m pip install --quiet --require-hashes -r scaleout/requirements.txt; \
+	fi
+
+# The report of `make report`, computed on Spark in local mode (two executor threads).
+spark-report: static-build spark-deps
+	SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON=$(SPARK_PYTHON) $(SPARK_PYTHON) scaleout/driver.py \
+		--binary $(STATIC_BINARY) --work $(OUT)/spark-work --master "local[2]" -- \
+		--data $(DATA) --month $(MONTH) --out $(OUT)/spark $(ARGS)
+
+# The steps without Spark, then Spark in local mode with a task that fails once: both must give
+# `refund-cost report`'s bytes.
+spark-test: static-build spark-deps
+	python3 scaleout/tests/test_steps.py $(STATIC_BINARY)
+	$(SPARK_PYTHON) scaleout/tests/test_spark.py $(STATIC_BINARY)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

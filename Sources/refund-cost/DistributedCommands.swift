@@ -43,7 +43,10 @@ enum SnapshotCommand: Command {
         summary: "Step 1 of a distributed report: the App Store side, read and verified once, into one file.",
         usage: "refund-cost snapshot --snapshot FILE --data DIR --month YYYY-MM [options]",
         options: DistributedHelp.stepOptions([
-            OptionSpec(name: "snapshot", value: "FILE", help: "Where to write the ledger snapshot.")
+            OptionSpec(name: "snapshot", value: "FILE", help: "Where to write the ledger snapshot."),
+            OptionSpec(
+                name: "cost-files", value: "FILE",
+                help: "Also write the cost files the partials must cover, one per line, as --file takes them."),
         ]),
         discussion: DistributedHelp.discussion,
         examples: ["refund-cost snapshot --snapshot work/2026-10.snapshot --data exports/ --month 2026-10 --out reports"])
@@ -53,6 +56,11 @@ enum SnapshotCommand: Command {
         let path = try arguments.required("snapshot", command: spec.name)
         let started = Clock.monotonicSeconds()
         let snapshot = try DistributedRun.snapshot(options, to: path)
+        if let listing = arguments.value("cost-files") {
+            let file = try AtomicFileWriter(path: listing)
+            try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())
+            try file.commit()
+        }
         if !quiet {
             print(
                 "refund-cost snapshot: \(path) (\(Format.megabytes(FileSystem.fileSize(path) ?? 0))): "

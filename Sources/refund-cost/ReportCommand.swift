@@ -134,10 +134,14 @@ enum ReportCommand: Command {
             "  \(outcome.signatures.sentence)"
                 + (earlier > 0 ? " (The signatures of \(earlier) files verified by an earlier run were not checked again.)" : ""))
         if outcome.rejects > 0 { print("  \(outcome.rejects) rejected lines (within --max-rejects), see rejects.csv") }
+        let speed =
+            outcome.costSeconds > 0
+            ? " in \(Format.seconds(outcome.costSeconds)) "
+                + "(\(Format.count(Int(Double(outcome.costRows) / outcome.costSeconds))) rows/s, "
+                + "\(Format.rate(Double(outcome.costBytes) / 1e6 / outcome.costSeconds)) MB/s)"
+            : " (read by the partials)"
         print(
-            "  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes)) in \(Format.seconds(outcome.costSeconds)) "
-                + "(\(Format.count(Int(Double(outcome.costRows) / max(outcome.costSeconds, 1e-9)))) rows/s, "
-                + "\(Format.rate(Double(outcome.costBytes) / 1e6 / max(outcome.costSeconds, 1e-9))) MB/s); total \(Format.seconds(outcome.totalSeconds)), "
+            "  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes))\(speed); total \(Format.seconds(outcome.totalSeconds)), "
                 + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
         print("  open \(outcome.folder)/report.html")
         return 0

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The Spark driver in local mode (two executor threads, loopback only, UI off) gives the bytes
+of `refund-cost report`, also when a task fails once and Spark runs it again.
+
+usage: test_spark.py BINARY   (run with the Python that has pyspark: scaleout/.venv)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+import dataset  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def missing():
+    """What this machine lacks to run Spark, in words that say how to get it."""
+    problems = []
+    if shutil.which("java") is None:
+        problems.append("Java (apt-get install openjdk-17-jre-headless)")
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        problems.append("pyspark for %s (make spark-deps, then scaleout/.venv/bin/python)" % sys.executable)
+    return problems
+
+
+def main():
+    lacking = missing()
+    if lacking:
+        print("test_spark: cannot run Spark here, missing: " + "; ".join(lacking), file=sys.stderr)
+        return 1
+    binary = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as root:
+        data = dataset.make_dataset(binary, root)
+        one = os.path.join(root, "one")
+        subprocess.run([binary, "report"] + dataset.report_args(data, one), check=True, stdout=subprocess.DEVNULL)
+        spark_out = os.path.join(root, "spark")
+        environment = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable)
+        # local[2,3]: two task threads, and a task may fail up to three times before the job does.
+        result = subprocess.run(
+            [sys.executable, os.path.join(HERE, "..", "driver.py"), "--binary", binary, "--work", os.path.join(root, "work"),
+             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--"]
+            + dataset.report_args(data, spark_out),
+            env=environment, capture_output=True, text=True)
+        if result.returncode != 0:
+            print(result.stdout + result.stderr, file=sys.stderr)
+            print("test_spark: the driver failed", file=sys.stderr)
+            return 1
+        problems = []
+        if not os.path.exists(os.path.join(root, "failed-once")):
+            problems.append("the injected task failure did not happen")
+        if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
+            problems.append("no partial was computed again, but the dataset repeats request ids across files")
+        problems += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(spark_out, dataset.MONTH))
+    for problem in problems:
+        print("test_spark: " + problem, file=sys.stderr)
+    print("test_spark: %s" % ("FAILED" if problems else "Spark local mode gives the report's bytes, with a task retried"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""snapshot -> partials (in another order, one per cost file) -> settle -> merge, without Spark,
+gives the bytes of `refund-cost report`; a partial computed twice gives the same content, and
+the merge refuses partials whose duplicates were not settled.
+
+usage: test_steps.py BINARY
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+import dataset  # noqa: E402
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    failures = []
+    with tempfile.TemporaryDirectory() as root:
+        data = dataset.make_dataset(binary, root)
+        one = os.path.join(root, "one")
+        run([binary, "report"] + dataset.report_args(data, one))
+
+        out = os.path.join(root, "steps")
+        args = dataset.report_args(data, out)
+        snapshot = os.path.join(root, "ledger.snapshot")
+        listing = os.path.join(root, "cost-files.txt")
+        parts = os.path.join(root, "parts")
+        os.makedirs(parts)
+        run([binary, "snapshot", "--snapshot", snapshot, "--cost-files", listing] + args)
+        files = [line.strip() for line in open(listing) if line.strip()]
+        order = list(enumerate(files))
+        random.Random(7).shuffle(order)
+        for index, path in order:
+            run([binary, "partial", "--snapshot", snapshot, "--file", path,
+                 "--partial", os.path.join(parts, "p%02d.partial" % index)] + args)
+
+        # Unsettled partials are refused, and the previous report (none) is not touched.
+        refused = subprocess.run(
+            [binary, "merge", "--snapshot", snapshot, "--partials", parts] + args, capture_output=True, text=True)
+        if refused.returncode == 0 or "claimed in more than one partial" not in refused.stderr:
+            failures.append("merge accepted unsettled partials: %r" % refused.stderr)
+
+        settled = run([binary, "settle", "--snapshot", snapshot, "--partials", parts]).stdout.splitlines()
+        if not settled:
+            failures.append("settle found no request id in two partials, but the dataset repeats them across files")
+        for line in settled:
+            partial, seeds = line.split("\t")
+            index = int(os.path.basename(partial)[1:3])
+            run([binary, "partial", "--snapshot", snapshot, "--file", files[index], "--partial", partial,
+                 "--seeds", seeds] + args)
+        if run([binary, "settle", "--snapshot", snapshot, "--partials", parts]).stdout.strip():
+            failures.append("settle still finds ids claimed twice after the partials were computed again")
+
+        run([binary, "merge", "--snapshot", snapshot, "--partials", parts] + args)
+        failures += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(out, dataset.MONTH))
+
+        # A partial computed twice (a retried task) holds the same totals: merged in place of
+        # the first, the report is the same.
+        seeds = [line.split("\t")[1] for line in settled if os.path.basename(line.split("\t")[0]) == "p00.partial"]
+        run([binary, "partial", "--snapshot", snapshot, "--file", files[0], "--partial", os.path.join(parts, "p00.partial")]
+            + (["--seeds", seeds[0]] if seeds else []) + args)
+        out_again = os.path.join(root, "again")
+        run([binary, "merge", "--snapshot", snapshot, "--partials", parts] + dataset.report_args(data, out_again))
+        failures += ["after a retried partial: " + problem for problem in
+                     dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(out_again, dataset.MONTH))]
+
+        # A snapshot made with other options is refused by the next step.
+        other = args + ["--grace", "2h"]
+        mismatch = subprocess.run(
+            [binary, "merge", "--snapshot", snapshot, "--partials", parts] + other, capture_output=True, text=True)
+        if mismatch.returncode == 0:
+            failures.append("merge accepted partials computed with another --grace")
+    for failure in failures:
+        print("test_steps: " + failure, file=sys.stderr)
+    print("test_steps: %s" % ("FAILED" if failures else "the steps give the report's bytes"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
