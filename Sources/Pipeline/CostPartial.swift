@@ -12,7 +12,7 @@ import Support
 /// computed twice, it is the same.
 package struct CostPartial: Sendable {
     package static let kind = "cost partial"
-    package static let version = 1
+    package static let version = 2
 
     /// What the totals depend on besides the rows; the merge refuses partials that differ.
     package var settings: PartialSettings

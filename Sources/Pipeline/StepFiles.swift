@@ -1,14 +1,13 @@
 import Attribution
-import Foundation
 import Ingest
 import Support
 
-/// Ledger snapshots and cost partials on disk: JSON inside a packed file (a header with kind,
+/// Ledger snapshots and cost partials on disk: the compact binary form inside a packed file (a header with kind,
 /// format version and SHA-256, then gzip), so a task never reads a stale or damaged step.
 package enum StepFiles {
     package static func write(_ snapshot: LedgerSnapshot, to path: String) throws {
         try PackedFile.write(
-            try encoder.encode(snapshot).bytes, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path)
+            try CompactCoder.encode(snapshot), kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path)
     }
 
     /// The snapshot and the SHA-256 of its content (what partials name it by).
@@ -20,7 +19,7 @@ package enum StepFiles {
 
     package static func write(_ partial: CostPartial, to path: String) throws {
         try PackedFile.write(
-            try encoder.encode(PartialFile(partial)).bytes, kind: CostPartial.kind, version: CostPartial.version, to: path)
+            try CompactCoder.encode(PartialFile(partial)), kind: CostPartial.kind, version: CostPartial.version, to: path)
     }
 
     package static func readPartial(_ path: String) throws -> CostPartial {
@@ -29,7 +28,7 @@ package enum StepFiles {
     }
 
     package static func write(seeds: [RequestEntry], to path: String) throws {
-        try PackedFile.write(try encoder.encode(SeedsFile(seeds)).bytes, kind: SeedsFile.kind, version: 1, to: path)
+        try PackedFile.write(try CompactCoder.encode(SeedsFile(seeds)), kind: SeedsFile.kind, version: 1, to: path)
     }
 
     package static func readSeeds(_ path: String) throws -> [RequestEntry] {
@@ -37,33 +36,23 @@ package enum StepFiles {
         return try decode(SeedsFile.self, from: content, path: path).entries
     }
 
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-
     private static func decode<T: Decodable>(_ type: T.Type, from content: [UInt8], path: String) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(content))
+            return try CompactCoder.decode(type, from: content)
         } catch {
             throw PackedFileError(path: path, problem: "its content cannot be read (\(error))")
         }
     }
 }
 
-extension Data {
-    fileprivate var bytes: [UInt8] { [UInt8](self) }
-}
-
-/// A partial as stored: its request claims as packed binary (24 bytes each: the 16-byte entry,
-/// then the line), not as millions of JSON objects.
+/// A partial as stored: its request claims as one block of bytes (24 each: the 16-byte entry,
+/// then the line), not as millions of small values.
 private struct PartialFile: Codable {
     var settings: PartialSettings
     var files: [String]
     var totals: AttributionTotals
     var summaries: [CostFileSummary]
-    var claims: [Data]
+    var claims: [[UInt8]]
     var inputs: [InputFileRecord]
     var headerRejects: [Reject]
     var rowRejects: [Reject]
@@ -76,7 +65,8 @@ private struct PartialFile: Codable {
         totals = partial.totals
         summaries = partial.summaries
         claims = partial.summaries.map { summary in
-            var data = Data(capacity: summary.claims.count * 24)
+            var data: [UInt8] = []
+            data.reserveCapacity(summary.claims.count * 24)
             for claim in summary.claims {
                 appendLittleEndian(UInt64(truncatingIfNeeded: claim.entry.packedValue), to: &data)
                 appendLittleEndian(UInt64(truncatingIfNeeded: claim.entry.packedValue >> 64), to: &data)
@@ -94,7 +84,7 @@ private struct PartialFile: Codable {
     var partial: CostPartial {
         var summaries = self.summaries
         for index in summaries.indices where index < claims.count {
-            let data = [UInt8](claims[index])
+            let data = claims[index]
             summaries[index].claims = stride(from: 0, to: data.count - data.count % 24, by: 24).map { start in
                 let low = readLittleEndian(data, at: start)
                 let high = readLittleEndian(data, at: start + 8)
@@ -111,10 +101,11 @@ private struct PartialFile: Codable {
 /// The ids a partial must count as repeats, settled in other partials.
 private struct SeedsFile: Codable {
     static let kind = "request seeds"
-    var packed: Data
+    var packed: [UInt8]
 
     init(_ entries: [RequestEntry]) {
-        packed = Data(capacity: entries.count * 16)
+        packed = []
+        packed.reserveCapacity(entries.count * 16)
         for entry in entries {
             appendLittleEndian(UInt64(truncatingIfNeeded: entry.packedValue), to: &packed)
             appendLittleEndian(UInt64(truncatingIfNeeded: entry.packedValue >> 64), to: &packed)
@@ -122,7 +113,7 @@ private struct SeedsFile: Codable {
     }
 
     var entries: [RequestEntry] {
-        let data = [UInt8](packed)
+        let data = packed
         return stride(from: 0, to: data.count - data.count % 16, by: 16).map { start in
             RequestEntry(
                 packed: UInt128(readLittleEndian(data, at: start + 8)) << 64 | UInt128(readLittleEndian(data, at: start)))
@@ -130,7 +121,7 @@ private struct SeedsFile: Codable {
     }
 }
 
-private func appendLittleEndian(_ value: UInt64, to data: inout Data) {
+private func appendLittleEndian(_ value: UInt64, to data: inout [UInt8]) {
     var value = value.littleEndian
     withUnsafeBytes(of: &value) { data.append(contentsOf: $0) }
 }

@@ -96,15 +96,11 @@ extension ByteKeyTable: Codable {
     /// Its keys in id order: inserted again in that order, they get the same ids.
     package init(from decoder: any Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd {
-            let key = Array(try container.decode(String.self).utf8)
-            _ = key.withUnsafeBytes { insert($0) }
-        }
+        for key in try decoder.singleValueContainer().decode([String].self) { _ = insert(key) }
     }
 
     package func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for id in 0..<count { try container.encode(self.key(Int32(id))) }
+        var container = encoder.singleValueContainer()
+        try container.encode((0..<count).map { self.key(Int32($0)) })
     }
 }
