@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps page-deps build report test lint page-check fuzz bench bench-validate clean static-build spark-deps \
+.PHONY: deps page-deps build report test lint page-check fuzz bench bench-scale bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs three Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -87,6 +87,12 @@ fuzz: deps
 # with libcsv's raw rate as the ceiling and a check that both agree to the micro-unit.
 bench: build
 	python3 bench/run_bench.py $(BENCH_ARGS)
+
+# Time and memory of `report --no-verify` at 10,000, 100,000 and 1,000,000 accounts
+# (SCALE=... for other sizes; the largest set takes several GB of disk in bench/data/).
+SCALE ?= 10000,100000,1000000
+bench-scale: build
+	python3 bench/run_bench.py --scale $(SCALE) $(BENCH_ARGS)
 
 # Validation speed on a generated 1-million-row cost file, beside libcsv's raw parse rate.
 bench-validate: build

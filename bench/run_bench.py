@@ -1,19 +1,31 @@
 #!/usr/bin/env python3
-"""make bench: refund-cost report beside a DuckDB baseline on the same generated data.
+"""make bench: refund-cost report beside DuckDB baselines on the same generated data.
 
-Generates (outside git) a dataset of about 10 million cost rows, then runs, several times
-each: `refund-cost report` for its last month, and the DuckDB baseline SQL on the same files;
-prints wall time (median, min, max), rows/s, MB/s and peak RSS for each, the ratio, libcsv's
-raw parse rate on the same files as the ceiling, and checks that both give the same cost by
-class to the micro-unit. Results go to bench/results/ (git-ignored).
+Generates (outside git, in bench/data/) a dataset, then measures, several runs each:
+
+- libcsv alone counting fields (1 process, and 2 processes in parallel: the ceiling);
+- `refund-cost report --no-verify`: wall time, peak RSS, the App Store phase (signed records
+  per second) and the cost-row phase (rows/s, MB/s);
+- DuckDB on 2 threads: decoding the App Store files (bench/duckdb_decode.sql) and the
+  join-and-sum of the cost rows against the exported access timeline
+  (bench/duckdb_baseline.sql), and the ratio of refund-cost's time to the two together;
+- signature verification: the same report verifying every JWS, its cost per signature beside
+  `openssl speed ecdsap256`, and a second run that reads the record of verified files;
+- gzip: the same data gzipped, its cost-row rate in compressed and uncompressed MB/s;
+
+and checks that refund-cost and DuckDB give the same cost in every class to the micro-unit.
+With --scale, it runs `report --no-verify` on several sizes and prints time and memory per
+account. Results go to bench/results/ (git-ignored).
 """
 import argparse
 import csv
 import datetime
 import decimal
 import glob
+import gzip
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -21,13 +33,15 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(ROOT, ".build", "release", "refund-cost")
-CLASSES = ["paid", "family_shared", "premature", "after_refund", "after_family_exit", "after_expiry", "unentitled", "unlinked"]
+DATA = os.path.join(ROOT, "bench", "data")
+CLASSES = ["paid", "family_shared", "billing_grace", "premature", "after_refund", "after_family_exit", "after_expiry",
+           "unentitled", "unlinked"]
 
 
-def timed(command, env=None):
+def timed(command, env=None, stdin=None):
     """Runs a command under /usr/bin/time; returns (seconds, peak RSS in MB, stdout)."""
     started = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True, env=env)
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True, env=env, input=stdin)
     seconds = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"failed: {' '.join(command)}\n{result.stdout}\n{result.stderr}")
@@ -35,112 +49,213 @@ def timed(command, env=None):
     return seconds, peak_kb / 1024, result.stdout
 
 
-def summary(label, seconds, peaks, rows, megabytes):
-    median = statistics.median(seconds)
-    return (f"{label:<22} median {median:7.2f} s  (min {min(seconds):.2f}, max {max(seconds):.2f})  "
-            f"{rows / median / 1e6:6.2f} M rows/s  {megabytes / median:7.1f} MB/s  peak RSS {max(peaks):7.1f} MB")
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--accounts", type=int, default=200_000)
-    parser.add_argument("--rows-per-account", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--month", default="2026-10")
-    options = parser.parse_args()
-
-    data = os.path.join(ROOT, "bench", "data", f"bench-{options.accounts}-{options.rows_per_account}")
+def generate(accounts, rows_per_account, months):
+    data = os.path.join(DATA, f"bench-{accounts}-{rows_per_account}-{months}")
     if not os.path.isdir(os.path.join(data, "costs")):
         print(f"generating {data} ...", flush=True)
-        subprocess.run([TOOL, "generate", "--out", data, "--accounts", str(options.accounts), "--seed", "7",
-                        "--cost-rows-per-account", str(options.rows_per_account), "--no-credit-use", "--quiet"],
+        subprocess.run([TOOL, "generate", "--out", data, "--accounts", str(accounts), "--seed", "7", "--months", str(months),
+                        "--cost-rows-per-account", str(rows_per_account), "--no-credit-use", "--quiet"],
                        check=True, stdout=subprocess.DEVNULL)
-    cost_files = sorted(glob.glob(os.path.join(data, "costs", "*.csv")))
-    cost_mb = sum(os.path.getsize(path) for path in cost_files) / 1e6
+    return data
 
-    # The venv lives beside the data: DuckDB comes from PyPI, never into the product.
-    venv = os.path.join(ROOT, "bench", "data", "venv")
+
+def duckdb_python():
+    """DuckDB from PyPI in a venv beside the data: never part of the product."""
+    venv = os.path.join(DATA, "venv")
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
         subprocess.run([sys.executable, "-m", "venv", venv], check=True)
         subprocess.run([python, "-m", "pip", "install", "--quiet", "duckdb"], check=True)
-    duckdb_version = subprocess.run([python, "-c", "import duckdb; print(duckdb.__version__)"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run([python, "-c", "import duckdb; print(duckdb.__version__)"], capture_output=True, text=True)
+    return python, version.stdout.strip()
 
-    first = datetime.date.fromisoformat(options.month + "-01")
+
+DUCK_SCRIPT = ("import duckdb, json, sys\n"
+               "con = duckdb.connect(config={'threads': 2})\n"
+               "con.execute('SET enable_progress_bar = false')\n"
+               "statements = [s for s in sys.stdin.read().split(';') if s.strip()]\n"
+               "for s in statements[:-1]: con.execute(s)\n"
+               "print(json.dumps([[str(v) for v in row] for row in con.execute(statements[-1]).fetchall()]))\n")
+
+
+def duck(python, sql_file, names, runs):
+    sql = open(os.path.join(ROOT, "bench", sql_file)).read()
+    for key, value in names.items():
+        sql = sql.replace("{" + key + "}", str(value))
+    seconds, peaks, result = [], [], None
+    for _ in range(runs):
+        elapsed, peak, out = timed([python, "-c", DUCK_SCRIPT], stdin=sql)
+        seconds.append(elapsed)
+        peaks.append(peak)
+        result = json.loads(out)
+    return seconds, peaks, result
+
+
+def line(label, seconds, peaks=None, extra=""):
+    median = statistics.median(seconds)
+    spread = f"(min {min(seconds):.2f}, max {max(seconds):.2f})" if len(seconds) > 1 else ""
+    memory = f"  peak RSS {max(peaks):7.1f} MB" if peaks else ""
+    return f"{label:<44} {median:7.2f} s {spread:<22}{extra}{memory}"
+
+
+def report(data, month, out, extra, runs):
+    seconds, peaks = [], []
+    for _ in range(runs):
+        elapsed, peak, _ = timed([TOOL, "report", "--data", data, "--month", month, "--out", out, "--quiet",
+                                  "--threads", "2"] + extra)
+        seconds.append(elapsed)
+        peaks.append(peak)
+    return seconds, peaks, json.load(open(os.path.join(out, month, "run.json")))
+
+
+def window_ms(month):
+    first = datetime.date.fromisoformat(month + "-01")
     after = (first.replace(day=28) + datetime.timedelta(days=4)).replace(day=1)
     epoch = datetime.date(1970, 1, 1)
-    start_ms = (first - epoch).days * 86_400_000
-    end_ms = (after - epoch).days * 86_400_000
+    return first, after, (first - epoch).days * 86_400_000, (after - epoch).days * 86_400_000
 
-    lines = [f"refund-cost bench, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, {os.cpu_count()} cores",
-             f"data: {data}: {len(cost_files)} cost files, {cost_mb:.1f} MB"]
 
-    # The ceiling: libcsv alone counting fields, on the same files.
-    counter = os.path.join(ROOT, "bench", "data", "libcsv_count")
+def libcsv_ceiling(cost_files, cost_mb):
+    counter = os.path.join(DATA, "libcsv_count")
     subprocess.run(["cc", "-O2", "-o", counter, os.path.join(ROOT, "bench", "libcsv_count.c"), "-lcsv"], check=True)
-    raw_seconds = 0.0
-    raw_rows = 0
+    started = time.perf_counter()
     for path in cost_files:
-        output = subprocess.run([counter, path], capture_output=True, text=True, check=True).stdout
-        raw_rows += int(output.split(":")[1].split("records")[0])
-        raw_seconds += float(output.split(",")[2].strip().split(" ")[0])
-    lines.append(f"{'libcsv alone, 1 core':<22} {raw_seconds:7.2f} s  {raw_rows / raw_seconds / 1e6:6.2f} M rows/s  {cost_mb / raw_seconds:7.1f} MB/s")
+        subprocess.run([counter, path], capture_output=True, check=True)
+    one = time.perf_counter() - started
+    # Two processes at once, each half of the files: what two cores can parse at most.
+    started = time.perf_counter()
+    halves = [cost_files[0::2], cost_files[1::2]]
+    processes = [subprocess.Popen(["sh", "-c", " ; ".join(f"{counter} '{p}' >/dev/null" for p in half)]) for half in halves if half]
+    for process in processes:
+        process.wait()
+    two = time.perf_counter() - started
+    return [f"{'libcsv alone, counting fields, 1 process':<44} {one:7.2f} s  {cost_mb / one:7.1f} MB/s",
+            f"{'libcsv alone, 2 processes':<44} {two:7.2f} s  {cost_mb / two:7.1f} MB/s"]
 
-    # refund-cost.
-    out = os.path.join(ROOT, "bench", "data", "reports")
-    tool_seconds, tool_peaks = [], []
-    for _ in range(options.runs):
-        seconds, peak, _ = timed([TOOL, "report", "--data", data, "--month", options.month, "--out", out, "--quiet"])
-        tool_seconds.append(seconds)
-        tool_peaks.append(peak)
-    run = json.load(open(os.path.join(out, options.month, "run.json")))
+
+def main_bench(options):
+    data = generate(options.accounts, options.rows_per_account, options.months)
+    cost_files = sorted(glob.glob(os.path.join(data, "costs", "*.csv")))
+    cost_mb = sum(os.path.getsize(path) for path in cost_files) / 1e6
+    app_mb = sum(os.path.getsize(p) for p in glob.glob(os.path.join(data, "notifications", "*")) +
+                 glob.glob(os.path.join(data, "transactions", "*"))) / 1e6
+    python, duckdb_version = duckdb_python()
+    first, after, start_ms, end_ms = window_ms(options.month)
+    out = os.path.join(DATA, "reports")
+    trust = ["--trust-root", os.path.join(data, "test-root.der")]
+    lines = [f"refund-cost bench, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, {os.cpu_count()} cores",
+             f"data: {data}: {options.accounts:,} accounts, {len(cost_files)} cost files, {cost_mb:.1f} MB of cost CSV, "
+             f"{app_mb:.1f} MB of App Store JSON", ""]
+    lines += libcsv_ceiling(cost_files, cost_mb)
+
+    seconds, peaks, run = report(data, options.month, out, ["--no-verify", "--verified-files", "none"], options.runs)
     rows = run["cost_rows"]["read"]
-    lines.append(summary("refund-cost report", tool_seconds, tool_peaks, rows, cost_mb))
-    lines.append(f"  of which App Store data and ledger {run['timings']['app_store_and_ledger_seconds']} s, "
-                 f"cost rows {run['timings']['cost_rows_seconds']} s (last run)")
-    with open(os.path.join(out, options.month, "summary.csv")) as handle:
-        star = [row for row in csv.DictReader(handle) if row["product_id"] == "*"][0]
+    records = run["notifications"]["lines"] + run["transactions"]["history_copies"]
+    timings = run["timings"]
+    cost_seconds = timings["cost_rows_seconds"]
+    app_seconds = timings["app_store_and_ledger_seconds"]
+    lines.append(line("refund-cost report --no-verify, 2 threads", seconds, peaks,
+                      f"{rows / statistics.median(seconds) / 1e6:5.2f} M rows/s end to end"))
+    lines.append(f"  App Store data and ledger {app_seconds:.2f} s: {records:,} signed records, "
+                 f"{records / app_seconds:,.0f} records/s, {app_mb / app_seconds:.0f} MB/s")
+    lines.append(f"  cost rows {cost_seconds:.2f} s: {rows:,} rows, {rows / cost_seconds / 1e6:.2f} M rows/s, "
+                 f"{cost_mb / cost_seconds:.0f} MB/s")
+    lines.append(f"  peak memory {max(peaks):.0f} MB = {max(peaks) * 1e6 / options.accounts / 1e3:.1f} KB per account")
+    with open(os.path.join(out, options.month, "totals.csv")) as handle:
+        totals = next(csv.DictReader(handle))
 
-    # The DuckDB baseline, on the access timeline the ledger exports.
-    access = os.path.join(ROOT, "bench", "data", "access.csv")
-    export_seconds, _, _ = timed([TOOL, "export-access", "--data", data, "--as-of", after.isoformat(), "--out", access, "--quiet"])
-    sql = open(os.path.join(ROOT, "bench", "duckdb_baseline.sql")).read()
-    for key, value in {"costs": os.path.join(data, "costs", "*.csv"), "access": access, "fx": os.path.join(data, "fx.csv"),
-                       "start_ms": start_ms, "end_ms": end_ms}.items():
-        sql = sql.replace("{" + key + "}", str(value))
-    script = ("import duckdb, json, sys\n"
-              "con = duckdb.connect(config={'threads': 2})\n"
-              "con.execute('SET enable_progress_bar = false')\n"
-              "statements = [s for s in sys.stdin.read().split(';') if s.strip()]\n"
-              "for s in statements[:-1]: con.execute(s)\n"
-              "print(json.dumps([[c, n, str(v)] for c, n, v in con.execute(statements[-1]).fetchall()]))\n")
-    duck_seconds, duck_peaks = [], []
-    result = None
-    for _ in range(options.runs):
-        started = time.perf_counter()
-        process = subprocess.run(["/usr/bin/time", "-f", "%M", python, "-c", script], input=sql, capture_output=True, text=True)
-        duck_seconds.append(time.perf_counter() - started)
-        if process.returncode != 0:
-            sys.exit(process.stderr)
-        duck_peaks.append(int(process.stderr.strip().splitlines()[-1]) / 1024)
-        result = json.loads(process.stdout)
-    lines.append(summary(f"DuckDB {duckdb_version}, 2 threads", duck_seconds, duck_peaks, rows, cost_mb))
-    lines.append(f"  (plus {export_seconds:.2f} s for refund-cost export-access, not counted)")
-    ratio = statistics.median(duck_seconds) / statistics.median(tool_seconds)
-    lines.append(f"throughput refund-cost / DuckDB: {ratio:.2f}x")
-    lines.append(f"refund-cost vs raw libcsv (1 core): {raw_seconds / statistics.median(tool_seconds) * 100:.0f}% of its rate")
+    access = os.path.join(DATA, "access.csv")
+    export_seconds, _, _ = timed([TOOL, "export-access", "--data", data, "--as-of", after.isoformat(), "--out", access,
+                                  "--quiet", "--no-verify", "--verified-files", "none"])
+    decode_seconds, decode_peaks, decoded = duck(python, "duckdb_decode.sql", {
+        "notifications": os.path.join(data, "notifications", "*.jsonl"),
+        "transactions": os.path.join(data, "transactions", "*.jsonl")}, options.runs)
+    join_seconds, join_peaks, joined = duck(python, "duckdb_baseline.sql", {
+        "costs": os.path.join(data, "costs", "*.csv"), "access": access, "fx": os.path.join(data, "fx.csv"),
+        "start_ms": start_ms, "end_ms": end_ms}, options.runs)
+    lines.append(line(f"DuckDB {duckdb_version}, 2 threads: decode App Store JSON", decode_seconds, decode_peaks,
+                      f"{int(decoded[0][0]) / statistics.median(decode_seconds):,.0f} records/s"))
+    lines.append(line("DuckDB: join-and-sum the cost rows (ASOF)", join_seconds, join_peaks,
+                      f"{cost_mb / statistics.median(join_seconds):.0f} MB/s"))
+    lines.append(f"  (plus {export_seconds:.2f} s for refund-cost export-access, which hands DuckDB the ledger; not counted)")
+    both = statistics.median(decode_seconds) + statistics.median(join_seconds)
+    lines.append(f"refund-cost end to end vs DuckDB's two parts together ({both:.2f} s): "
+                 f"{both / statistics.median(seconds):.2f}x")
+
+    # Signatures: the same run verifying every JWS, then once more reading the record of files verified.
+    record = os.path.join(DATA, "verified-files.tsv")
+    if os.path.exists(record):
+        os.remove(record)
+    verify_seconds, verify_peaks, verified = report(data, options.month, out, trust + ["--verified-files", "none"], 1)
+    signed = verified["signatures"]["verified"]
+    cost = statistics.median(verify_seconds) - statistics.median(seconds)
+    timed([TOOL, "report", "--data", data, "--month", options.month, "--out", out, "--quiet", "--threads", "2",
+           "--verified-files", record] + trust)
+    again_seconds, again_peaks, _ = report(data, options.month, out, trust + ["--verified-files", record], 1)
+    openssl = subprocess.run(["openssl", "speed", "-seconds", "2", "ecdsap256"], capture_output=True, text=True).stdout
+    openssl_rate = float(openssl.strip().splitlines()[-1].split()[-1])
+    lines.append(line("refund-cost report, verifying every signature", verify_seconds, verify_peaks,
+                      f"{signed:,} signatures, {signed / cost:,.0f} verified/s on 2 cores"))
+    lines.append(f"  openssl speed ecdsap256: {openssl_rate:,.0f} verify/s on 1 core ({2 * openssl_rate:,.0f} on 2); "
+                 f"refund-cost reaches {signed / cost / (2 * openssl_rate) * 100:.0f}% of it with chains, dates and JSON")
+    lines.append(line("  again, with the record of verified files", again_seconds, again_peaks))
+
+    # gzip twins of every input.
+    zipped = data + "-gz"
+    if not os.path.isdir(zipped):
+        shutil.copytree(data, zipped)
+        for path in glob.glob(os.path.join(zipped, "costs", "*.csv")) + glob.glob(os.path.join(zipped, "notifications", "*.jsonl")) + \
+                glob.glob(os.path.join(zipped, "transactions", "*.jsonl")):
+            with open(path, "rb") as plain, gzip.open(path + ".gz", "wb", compresslevel=6) as packed:
+                shutil.copyfileobj(plain, packed)
+            os.remove(path)
+    gz_mb = sum(os.path.getsize(p) for p in glob.glob(os.path.join(zipped, "costs", "*.gz"))) / 1e6
+    gz_seconds, gz_peaks, gz_run = report(zipped, options.month, out, ["--no-verify", "--verified-files", "none"], 1)
+    gz_cost = gz_run["timings"]["cost_rows_seconds"]
+    lines.append(line("refund-cost report --no-verify, gzipped inputs", gz_seconds, gz_peaks,
+                      f"cost rows {gz_cost:.2f} s: {gz_mb / gz_cost:.0f} MB/s compressed, {cost_mb / gz_cost:.0f} MB/s uncompressed"))
 
     # Agreement to the micro-unit, class by class.
-    duck = {name: decimal.Decimal(value) for name, _, value in result}
+    theirs = {name: decimal.Decimal(value) for name, _, value in joined}
     agree = True
+    lines.append("")
     for name in CLASSES:
-        ours = decimal.Decimal(star["cost_" + name])
-        theirs = duck.get(name, decimal.Decimal(0)).quantize(decimal.Decimal("0.000001"), rounding=decimal.ROUND_HALF_EVEN)
-        same = ours == theirs
-        agree = agree and same
-        lines.append(f"  {name:<18} refund-cost {ours:>18}  DuckDB {theirs:>18}  {'same' if same else 'DIFFERENT'}")
+        ours = decimal.Decimal(totals["cost_" + name])
+        other = theirs.get(name, decimal.Decimal(0)).quantize(decimal.Decimal("0.000001"), rounding=decimal.ROUND_HALF_EVEN)
+        agree = agree and ours == other
+        lines.append(f"  {name:<18} refund-cost {ours:>18}  DuckDB {other:>18}  {'same' if ours == other else 'DIFFERENT'}")
     lines.append("class totals agree to the micro-unit" if agree else "CLASS TOTALS DIFFER")
+    return lines, agree
 
+
+def main_scale(options):
+    sizes = [int(size) for size in options.scale.split(",")]
+    lines = [f"refund-cost bench --scale, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+             f"{os.cpu_count()} cores, {options.rows_per_account} cost rows per account, {options.months} months", "",
+             f"{'accounts':>10} {'cost rows':>12} {'time s':>8} {'s per 1k accounts':>18} {'peak MB':>9} {'KB per account':>15}"]
+    for accounts in sizes:
+        data = generate(accounts, options.rows_per_account, options.months)
+        seconds, peaks, run = report(data, options.month, os.path.join(DATA, "reports-scale"),
+                                     ["--no-verify", "--verified-files", "none"], 1)
+        median = statistics.median(seconds)
+        lines.append(f"{accounts:>10,} {run['cost_rows']['read']:>12,} {median:>8.2f} {median / accounts * 1000:>18.3f} "
+                     f"{max(peaks):>9.0f} {max(peaks) * 1024 / accounts:>15.2f}")
+    return lines, True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--accounts", type=int, default=100_000)
+    parser.add_argument("--rows-per-account", type=int, default=40)
+    parser.add_argument("--months", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--month", default="2026-10")
+    parser.add_argument("--scale", default=None, help="comma-separated account counts, e.g. 10000,100000,1000000")
+    options = parser.parse_args()
+    if not os.path.exists(TOOL):
+        sys.exit("build first: make build")
+    os.makedirs(DATA, exist_ok=True)
+    lines, ok = main_scale(options) if options.scale else main_bench(options)
     text = "\n".join(lines)
     print(text)
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
@@ -148,7 +263,7 @@ def main():
     with open(path, "w") as handle:
         handle.write(text + "\n")
     print(f"written to {path}")
-    if not agree:
+    if not ok:
         sys.exit(1)
 
 
