@@ -33,8 +33,9 @@ package enum ReportMerge {
         for partial in ordered { for reject in partial.rowRejects { try rejects.record(reject) } }
         try rejects.commit()
 
-        var totals = Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
-            .emptyCopy().totals
+        // One attributor: building it indexes every transaction, which a large ledger feels.
+        var attributor = Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
+        var totals = attributor.emptyCopy().totals
         var summaries: [CostFileSummary] = []
         var costInputs: [InputFileRecord] = []
         for partial in ordered {
@@ -63,7 +64,6 @@ package enum ReportMerge {
             return outcome
         }
 
-        var attributor = Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
         let draws = try attributor.settle(&totals)
         let figures = try ReportFigures(
             ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,

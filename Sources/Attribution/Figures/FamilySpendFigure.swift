@@ -31,49 +31,63 @@ package struct FamilySpendFigure: Sendable {
     /// transaction id (members linked to none last), the purchaser before the members, members
     /// by account and transaction.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [FamilySpendFigure] {
-        var people: [Person: FamilySpendFigure] = [:]
-        var purchases: [Int] = []
+        var figures: [FamilySpendFigure] = []
+        var methods: [Set<FamilyLinkMethod>] = []
+        var position: [Person: Int] = [:]
         func add(_ transaction: Int, family: String, role: Role, method: FamilyLinkMethod?) throws {
-            let held = ledger.transactions[transaction]
-            let person = Person(family: family, role: role, account: held.account, transaction: personalID(held))
-            var figure =
-                people[person]
-                ?? FamilySpendFigure(
-                    purchaserTransactionID: family, productID: held.record.productID, role: role,
-                    account: held.account.map { ledger.accounts[$0] }, transactionID: person.transaction, linkMethods: [])
-            if let method, !figure.linkMethods.contains(method) {
-                figure.linkMethods = (figure.linkMethods + [method]).sorted { $0.rawValue < $1.rawValue }
+            let id = personalID(ledger, transaction)
+            let account = ledger.transactions[transaction].account
+            let person = Person(family: family, role: role, account: account, transaction: id)
+            let index: Int
+            if let known = position[person] {
+                index = known
+            } else {
+                index = figures.count
+                position[person] = index
+                figures.append(
+                    FamilySpendFigure(
+                        purchaserTransactionID: family, productID: ledger.transactions[transaction].record.productID, role: role,
+                        account: account.map { ledger.accounts[$0] }, transactionID: id, linkMethods: []))
+                methods.append([])
             }
-            figure.costEntitled = try figure.costEntitled.adding(totals.entitledInWindow[transaction])
-            figure.costAfterEnd = try figure.costAfterEnd.adding(totals.afterEndInWindow[transaction])
-            people[person] = figure
+            if let method { methods[index].insert(method) }
+            figures[index].costEntitled = try figures[index].costEntitled.adding(totals.entitledInWindow[transaction])
+            figures[index].costAfterEnd = try figures[index].costAfterEnd.adding(totals.afterEndInWindow[transaction])
         }
+        var families = Set<String>()
         for link in ledger.familyLinks {
-            let family = link.purchaser.map { personalID(ledger.transactions[$0]) } ?? ""
-            if let purchaser = link.purchaser { purchases.append(purchaser) }
+            let family = link.purchaser.map { personalID(ledger, $0) } ?? ""
+            if !family.isEmpty { families.insert(family) }
             try add(link.member, family: family, role: .member, method: link.method)
         }
         // The purchaser's every transaction of the family (all renewals of a subscription).
-        let families = Set(purchases.map { personalID(ledger.transactions[$0]) })
-        for (index, transaction) in ledger.transactions.enumerated()
-        where transaction.ownership == .purchased && families.contains(personalID(transaction)) {
-            try add(index, family: personalID(transaction), role: .purchaser, method: nil)
+        for index in ledger.transactions.indices where ledger.transactions[index].ownership == .purchased {
+            let family = personalID(ledger, index)
+            if families.contains(family) { try add(index, family: family, role: .purchaser, method: nil) }
         }
-        return people.values.filter { $0.costEntitled != .zero || $0.costAfterEnd != .zero }.sorted(by: precedes)
+        for index in figures.indices { figures[index].linkMethods = methods[index].sorted { $0.rawValue < $1.rawValue } }
+        // Sort keys worked out once: transaction ids compare as numbers when they are numbers.
+        let kept = figures.filter { $0.costEntitled != .zero || $0.costAfterEnd != .zero }
+        let keys = kept.map { figure in
+            (
+                family: TransactionID.sortKey(figure.purchaserTransactionID), purchaserFirst: figure.role == .purchaser ? 0 : 1,
+                account: figure.account ?? "", transaction: TransactionID.sortKey(figure.transactionID)
+            )
+        }
+        let order = kept.indices.sorted { a, b in
+            let left = keys[a], right = keys[b]
+            if left.family != right.family { return left.family < right.family }
+            if left.purchaserFirst != right.purchaserFirst { return left.purchaserFirst < right.purchaserFirst }
+            if left.account != right.account { return left.account.utf8.lexicographicallyPrecedes(right.account.utf8) }
+            return left.transaction < right.transaction
+        }
+        return order.map { kept[$0] }
     }
 
     /// The id a person's transaction counts under: the original for a subscription.
-    private static func personalID(_ transaction: LedgerTransaction) -> String {
-        transaction.type == .autoRenewable ? transaction.record.originalTransactionID : transaction.record.transactionID
-    }
-
-    private static func precedes(_ a: FamilySpendFigure, _ b: FamilySpendFigure) -> Bool {
-        if a.purchaserTransactionID != b.purchaserTransactionID {
-            return TransactionID.precedes(a.purchaserTransactionID, b.purchaserTransactionID)
-        }
-        if a.role != b.role { return a.role == .purchaser }
-        if a.account != b.account { return (a.account ?? "").utf8.lexicographicallyPrecedes((b.account ?? "").utf8) }
-        return TransactionID.precedes(a.transactionID, b.transactionID)
+    private static func personalID(_ ledger: Ledger, _ index: Int) -> String {
+        let record = ledger.transactions[index].record
+        return ledger.transactions[index].type == .autoRenewable ? record.originalTransactionID : record.transactionID
     }
 
     private struct Person: Hashable {
