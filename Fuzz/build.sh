@@ -11,6 +11,8 @@ flags=(-sanitize=fuzzer,address -parse-as-library -package-name refund_cost -Ono
     -I Sources/CLibCSV -I Sources/COpenSSL -I Sources/CSystem -I Sources/CZlib)
 module() {
     local name="$1"
+    # The archiver adds to an existing archive: start from none, or old objects stay in it.
+    rm -f "$out/lib$name.a"
     "$SWIFTC" "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
         -emit-library -static -o "$out/lib$name.a" $(find Sources/"$name" -name '*.swift' | sort)
 }
