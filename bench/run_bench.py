@@ -240,6 +240,7 @@ def main_scale(options):
         median = statistics.median(seconds)
         lines.append(f"{accounts:>10,} {run['cost_rows']['read']:>12,} {median:>8.2f} {median / accounts * 1000:>18.3f} "
                      f"{max(peaks):>9.0f} {max(peaks) * 1024 / accounts:>15.2f}")
+        print(lines[-1], flush=True)
     return lines, True
 
 
