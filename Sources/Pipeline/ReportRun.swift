@@ -9,42 +9,27 @@ package struct ReportOptions: Sendable {
     package var data: String
     package var out: String
     package var window: ReportWindow
-    package var environment: AppStoreEnvironment = .production
-    package var unlabeledEnvironment: AppStoreEnvironment?
+    /// How the App Store side is read and the ledger built (environment, currency, trust,
+    /// premature window); its as-of time is always the window's (`ledgerOptions`).
+    package var appStore: LedgerLoad.Options
     package var grace: TimeSpan = .hours(1)
-    package var prematureWindow: TimeSpan = .hours(2)
-    package var currency: CurrencyCode = .usd
     package var maxRejects = 0
     package var costColumns: [CostColumns.Name: String] = [:]
     package var consumptionPolicy = ConsumptionPolicy()
     /// Threads reading cost files (default: every core).
     package var threads = FileSystem.processorCount
-    /// Roots trusted besides Apple Root CA - G3 (`--trust-root`), as DER.
-    package var trustRoots: [[UInt8]] = []
-    package var verifySignatures = true
-    package var bundleID: String?
-    package var appAppleID: Int64?
-    /// Where files already verified are remembered (nil: verify everything, remember nothing).
-    package var verifiedFilesRecord: String?
 
-    package init(data: String, out: String, window: ReportWindow) {
+    package init(data: String, out: String, window: ReportWindow, appStore: LedgerLoad.Options? = nil) {
         self.data = data
         self.out = out
         self.window = window
+        self.appStore = appStore ?? LedgerLoad.Options(asOf: window.asOf)
     }
 
     /// The options the ledger is built with: as of the window's as-of time.
     var ledgerOptions: LedgerLoad.Options {
-        var ledger = LedgerLoad.Options(asOf: window.asOf)
-        ledger.environment = environment
-        ledger.unlabeledEnvironment = unlabeledEnvironment
-        ledger.prematureWindow = prematureWindow
-        ledger.currency = currency
-        ledger.extraTrustRoots = trustRoots
-        ledger.verifySignatures = verifySignatures
-        ledger.bundleID = bundleID
-        ledger.appAppleID = appAppleID
-        ledger.verifiedFilesRecord = verifiedFilesRecord
+        var ledger = appStore
+        ledger.asOf = window.asOf
         return ledger
     }
 }

@@ -87,10 +87,10 @@ struct RunRecord {
             ("period_start", .string(window.start.description)),
             ("period_end", .string(window.end.description)),
             ("as_of", .string(window.asOf.description)),
-            ("environment", .string(options.environment.rawValue)),
+            ("environment", .string(options.appStore.environment.rawValue)),
             ("grace", .string(options.grace.description)),
-            ("premature_window", .string(options.prematureWindow.description)),
-            ("currency", .string(options.currency.description)),
+            ("premature_window", .string(options.appStore.prematureWindow.description)),
+            ("currency", .string(options.appStore.currency.description)),
             ("max_rejects", .integer(Int64(options.maxRejects))),
             ("cost_columns", .object(columns.map { ($0.key.rawValue, .string($0.value)) })),
         ])
@@ -151,7 +151,7 @@ struct RunRecord {
                         ])
                     })
             ),
-            ("report_currency", .string(options.currency.description)),
+            ("report_currency", .string(options.appStore.currency.description)),
             ("sum_of_classes", money(conservation.classTotal)),
             ("sum_of_product_rows", money(conservation.productRowsTotal)),
             ("sum_of_cost_by_day", money(conservation.costByDayTotal)),

@@ -75,20 +75,12 @@ enum ReportCommand: Command {
         if !out.isEmpty { try checkApart(out: out, data: common.data) }
         var window = try ReportCommand.window(arguments, command: command)
         window.asOf = common.asOf ?? window.end
-        var options = ReportOptions(data: common.data, out: out, window: window)
-        options.environment = common.environment
-        options.unlabeledEnvironment = common.unlabeledEnvironment
+        var options = ReportOptions(
+            data: common.data, out: out, window: window, appStore: common.ledgerOptions(asOfDefault: window.asOf))
         options.grace = common.grace
-        options.prematureWindow = common.prematureWindow
         options.maxRejects = common.maxRejects
         options.costColumns = common.costColumns
         options.threads = common.threads
-        options.currency = common.currency
-        options.trustRoots = common.trustRoots
-        options.verifySignatures = common.verifySignatures
-        options.bundleID = common.bundleID
-        options.appAppleID = common.appAppleID
-        options.verifiedFilesRecord = common.verifiedFilesRecord
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(

@@ -123,7 +123,7 @@ func copyOfSample(_ label: String = #function) throws -> String {
 /// Report options for a data folder, trusting the test root that lies beside signed test data.
 func reportOptions(data: String, out: String, window: ReportWindow) throws -> ReportOptions {
     var options = ReportOptions(data: data, out: out, window: window)
-    options.trustRoots = try testRoots(data)
+    options.appStore.extraTrustRoots = try testRoots(data)
     return options
 }
 

@@ -80,12 +80,8 @@ struct NotificationFields {
     private mutating func readData(_ cursor: inout JSONCursor, verifier: JWSVerifier?) throws {
         if cursor.null() { return }
         try cursor.members { cursor, key in
-            if key == "environment" {
-                environment = try cursor.optionalString()
-            } else if key == "bundleId" {
-                bundleID = try cursor.optionalString()
-            } else if key == "appAppleId" {
-                appAppleID = try cursor.optionalInteger()
+            if try readOrigin(key, &cursor) {
+                return
             } else if key == "signedTransactionInfo" {
                 if cursor.null() { return }
                 transaction = try TransactionFields.read(&cursor, verifier: verifier)
@@ -104,16 +100,23 @@ struct NotificationFields {
     private mutating func readEnvironmentOnly(_ cursor: inout JSONCursor) throws {
         if cursor.null() { return }
         try cursor.members { cursor, key in
-            if key == "environment" {
-                environment = try cursor.optionalString()
-            } else if key == "bundleId" {
-                bundleID = try cursor.optionalString()
-            } else if key == "appAppleId" {
-                appAppleID = try cursor.optionalInteger()
-            } else {
-                try cursor.skip()
-            }
+            if try !readOrigin(key, &cursor) { try cursor.skip() }
         }
+    }
+
+    /// The members that say whose data this is and from which environment, wherever they
+    /// stand; false for any other member (left unread).
+    private mutating func readOrigin(_ key: JSONKey, _ cursor: inout JSONCursor) throws -> Bool {
+        if key == "environment" {
+            environment = try cursor.optionalString()
+        } else if key == "bundleId" {
+            bundleID = try cursor.optionalString()
+        } else if key == "appAppleId" {
+            appAppleID = try cursor.optionalInteger()
+        } else {
+            return false
+        }
+        return true
     }
 
     /// An external purchase token: Apple marks Sandbox ones with a `SANDBOX_` id.
