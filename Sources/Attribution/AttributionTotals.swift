@@ -99,8 +99,8 @@ package struct AttributionTotals: Sendable, Codable {
     package var rowsAfterWindow = 0
     package var costBeforeWindow = CostTotals()
     package var costAfterWindow = CostTotals()
-    /// Cost by class per month (`CivilMonth`) of every row before the window's end: trend.csv.
-    package var byMonth: [CivilMonth: ClassCosts] = [:]
+    /// Cost by class per month of the rows before the window (inside it, `byDay` has them).
+    package var beforeWindowByMonth: [CivilMonth: ClassCosts] = [:]
 
     // The whole history up to the as-of time (refund sunk cost, subscription loss).
     /// Per transaction index: cost tied to it while it granted access.
@@ -124,6 +124,15 @@ package struct AttributionTotals: Sendable, Codable {
         afterRefundByTransaction = Array(repeating: .zero, count: transactions)
         tiedByTransaction = Array(repeating: .zero, count: transactions)
         firstTiedAt = Array(repeating: .max, count: transactions)
+    }
+
+    /// Cost by class per month of every row before the window's end: trend.csv.
+    package func costByMonth() throws(MoneyError) -> [CivilMonth: ClassCosts] {
+        var months = beforeWindowByMonth
+        for (key, cell) in byDay {
+            try months[CivilMonth(CivilDate(dayNumber: key.day)), default: ClassCosts()].add(cell.cost, to: key.costClass)
+        }
+        return months
     }
 
     /// Adds `other` (over a disjoint set of rows) into these totals.
@@ -156,7 +165,9 @@ package struct AttributionTotals: Sendable, Codable {
         rowsAfterWindow += other.rowsAfterWindow
         try costBeforeWindow.add(other.costBeforeWindow)
         try costAfterWindow.add(other.costAfterWindow)
-        for (month, classes) in other.byMonth { try byMonth[month, default: ClassCosts()].add(classes) }
+        for (month, classes) in other.beforeWindowByMonth {
+            try beforeWindowByMonth[month, default: ClassCosts()].add(classes)
+        }
         for index in grantedByTransaction.indices {
             grantedByTransaction[index] = try grantedByTransaction[index].adding(other.grantedByTransaction[index])
             afterRefundByTransaction[index] = try afterRefundByTransaction[index].adding(other.afterRefundByTransaction[index])

@@ -183,7 +183,9 @@ package struct Attributor: Sendable {
                 }
             }
         }
-        if t < window.end { try totals.byMonth[CivilMonth(t), default: ClassCosts()].add(cost, to: costClass) }
+        if t < window.start {
+            try totals.beforeWindowByMonth[CivilMonth(t), default: ClassCosts()].add(cost, to: costClass)
+        }
 
         guard t <= window.asOf, decided.transaction >= 0 else { return }
         let transaction = Int(decided.transaction)

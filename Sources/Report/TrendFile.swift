@@ -12,7 +12,7 @@ enum TrendFile {
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
         let file = try CSVFileWriter(path: folder + "/trend.csv", header: header)
-        for (month, classes) in months(figures) {
+        for (month, classes) in try months(figures) {
             for costClass in CostClass.allCases {
                 file.text(month.description)
                 file.text(costClass.reportName)
@@ -25,8 +25,8 @@ enum TrendFile {
     }
 
     /// Every month from the first with cost (or the window's first) to the window's last.
-    static func months(_ figures: ReportFigures) -> [(month: CivilMonth, classes: ClassCosts)] {
-        let byMonth = figures.totals.byMonth
+    static func months(_ figures: ReportFigures) throws -> [(month: CivilMonth, classes: ClassCosts)] {
+        let byMonth = try figures.totals.costByMonth()
         let windowFirst = CivilMonth(figures.window.start)
         let last = CivilMonth(Timestamp(milliseconds: figures.window.end.milliseconds - 1))
         let first = min(byMonth.keys.min() ?? windowFirst, windowFirst)

@@ -13,7 +13,7 @@ enum LeakSection {
         let daily = ClassSection.dailyChart(figures, classes: leakClasses, name: "leak-by-day", unit: "leaked per day")
         text += "<div class=\"panel\">" + daily.svg + daily.legend + "</div>\n"
 
-        let months = TrendFile.months(figures)
+        let months = try TrendFile.months(figures)
         let reportMonth = CivilMonth(Timestamp(milliseconds: figures.window.end.milliseconds - 1))
         var leakByMonth: [Money] = []
         for month in months { leakByMonth.append(try month.classes[.afterRefund].adding(month.classes[.afterFamilyExit])) }
