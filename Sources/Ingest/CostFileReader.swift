@@ -187,10 +187,6 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     /// Ids this reading claimed first, in reading order, when the registry records them.
     package var claims: [RequestClaim] = []
 
-    private enum CodingKeys: String, CodingKey {
-        case path, bytes, rows, accepted, rejected, duplicates, conflicts, acceptedCost, rejectedCost, duplicateCost
-    }
-
     package init(path: String, bytes: Int) {
         self.path = path
         self.bytes = bytes

@@ -67,11 +67,22 @@ struct RequestTable {
     }
 }
 
-extension RequestEntry {
-    /// As written in a partial's claims (`packed`), read back.
-    package init(packed: UInt128) { self.packed = packed }
+extension RequestEntry: Codable {
+    fileprivate init(packed: UInt128) { self.packed = packed }
 
-    package var packedValue: UInt128 { packed }
+    /// Two 64-bit halves: the compact form of a partial's claims and of seeds.
+    package init(from decoder: any Decoder) throws {
+        let halves = try decoder.singleValueContainer().decode([UInt64].self)
+        guard halves.count == 2 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a request entry"))
+        }
+        packed = UInt128(halves[0]) << 64 | UInt128(halves[1])
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode([UInt64(truncatingIfNeeded: packed >> 64), UInt64(truncatingIfNeeded: packed)])
+    }
 
     /// The same id with another row's content: how a claim settled elsewhere is seeded.
     package func withContent(of other: RequestEntry) -> RequestEntry {
@@ -83,7 +94,7 @@ extension RequestEntry {
 
 /// A request id a reading claimed first, with the line of its row: what a partial tells the
 /// merge, so that ids claimed in more than one partial can be settled.
-package struct RequestClaim: Sendable, Hashable {
+package struct RequestClaim: Sendable, Hashable, Codable {
     package var entry: RequestEntry
     package var line: Int
 

@@ -10,9 +10,9 @@ import Support
 ///
 /// A partial is a pure function of the snapshot, its files, the report options and its seeds:
 /// computed twice, it is the same.
-package struct CostPartial: Sendable {
+package struct CostPartial: Sendable, Codable {
     package static let kind = "cost partial"
-    package static let version = 2
+    package static let version = 3
 
     /// What the totals depend on besides the rows; the merge refuses partials that differ.
     package var settings: PartialSettings
