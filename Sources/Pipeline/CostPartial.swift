@@ -33,11 +33,10 @@ package struct CostPartial: Sendable, Codable {
     /// With `recordClaims`, files are read in order on one thread, so that the first row of
     /// each id is the one claimed (the order the merge settles by).
     package static func run(
-        _ load: LedgerLoad, files: [String], options: ReportOptions, settings: PartialSettings, requestKey: SipHash,
+        _ attributor: Attributor, files: [String], options: ReportOptions, settings: PartialSettings, requestKey: SipHash,
         seeds: [RequestEntry] = [], recordClaims: Bool = false,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
-        let attributor = Attributor(ledger: load.ledger, window: options.window, grace: options.grace, rates: load.rates)
         let reading = try ParallelCostReading.run(
             files: files, root: options.data, mapping: options.costColumns, template: attributor,
             threads: recordClaims ? 1 : options.threads,

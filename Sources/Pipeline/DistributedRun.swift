@@ -37,7 +37,8 @@ package enum DistributedRun {
         let ordered = snapshot.layout.costFiles.filter(Set(chosen).contains)
         let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
         let partial = try CostPartial.run(
-            try snapshot.load(), files: ordered, options: options, settings: PartialSettings(snapshot: sha256, options: options),
+            ReportMerge.attributor(try snapshot.load(), options), files: ordered, options: options,
+            settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
         try StepFiles.write(partial, to: out)
         return partial
@@ -79,7 +80,8 @@ package enum DistributedRun {
             let timings = ReportMerge.Timings(
                 started: started, appStore: Clock.monotonicSeconds() - started, costRows: 0)
             return try ReportMerge.run(
-                loaded, appStoreInputs: snapshot.inputs, partials: partials, options: options, folder: folder,
+                loaded, attributor: ReportMerge.attributor(loaded, options), appStoreInputs: snapshot.inputs, partials: partials,
+                options: options, folder: folder,
                 rejects: rejects, timings: timings)
         }
     }

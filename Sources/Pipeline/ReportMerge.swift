@@ -23,8 +23,11 @@ package enum ReportMerge {
 
     /// Merges `partials` (which must hold every cost file of the layout once, with duplicates
     /// across them settled); rejects of the App Store side are already in `rejects`.
+    ///
+    /// `attributor` is the partials' (building one indexes every transaction: it is built once).
     package static func run(
-        _ loaded: LedgerLoad, appStoreInputs: [InputFileRecord], partials: [CostPartial], options: ReportOptions,
+        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], partials: [CostPartial],
+        options: ReportOptions,
         folder: OutputFolder, rejects: RejectLog, timings: Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
@@ -33,8 +36,7 @@ package enum ReportMerge {
         for partial in ordered { for reject in partial.rowRejects { try rejects.record(reject) } }
         try rejects.commit()
 
-        // One attributor: building it indexes every transaction, which a large ledger feels.
-        var attributor = Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
+        var attributor = attributor
         var totals = attributor.emptyCopy().totals
         var summaries: [CostFileSummary] = []
         var costInputs: [InputFileRecord] = []
@@ -88,6 +90,11 @@ package enum ReportMerge {
         outcome.figures = figures
         outcome.conservation = conservation
         return outcome
+    }
+
+    /// The attributor of a report over `loaded`'s ledger.
+    package static func attributor(_ loaded: LedgerLoad, _ options: ReportOptions) -> Attributor {
+        Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
     }
 
     /// The partials by their first file, after checking that together they hold every cost

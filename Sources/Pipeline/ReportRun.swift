@@ -131,13 +131,16 @@ package enum ReportRun {
         let appStoreInputs = try loaded.appStoreInputRecords(root: options.data)
         let appStoreSeconds = Clock.monotonicSeconds() - started
         let costStarted = Clock.monotonicSeconds()
+        let attributor = ReportMerge.attributor(loaded, options)
         let partial = try CostPartial.run(
-            loaded, files: loaded.layout.costFiles, options: options, settings: PartialSettings(snapshot: "", options: options),
+            attributor, files: loaded.layout.costFiles, options: options,
+            settings: PartialSettings(snapshot: "", options: options),
             requestKey: .randomlyKeyed(), progress: progress)
         let timings = ReportMerge.Timings(
             started: started, appStore: appStoreSeconds, costRows: Clock.monotonicSeconds() - costStarted)
         return try ReportMerge.run(
-            loaded, appStoreInputs: appStoreInputs, partials: [partial], options: options, folder: folder, rejects: rejects,
+            loaded, attributor: attributor, appStoreInputs: appStoreInputs, partials: [partial], options: options, folder: folder,
+            rejects: rejects,
             timings: timings)
     }
 }
