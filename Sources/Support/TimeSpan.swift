@@ -14,6 +14,9 @@ package struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible
 
     package static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
+    /// The longest duration one term can write: 999,999,999 days.
+    static let longest = TimeSpan.days(999_999_999)
+
     /// Parses `90s`, `15m`, `1h`, `2d`, `1h30m`, or `0`; nil for anything else.
     package init?(parsing text: String) {
         if text == "0" {
@@ -46,7 +49,9 @@ package struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible
             number = 0
             digits = 0
         }
-        guard digits == 0, !text.isEmpty else { return nil }
+        // A sum of terms may not exceed what one term can write, so every duration parsed
+        // prints as a spelling that parses back (`description` writes whole days first).
+        guard digits == 0, !text.isEmpty, total <= TimeSpan.longest.milliseconds else { return nil }
         self.init(milliseconds: total)
     }
 

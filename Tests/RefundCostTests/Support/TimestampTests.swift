@@ -76,6 +76,16 @@ struct TimestampTests {
         #expect(TimeSpan(parsing: text) == nil)
     }
 
+    /// Found by fuzzing: two terms of 999,999,999 days summed past what one term can write, so
+    /// the sum printed as a spelling that did not parse back.
+    @Test func aDurationLongerThanOneTermCanWriteIsRefused() {
+        #expect(TimeSpan(parsing: "999999999d999999999d") == nil)
+        #expect(TimeSpan(parsing: "999999999d1s") == nil)
+        let longest = TimeSpan(parsing: "999999999d")
+        #expect(longest == TimeSpan.days(999_999_999))
+        #expect(longest.flatMap { TimeSpan(parsing: $0.description) } == longest)
+    }
+
     @Test func durationsPrintTheirShortestSpelling() {
         #expect(TimeSpan.hours(1).description == "1h")
         #expect(TimeSpan(milliseconds: 5_400_000).description == "1h30m")
