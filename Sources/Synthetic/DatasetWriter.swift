@@ -47,7 +47,9 @@ package enum DatasetGenerator {
         let (lines, counts) = encoder.lines(builder.notifications, windowStart: options.windowStart, random: &random)
         summary.notificationLines = lines.count
         for (key, value) in counts { summary.scenarios[key] = value }
-        try writeNotifications(lines, root: root, windowEnd: options.windowEnd, random: &random)
+        try writeNotifications(
+            lines, encoder: encoder, notifications: builder.notifications, root: root, windowEnd: options.windowEnd,
+            random: &random)
         try writeHistory(builder.transactions, notifications: builder.notifications, root: root, encoder: encoder)
         try writeBytes(chain.root, to: root + "/" + DatasetGenerator.testRootName)
         try writeAccounts(builder.accountRows, root: root)
@@ -67,20 +69,20 @@ package enum DatasetGenerator {
     ///
     /// Notifications signed after the window go to a CSV export, to exercise that form too.
     private static func writeNotifications(
-        _ lines: [NotificationEncoder.Line], root: String, windowEnd: Int64, random: inout SeededRandom
+        _ lines: [NotificationEncoder.Line], encoder: NotificationEncoder, notifications: [SyntheticNotification],
+        root: String, windowEnd: Int64, random: inout SeededRandom
     ) throws {
         try FileSystem.createDirectory(root + "/notifications")
         var byMonth: [String: [NotificationEncoder.Line]] = [:]
         for line in lines { byMonth[line.signed >= windowEnd ? "late" : monthLabel(line.signed), default: []].append(line) }
         for month in byMonth.keys.sorted() {
-            var monthLines = byMonth[month] ?? []
-            monthLines.sort { ($0.signed, $0.text) < ($1.signed, $1.text) }
+            var monthLines = orderedBySignedThenText(byMonth[month] ?? [], encoder: encoder, notifications: notifications)
             random.shuffle(&monthLines)
             if month == "late" {
                 let writer = try CSVFileWriter(
                     path: root + "/notifications/late-export.csv", header: ["received_at", "signed_payload"])
                 for line in monthLines {
-                    guard let jws = line.jws else { continue }
+                    guard let jws = encoder.text(line, notifications).jws else { continue }
                     writer.timestamp(Timestamp(milliseconds: line.received))
                     writer.text(jws)
                     try writer.endRow()
@@ -88,10 +90,32 @@ package enum DatasetGenerator {
                 try writer.commit()
             } else {
                 let file = try AtomicFileWriter(path: root + "/notifications/\(month).jsonl")
-                for line in monthLines { try file.append(line.text + "\n") }
+                for line in monthLines { try file.append(encoder.text(line, notifications).text + "\n") }
                 try file.commit()
             }
         }
+    }
+
+    /// Lines by signed time, ties by their text (the text is made for ties only).
+    private static func orderedBySignedThenText(
+        _ lines: [NotificationEncoder.Line], encoder: NotificationEncoder, notifications: [SyntheticNotification]
+    ) -> [NotificationEncoder.Line] {
+        let bySigned = lines.enumerated().sorted { ($0.element.signed, $0.offset) < ($1.element.signed, $1.offset) }.map(\.element)
+        var ordered: [NotificationEncoder.Line] = []
+        ordered.reserveCapacity(bySigned.count)
+        var start = 0
+        while start < bySigned.count {
+            var end = start + 1
+            while end < bySigned.count && bySigned[end].signed == bySigned[start].signed { end += 1 }
+            if end - start == 1 {
+                ordered.append(bySigned[start])
+            } else {
+                let tied = bySigned[start..<end].map { ($0, encoder.text($0, notifications).text) }
+                ordered += tied.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+            start = end
+        }
+        return ordered
     }
 
     /// One history page per original transaction: the latest copy of each transaction in it.

@@ -9,12 +9,24 @@ struct NotificationEncoder {
 
     static let bundleID = "com.example.app"
 
+    /// One delivery of a notification, its text made only when it is written: a million
+    /// accounts' signed lines do not fit in memory together.
     struct Line {
         var signed: Int64
         var received: Int64
-        var text: String
-        /// The signedPayload, for the CSV export form; nil for V1 bodies.
-        var jws: String?
+        /// Which of the notifications it delivers.
+        var notification: Int
+        /// The V1 `notification_type` when it is delivered as a V1 body.
+        var v1Type: String?
+    }
+
+    /// What a line says: the text and, for the CSV export form, the signedPayload (nil for V1
+    /// bodies).
+    func text(_ line: Line, _ notifications: [SyntheticNotification]) -> (text: String, jws: String?) {
+        let notification = notifications[line.notification]
+        if let v1Type = line.v1Type { return (v1Body(notification, type: v1Type, received: line.received), nil) }
+        let signed = jws(notificationPayload(notification))
+        return (v2Body(signed, received: line.received), signed)
     }
 
     /// One line per notification delivery: some are retried (the same body again, received
@@ -25,7 +37,7 @@ struct NotificationEncoder {
         var lines: [Line] = []
         var counts: [String: Int] = [:]
         let firstMonthEnd = CivilDate.addingMonths(Timestamp(milliseconds: windowStart), 1).milliseconds
-        for notification in notifications {
+        for (index, notification) in notifications.enumerated() {
             let received = notification.signed + random.between(1000, 30_000)
             let transaction = notification.transaction
             let v1Type: String? =
@@ -40,21 +52,15 @@ struct NotificationEncoder {
                 random.chance(15)
             {
                 counts["v1_notification", default: 0] += 1
-                lines.append(
-                    Line(
-                        signed: notification.signed, received: received,
-                        text: v1Body(notification, type: v1Type, received: received), jws: nil))
+                lines.append(Line(signed: notification.signed, received: received, notification: index, v1Type: v1Type))
                 continue
             }
-            let signed = jws(notificationPayload(notification))
-            lines.append(
-                Line(signed: notification.signed, received: received, text: v2Body(signed, received: received), jws: signed))
+            lines.append(Line(signed: notification.signed, received: received, notification: index))
             if random.chance(6) {
                 // Apple retries after 1, 12, 24... hours when the server did not answer in time.
                 counts["duplicate_notification", default: 0] += 1
                 let retry = received + [1, 12, 24][random.weighted([60, 30, 10])] * ScenarioBuilder.hour
-                lines.append(
-                    Line(signed: notification.signed, received: retry, text: v2Body(signed, received: retry), jws: signed))
+                lines.append(Line(signed: notification.signed, received: retry, notification: index))
             }
         }
         return (lines, counts)
