@@ -20,15 +20,7 @@ package enum LineReader {
         defer { block.deallocate() }
         func emit(_ bytes: UnsafeRawBufferPointer) throws {
             lineNumber += 1
-            var line = bytes
-            if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
-            if lineNumber == 1, TextEncodingCheck.isUTF16(Array(line.prefix(2))) {
-                throw LineReaderError.notUTF8(file: path)
-            }
-            if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
-                line = UnsafeRawBufferPointer(rebasing: line.dropFirst(3))
-            }
-            try body(lineNumber, line)
+            try deliver(bytes, lineNumber: lineNumber, path: path, body)
         }
         while true {
             let count = try file.read(into: block)
@@ -49,6 +41,40 @@ package enum LineReader {
             pending.append(contentsOf: bytes[start...])
         }
         if !pending.isEmpty { try pending.withUnsafeBytes { try emit($0) } }
+    }
+
+    /// Reads the lines of a piece of a file that starts at a line's start, line `firstLine`
+    /// of `path`: the same lines, numbered the same, as reading the whole file would give.
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, firstLine: Int, path: String,
+        _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let base = bytes.baseAddress else { return }
+        var lineNumber = firstLine
+        var start = 0
+        while start < bytes.count {
+            let end = findFirst(0x0A, in: base + start, bytes.count - start).map { $0 - base } ?? bytes.count
+            try deliver(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), lineNumber: lineNumber, path: path, body)
+            lineNumber += 1
+            start = end + 1
+        }
+    }
+
+    /// Hands one line to `body` without its `\r`; the first line of a file is refused when it is
+    /// UTF-16 and loses a UTF-8 byte-order mark.
+    private static func deliver(
+        _ bytes: UnsafeRawBufferPointer, lineNumber: Int, path: String,
+        _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var line = bytes
+        if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        if lineNumber == 1, TextEncodingCheck.isUTF16(Array(line.prefix(2))) {
+            throw LineReaderError.notUTF8(file: path)
+        }
+        if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+            line = UnsafeRawBufferPointer(rebasing: line.dropFirst(3))
+        }
+        try body(lineNumber, line)
     }
 }
 

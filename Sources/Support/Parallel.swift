@@ -6,11 +6,12 @@ import Synchronization
 ///
 /// Every parallel path of the product goes through here.
 ///
-/// This is the one place where threads share memory, and why that is safe: each piece of
-/// work writes only its own slot of a buffer allocated here, never one another thread
-/// writes; the buffer is read only after `concurrentPerform` has returned, which joins every
-/// worker. That invariant is what `Slots` promises with `@unchecked Sendable`; nothing else
-/// in the product needs it.
+/// This is the one place where threads share memory, and why that is safe: for `map` and
+/// `workers`, each piece of work writes only its own slot of a buffer allocated here, never one
+/// another thread writes; the buffer is read only after `concurrentPerform` has returned, which
+/// joins every worker. That invariant is what `Slots` promises with `@unchecked Sendable`; for
+/// `ordered`, every shared field is touched under one of two locks (`OrderedRun` says which).
+/// Nothing else in the product needs `@unchecked`.
 package enum Parallel {
     /// Calls `body` for every index of `0..<count` on up to `threads` threads and returns the
     /// results in index order.
@@ -57,6 +58,108 @@ package enum Parallel {
             values.append(try result.get())
         }
         return ((0..<workerCount).compactMap { states.take($0) }, values)
+    }
+}
+
+extension Parallel {
+    /// Takes items one at a time from `next`, works each on one of up to `threads` threads with
+    /// `transform`, and hands the results to `consume` in the order the items came.
+    ///
+    /// `next` and `consume` are never called twice at once, so they may keep state of their own. At
+    /// most `window` items are out at a time (taken, not yet consumed): memory holds a few results,
+    /// never all of them. The first error in item order (from `next`, `transform` or `consume`) stops
+    /// the run and is rethrown: no item after it is taken or consumed.
+    package static func ordered<Item: Sendable, Value: Sendable>(
+        threads: Int, window: Int, next: () throws -> Item?, transform: @Sendable (Item) throws -> Value,
+        consume: (Value) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(next) { next in
+            try withoutActuallyEscaping(consume) { consume in
+                let run = OrderedRun(next: next, consume: consume, window: max(window, threads, 1))
+                @Sendable func work(_ worker: Int) { run.work(transform) }
+                if threads <= 1 {
+                    work(0)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: threads, execute: work)
+                }
+                if let failure = run.failure { throw failure.error }
+            }
+        }
+    }
+}
+
+/// The shared state of `Parallel.ordered`.
+///
+/// Why `@unchecked Sendable` is safe: `next`, `taken` and `stopped` are touched only while `reading`
+/// is held; `consume`, `results`, `consumed` and `failure` only while `keeping` is held (`stopped` is
+/// also set from there, taking `reading` inside `keeping`; the reading side never waits for `keeping`
+/// while it holds `reading`, so the two cannot deadlock).
+private final class OrderedRun<Item, Value>: @unchecked Sendable {
+    private let next: () throws -> Item?
+    private let consume: (Value) throws -> Void
+    private let permits: DispatchSemaphore
+    private let reading = DispatchSemaphore(value: 1)
+    private let keeping = DispatchSemaphore(value: 1)
+    private var taken = 0
+    private var stopped = false
+    private var results: [Int: Result<Value, any Error>] = [:]
+    private var consumed = 0
+    private(set) var failure: (index: Int, error: any Error)?
+
+    init(next: @escaping () throws -> Item?, consume: @escaping (Value) throws -> Void, window: Int) {
+        self.next = next
+        self.consume = consume
+        permits = DispatchSemaphore(value: window)
+    }
+
+    func work(_ transform: (Item) throws -> Value) {
+        while true {
+            // A permit for every item out: a thread waits here while `window` are.
+            permits.wait()
+            reading.wait()
+            let index = taken
+            var item: Item?
+            var readError: (any Error)?
+            if !stopped {
+                do { item = try next() } catch { readError = error }
+            }
+            if item == nil { stopped = true } else { taken += 1 }
+            reading.signal()
+            if let readError {
+                keeping.wait()
+                fail(readError, at: index)
+                keeping.signal()
+            }
+            guard let item else {
+                permits.signal()
+                return
+            }
+            let result = Result { try transform(item) }
+            keeping.wait()
+            results[index] = result
+            // Whoever stores the next result in order consumes it and every stored one after it.
+            while let ready = results.removeValue(forKey: consumed) {
+                // Items before a failure are still consumed: their own error comes first.
+                if failure.map({ consumed < $0.index }) ?? true {
+                    do {
+                        try consume(ready.get())
+                    } catch {
+                        fail(error, at: consumed)
+                        reading.wait()
+                        stopped = true
+                        reading.signal()
+                    }
+                }
+                consumed += 1
+                permits.signal()
+            }
+            keeping.signal()
+        }
+    }
+
+    /// Keeps the error of the lowest item; called with `keeping` held.
+    private func fail(_ error: any Error, at index: Int) {
+        if failure.map({ index < $0.index }) ?? true { failure = (index, error) }
     }
 }
 

@@ -100,7 +100,8 @@ package enum DatasetGenerator {
     private static func orderedBySignedThenText(
         _ lines: [NotificationEncoder.Line], encoder: NotificationEncoder, notifications: [SyntheticNotification]
     ) -> [NotificationEncoder.Line] {
-        let bySigned = lines.enumerated().sorted { ($0.element.signed, $0.offset) < ($1.element.signed, $1.offset) }.map(\.element)
+        let bySigned = lines.enumerated().sorted { ($0.element.signed, $0.offset) < ($1.element.signed, $1.offset) }.map(
+            \.element)
         var ordered: [NotificationEncoder.Line] = []
         ordered.reserveCapacity(bySigned.count)
         var start = 0

@@ -13,37 +13,66 @@ package final class AppStoreReader {
     private var notificationIndexByUUID: [String: Int] = [:]
     /// Files verified by earlier runs (nil: verify everything, remember nothing).
     let verifiedFiles: VerifiedFiles?
+    /// About how many bytes of lines are decoded as one piece.
+    let partSize: Int
 
-    package init(options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil) {
+    package init(
+        options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
+        partSize: Int = AppStoreParts.defaultPartSize
+    ) {
         self.options = options
         self.rejects = rejects
         self.verifiedFiles = verifiedFiles
+        self.partSize = partSize
     }
 
     package func read(_ layout: InputLayout) throws -> AppStoreInput {
-        // Decoding is most of the work and each file stands alone: files are decoded on all
-        // cores, then kept in file and line order, so the result does not depend on threads.
-        let files = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
+        // Decoding is most of the work: pieces of the files are decoded on all cores and kept
+        // in file and line order as they come, so the result does not depend on threads and
+        // only a few decoded pieces are in memory at a time.
+        let parts = AppStoreParts(files: try files(layout), partSize: partSize)
         // Each distinct certificate chain is judged once, whichever thread meets it first.
         let verdicts = ChainVerdicts()
-        let policy = options.signatures
-        let known = verifiedFiles
-        let decodedFiles = try Parallel.map(files.count, threads: FileSystem.processorCount) { index -> DecodedFile in
-            let (path, isNotifications) = files[index]
-            return try DecodedFile.decodeChecked(
-                path, notifications: isNotifications, policy: policy, verdicts: verdicts, known: known)
-        }
-        for decoded in decodedFiles { try keep(decoded) }
+        let threads = FileSystem.processorCount
+        try Parallel.ordered(
+            threads: threads, window: 2 * threads, next: parts.next,
+            transform: { part in try DecodedPart.decode(part, verdicts: verdicts) }, consume: keep)
         return input
     }
 
-    private func keep(_ decoded: DecodedFile) throws {
+    /// The files in reading order, each with the checks it needs: a file an earlier run verified
+    /// (same bytes, same settings) is decoded without them.
+    private func files(_ layout: InputLayout) throws -> [AppStoreFile] {
+        let paths = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
+        let policy = options.signatures
+        var files = paths.enumerated().map { index, file in
+            AppStoreFile(index: index, path: file.0, notifications: file.1, policy: policy)
+        }
+        guard policy.verify, let known = verifiedFiles else { return files }
+        let candidates = files.indices.filter { known.entry(for: files[$0].path, policy: policy.fingerprint) != nil }
+        let candidatePaths = candidates.map { files[$0].path }
+        // Whether the bytes are still those verified is known only from their checksum.
+        let checksums = try Parallel.map(candidates.count, threads: FileSystem.processorCount) { position in
+            try SHA256.file(candidatePaths[position])
+        }
+        for (position, index) in candidates.enumerated() {
+            guard let entry = known.entry(for: files[index].path, policy: policy.fingerprint), entry.sha256 == checksums[position]
+            else { continue }
+            files[index].policy.verify = false
+            files[index].verifiedEarlier = entry
+            files[index].knownSHA256 = entry.sha256
+        }
+        return files
+    }
+
+    /// What is known of the file being kept, gathered over its pieces.
+    private var fileSoFar: (signatures: SignatureCounts, lastPage: (line: Int, page: HistoryPage)?) = (SignatureCounts(), nil)
+
+    private func keep(_ decoded: DecodedPart) throws {
         input.counts.notificationLines += decoded.notificationLines
         input.counts.historyLines += decoded.historyLines
-        input.checksums[decoded.path] = decoded.sha256
-        input.counts.signatures.add(decoded.signatures)
-        if decoded.fullyVerified { input.verifiedFiles.append((decoded.path, decoded.sha256, decoded.signatures)) }
-        if decoded.fromRecord { input.counts.filesVerifiedEarlier += 1 }
+        fileSoFar.signatures.add(decoded.signatures)
+        if let page = decoded.lastPage { fileSoFar.lastPage = page }
         for item in decoded.items {
             switch item {
             case .notification(let notification):
@@ -55,10 +84,33 @@ package final class AppStoreReader {
             case .rejected(let reject):
                 input.counts.rejectedLines += 1
                 try rejects.record(reject)
-            case .incompleteHistory(let description):
-                input.counts.incompleteHistories.append(description)
             }
         }
+        if decoded.endsFile { finish(decoded.file, sha256: decoded.sha256 ?? "") }
+    }
+
+    /// A file read to its end: its checksum, how its signatures fared, whether its history ends.
+    private func finish(_ file: AppStoreFile, sha256: String) {
+        var signatures = fileSoFar.signatures
+        if let entry = file.verifiedEarlier {
+            signatures = SignatureCounts()
+            signatures.verified = entry.verified
+            signatures.unverifiedDecoded = entry.decoded
+            signatures.unverifiedXcode = entry.xcode
+            input.counts.filesVerifiedEarlier += 1
+        }
+        input.checksums[file.path] = sha256
+        input.counts.signatures.add(signatures)
+        if file.verifiedEarlier != nil || (file.policy.verify && signatures.rejected == 0) {
+            input.verifiedFiles.append((file.path, sha256, signatures))
+        }
+        // Pages are read in file order: a history is complete when its last page says Apple has no more.
+        if let (line, page) = fileSoFar.lastPage, page.hasMore {
+            let token = page.paginationToken.map { " (paginationToken \($0))" } ?? ""
+            input.counts.incompleteHistories.append(
+                "\(file.path):\(line): the last history page says hasMore\(token), but no later page follows; fetch the rest")
+        }
+        fileSoFar = (SignatureCounts(), nil)
     }
 
     // MARK: Hygiene
@@ -79,7 +131,7 @@ package final class AppStoreReader {
 
     private func keep(_ decoded: DecodedNotification) {
         let notification = decoded.notification
-        if isOtherEnvironment(notification.rawEnvironment ?? notification.transaction?.rawEnvironment) { return }
+        if isOtherEnvironment(notification.rawEnvironment ?? decoded.transaction?.rawEnvironment) { return }
         if notification.signedDate > options.asOf {
             input.counts.notificationsSignedAfterAsOf += 1
             return
@@ -98,9 +150,9 @@ package final class AppStoreReader {
         input.notifications.append(notification)
         input.counts.notificationsByType[notification.rawType, default: 0] += 1
         if notification.version == "1" { input.counts.v1Notifications += 1 }
-        if let transaction = notification.transaction { keep(transaction) }
+        if let transaction = decoded.transaction { keep(transaction) }
         for transaction in decoded.otherTransactions { keep(transaction) }
-        if var renewal = notification.renewal {
+        if var renewal = decoded.renewal {
             renewal.rawEnvironment = renewal.rawEnvironment ?? notification.rawEnvironment
             keep(renewal)
         }

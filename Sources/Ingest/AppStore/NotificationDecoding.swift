@@ -163,7 +163,7 @@ func makeNotification(_ fields: NotificationFields, at location: SourceLocation)
     let renewal = fields.renewal?.record(transactionID: transaction?.transactionID, fallbackSignedDate: signedDate, at: location)
     let notification = NotificationRecord(
         uuid: uuid, rawType: type, subtype: fields.subtype, version: fields.version ?? "2.0", signedDate: signedDate,
-        receivedAt: fields.receivedAt, rawEnvironment: fields.environment, transaction: transaction,
-        rawConsumptionRequestReason: fields.consumptionRequestReason, renewal: renewal, source: location)
-    return DecodedNotification(notification: notification)
+        receivedAt: fields.receivedAt, rawEnvironment: fields.environment, transaction: transaction.map(NotifiedTransaction.init),
+        rawConsumptionRequestReason: fields.consumptionRequestReason, source: location)
+    return DecodedNotification(notification: notification, transaction: transaction, renewal: renewal)
 }

@@ -55,6 +55,26 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     package var environment: AppStoreEnvironment? { rawEnvironment.flatMap(AppStoreEnvironment.init(rawValue:)) }
 }
 
+/// The few facts of a notification's transaction that the notification itself stands for:
+/// which transaction, which product, and whether this copy shows a revocation or a family share.
+///
+/// A notification keeps only these, not a whole copy: millions of them are held at once.
+package struct NotifiedTransaction: Sendable, Hashable, Codable {
+    package var transactionID: String
+    package var productID: String
+    package var revocationDate: Timestamp?
+    package var rawOwnership: String?
+
+    package init(_ record: TransactionRecord) {
+        transactionID = record.transactionID
+        productID = record.productID
+        revocationDate = record.revocationDate
+        rawOwnership = record.rawOwnership
+    }
+
+    package var ownership: Ownership? { rawOwnership.flatMap(Ownership.init(rawValue:)) }
+}
+
 /// One App Store Server Notification, V2 or V1, as received.
 package struct NotificationRecord: Sendable, Hashable, Codable {
     /// `notificationUUID`; V1 has none, so a digest of the body stands in (retries repeat it).
@@ -67,10 +87,10 @@ package struct NotificationRecord: Sendable, Hashable, Codable {
     /// When the app's server received it, if the export says.
     package var receivedAt: Timestamp?
     package var rawEnvironment: String?
-    package var transaction: TransactionRecord?
+    /// What the notification says about its transaction; the transaction itself, like the
+    /// renewal info it carried, is kept with the other copies of it.
+    package var transaction: NotifiedTransaction?
     package var rawConsumptionRequestReason: String?
-    /// The renewal info the notification carried (`data.signedRenewalInfo`), if any.
-    package var renewal: RenewalRecord?
     package var source: SourceLocation
 
     package var type: NotificationType? {

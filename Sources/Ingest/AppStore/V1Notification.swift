@@ -92,7 +92,7 @@ func makeV1Notification(
     let signedDate = receivedAt ?? transactions.map(\.signedDate).max() ?? Timestamp(milliseconds: 0)
     let notification = NotificationRecord(
         uuid: "v1-" + String(digest.prefix(32)), rawType: fields.v1Type ?? "", subtype: nil, version: "1",
-        signedDate: signedDate, receivedAt: receivedAt, rawEnvironment: environment, transaction: main,
-        rawConsumptionRequestReason: nil, renewal: nil, source: location)
-    return DecodedNotification(notification: notification, otherTransactions: others)
+        signedDate: signedDate, receivedAt: receivedAt, rawEnvironment: environment,
+        transaction: main.map(NotifiedTransaction.init), rawConsumptionRequestReason: nil, source: location)
+    return DecodedNotification(notification: notification, transaction: main, otherTransactions: others)
 }

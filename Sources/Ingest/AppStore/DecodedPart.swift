@@ -1,88 +1,60 @@
 import Support
 
-/// What one notification or transaction file decoded to, in line order, before hygiene:
-/// decoding runs on all cores, one file per task, and hygiene then keeps files in order.
-struct DecodedFile: Sendable {
+/// What one piece of a notification or history file decoded to, in line order, before
+/// hygiene: pieces are decoded on all cores, and hygiene then keeps them in file order.
+struct DecodedPart: Sendable {
     enum Item: Sendable {
         case notification(DecodedNotification)
         case transactions(TransactionLine)
         case rejected(Reject)
-        /// A history page says Apple has more, and no later page follows it in the file.
-        case incompleteHistory(String)
     }
 
-    var path: String
+    var file: AppStoreFile
+    var path: String { file.path }
     var items: [Item] = []
     var notificationLines = 0
     var historyLines = 0
-    var sha256 = ""
+    var endsFile: Bool
+    /// The file's SHA-256, on its last piece.
+    var sha256: String?
     var signatures = SignatureCounts()
-    /// Every signature in it was verified and none refused (now or by an earlier run).
-    var fullyVerified = false
-    /// Its signatures were verified by an earlier run (same bytes, same trust settings).
-    var fromRecord = false
-    /// The last history page read: its line and paging.
-    private var lastPage: (line: Int, page: HistoryPage)?
+    /// The last history page in the piece: its line and paging.
+    var lastPage: (line: Int, page: HistoryPage)?
 
-    init(path: String, items: [Item] = [], sha256: String = "") {
-        self.path = path
-        self.items = items
-        self.sha256 = sha256
-    }
-
-    /// Decodes a file with its signatures checked, or, when an earlier run verified the very
-    /// same bytes under the same settings, without: then the checksum taken while reading must
-    /// match the record, or the file is read again with every check.
-    ///
-    /// A file that is not UTF-8
-    /// is a rejected input; the other files are still read.
-    static func decodeChecked(
-        _ path: String, notifications: Bool, policy: SignaturePolicy, verdicts: ChainVerdicts, known: VerifiedFiles?
-    ) throws -> DecodedFile {
-        do {
-            if policy.verify, let entry = known?.entry(for: path, policy: policy.fingerprint) {
-                var unchecked = policy
-                unchecked.verify = false
-                var decoded = try decode(path, notifications: notifications, policy: unchecked, verdicts: verdicts)
-                if decoded.sha256 == entry.sha256 && decoded.signatures.rejected == 0 {
-                    decoded.signatures = SignatureCounts()
-                    decoded.signatures.verified = entry.verified
-                    decoded.signatures.unverifiedDecoded = entry.decoded
-                    decoded.signatures.unverifiedXcode = entry.xcode
-                    decoded.fullyVerified = true
-                    decoded.fromRecord = true
-                    return decoded
+    /// Decodes a piece with the checks its file's policy asks for.
+    static func decode(_ part: AppStorePart, verdicts: ChainVerdicts) throws -> DecodedPart {
+        let file = part.file
+        let verifier = JWSVerifier(policy: file.policy, verdicts: verdicts)
+        var decoded = DecodedPart(file: file, endsFile: part.endsFile, sha256: part.sha256)
+        switch part.content {
+        case .lines(let bytes, let firstLine):
+            try bytes.withUnsafeBytes { buffer in
+                try LineReader.read(buffer, firstLine: firstLine, path: file.path) { line, bytes in
+                    if file.notifications {
+                        decoded.addNotificationLine(bytes, line: line, verifier: verifier)
+                    } else {
+                        decoded.addTransactionLine(bytes, line: line, verifier: verifier)
+                    }
                 }
             }
-            return try decode(path, notifications: notifications, policy: policy, verdicts: verdicts)
-        } catch LineReaderError.notUTF8, CSVError.notUTF8 {
-            let reject = Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
-            return DecodedFile(path: path, items: [.rejected(reject)], sha256: try SHA256.file(path))
+        case .csvFile:
+            let hasher = SHA256()
+            do {
+                try decoded.readNotificationCSV(file.path, verifier: verifier, onBlock: hasher.update)
+                decoded.sha256 = file.knownSHA256 ?? hasher.finish()
+            } catch CSVError.notUTF8 {
+                decoded.items = [.rejected(decoded.notUTF8())]
+                decoded.sha256 = try SHA256.file(file.path)
+            }
+        case .notUTF8:
+            decoded.items = [.rejected(decoded.notUTF8())]
         }
+        decoded.signatures = verifier.counts
+        return decoded
     }
 
-    private static func decode(
-        _ path: String, notifications: Bool, policy: SignaturePolicy, verdicts: ChainVerdicts
-    ) throws -> DecodedFile {
-        let verifier = JWSVerifier(policy: policy, verdicts: verdicts)
-        var decoded = DecodedFile(path: path)
-        let hasher = SHA256()
-        if !notifications {
-            try InputStream.readLines(path: path, onBlock: hasher.update) { line, bytes in
-                decoded.addTransactionLine(bytes, line: line, verifier: verifier)
-            }
-        } else if InputStream.baseName(path).lowercased().hasSuffix(".csv") {
-            try decoded.readNotificationCSV(path, verifier: verifier, onBlock: hasher.update)
-        } else {
-            try InputStream.readLines(path: path, onBlock: hasher.update) { line, bytes in
-                decoded.addNotificationLine(bytes, line: line, verifier: verifier)
-            }
-        }
-        decoded.finishPages()
-        decoded.sha256 = hasher.finish()
-        decoded.signatures = verifier.counts
-        decoded.fullyVerified = policy.verify && verifier.counts.rejected == 0
-        return decoded
+    private func notUTF8() -> Reject {
+        Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
     }
 
     private mutating func addNotificationLine(_ bytes: UnsafeRawBufferPointer, line: Int, verifier: JWSVerifier) {
@@ -108,15 +80,6 @@ struct DecodedFile: Sendable {
         } catch {
             items.append(.rejected(reject(error, bytes.preview(), line)))
         }
-    }
-
-    /// Pages are read in file order: a history is complete when its last page says Apple has no more.
-    private mutating func finishPages() {
-        guard let (line, page) = lastPage, page.hasMore else { return }
-        let token = page.paginationToken.map { " (paginationToken \($0))" } ?? ""
-        items.append(
-            .incompleteHistory(
-                "\(path):\(line): the last history page says hasMore\(token), but no later page follows; fetch the rest"))
     }
 
     private func reject(_ error: AppStoreDecodingError, _ value: String, _ line: Int) -> Reject {

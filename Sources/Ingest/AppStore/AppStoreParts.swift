@@ -1,0 +1,133 @@
+import Support
+
+/// A piece of a notification or history file, handed out in file order and decoded on any thread.
+struct AppStorePart: Sendable {
+    enum Content: Sendable {
+        /// Whole lines of a JSON Lines file (decompressed when the file is gzip), the first of
+        /// them line `firstLine` of the file.
+        case lines([UInt8], firstLine: Int)
+        /// A notification CSV export: decoded whole, from its path (a quoted field may hold a
+        /// line break, so it is not cut at lines).
+        case csvFile
+        /// A file whose first line is UTF-16 text: refused as a whole.
+        case notUTF8
+    }
+
+    var file: AppStoreFile
+    var content: Content
+    /// The last piece of its file: the file's SHA-256 is known.
+    var endsFile: Bool
+    /// The SHA-256 of the whole file, on its last piece (nil when the decoder takes it).
+    var sha256: String?
+}
+
+/// A notification or history file to read, and how.
+struct AppStoreFile: Sendable {
+    var index: Int
+    var path: String
+    var notifications: Bool
+    var policy: SignaturePolicy
+    /// Set when an earlier run verified these very bytes under the same settings: they are
+    /// decoded without checks, and the record's counts stand for the checks.
+    var verifiedEarlier: VerifiedFiles.Entry?
+    /// Its SHA-256 when already taken (to compare with the record).
+    var knownSHA256: String?
+
+    var isCSV: Bool { notifications && InputStream.baseName(path).lowercased().hasSuffix(".csv") }
+}
+
+/// Hands out the notification and history files in pieces of whole lines, in file and line
+/// order, taking each file's SHA-256 as its bytes go by.
+///
+/// Decoding a file is most of the work of reading the App Store side, and one file can hold
+/// months of notifications: pieces let every core decode while only a few pieces, not whole
+/// files, are held decoded at once.
+package final class AppStoreParts {
+    /// About this many bytes of lines a piece (a longer line makes a longer piece): small enough
+    /// that a few decoded pieces weigh little, large enough that handing them out costs nothing.
+    package static let defaultPartSize = 4 << 20
+
+    private let partSize: Int
+    private let files: [AppStoreFile]
+    private var fileIndex = 0
+    private var stream: InputStream?
+    private var hasher: SHA256?
+    private var pending: [UInt8] = []
+    private var nextLine = 1
+    private let block: UnsafeMutableRawBufferPointer
+
+    init(files: [AppStoreFile], partSize: Int) {
+        self.files = files
+        self.partSize = max(1, partSize)
+        block = .allocate(byteCount: min(1 << 20, self.partSize), alignment: 16)
+    }
+
+    deinit { block.deallocate() }
+
+    /// The next piece, nil after the last.
+    func next() throws -> AppStorePart? {
+        guard fileIndex < files.count else { return nil }
+        let file = files[fileIndex]
+        if file.isCSV {
+            fileIndex += 1
+            return AppStorePart(file: file, content: .csvFile, endsFile: true)
+        }
+        if stream == nil {
+            let hasher = file.knownSHA256 == nil ? SHA256() : nil
+            stream = try InputStream(path: file.path) { hasher?.update($0) }
+            self.hasher = hasher
+            nextLine = 1
+        }
+        let ended = try fill()
+        if nextLine == 1, TextEncodingCheck.isUTF16(firstLinePrefix()) {
+            finishFile()
+            return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
+        }
+        let cut = ended ? pending.count : lastLineEnd()
+        var lines = pending
+        pending = Array(lines[cut...])
+        pending.reserveCapacity(partSize + block.count)
+        lines.removeSubrange(cut...)
+        let firstLine = nextLine
+        nextLine += lines.withUnsafeBytes { $0.baseAddress.map { countLineFeeds($0, lines.count) } ?? 0 }
+        guard ended else { return AppStorePart(file: file, content: .lines(lines, firstLine: firstLine), endsFile: false) }
+        let sha256 = file.knownSHA256 ?? hasher?.finish()
+        finishFile()
+        return AppStorePart(file: file, content: .lines(lines, firstLine: firstLine), endsFile: true, sha256: sha256)
+    }
+
+    /// Reads until `pending` holds a piece's worth ending in a line feed; true at the file's end.
+    private func fill() throws -> Bool {
+        while pending.count < partSize || lastLineEnd() == 0 {
+            guard let stream else { return true }
+            let count = try stream.read(into: block)
+            if count == 0 { return true }
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: block[..<count]))
+        }
+        return false
+    }
+
+    /// Where the last whole line of `pending` ends (after its line feed); 0 when it has none.
+    private func lastLineEnd() -> Int {
+        var index = pending.count
+        while index > 0 {
+            if pending[index - 1] == 0x0A { return index }
+            index -= 1
+        }
+        return 0
+    }
+
+    /// The first two bytes of the file's first line, without a carriage return that ends it.
+    private func firstLinePrefix() -> [UInt8] {
+        var line = pending.prefix { $0 != 0x0A }
+        if line.last == 0x0D { line = line.dropLast() }
+        return Array(line.prefix(2))
+    }
+
+    private func finishFile() {
+        stream = nil
+        hasher = nil
+        pending = []
+        fileIndex += 1
+    }
+}
