@@ -54,7 +54,10 @@ package struct LedgerLoad: Sendable {
     }
 
     /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
-    package init(data: String, options: Options, rejects: RejectLog) throws {
+    ///
+    /// Unless `keepingRecords` (a snapshot writes them), the records read are let go once the
+    /// ledger is built: `appStore.input` then holds counts and checksums only.
+    package init(data: String, options: Options, rejects: RejectLog, keepingRecords: Bool = false) throws {
         layout = try InputLayout(root: data)
         for refused in layout.refused { try rejects.record(refused) }
         var appStoreOptions = AppStoreOptions(
@@ -74,6 +77,7 @@ package struct LedgerLoad: Sendable {
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
+        if !keepingRecords { appStore.input.releaseRecords() }
         rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
         evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
     }

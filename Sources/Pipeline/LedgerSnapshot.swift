@@ -33,7 +33,7 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// Reads and verifies the App Store side of `data`.
     package init(data: String, options: LedgerLoad.Options) throws {
         let rejects = RejectLog(keepingAll: true)
-        let loaded = try LedgerLoad(data: data, options: options, rejects: rejects)
+        let loaded = try LedgerLoad(data: data, options: options, rejects: rejects, keepingRecords: true)
         var kept = options
         // Where verified files are remembered is this machine's business, not the snapshot's.
         kept.verifiedFilesRecord = nil

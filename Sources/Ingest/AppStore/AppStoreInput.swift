@@ -61,6 +61,18 @@ package struct AppStoreInput: Sendable, Codable {
 
     package init() {}
 
+    /// Lets go of the records once the ledger holds what it needs of them: from then on only the
+    /// counts, checksums and verified files are read, and the copies would double the memory.
+    package mutating func releaseRecords() {
+        transactions = []
+        transactionIndex = [:]
+        copies = [:]
+        firstRevokedCopy = [:]
+        renewals = [:]
+        graceRenewals = [:]
+        notifications = []
+    }
+
     /// What a ledger snapshot keeps: everything but the record of verified files, which the
     /// run that verified them has already written.
     private enum CodingKeys: String, CodingKey {
