@@ -11,6 +11,8 @@ package final class AppStoreReader {
     let rejects: RejectLog
     private(set) var input = AppStoreInput()
     private var notificationIndexByUUID: [String: Int] = [:]
+    /// Product ids, types and the like repeat in every record: each is kept once.
+    private var strings = StringInterner()
     /// Files verified by earlier runs (nil: verify everything, remember nothing).
     let verifiedFiles: VerifiedFiles?
     /// About how many bytes of lines are decoded as one piece.
@@ -147,7 +149,12 @@ package final class AppStoreReader {
             return
         }
         notificationIndexByUUID[notification.uuid] = input.notifications.count
-        input.notifications.append(notification)
+        var kept = notification
+        kept.rawType = strings(kept.rawType)
+        kept.subtype = strings(kept.subtype)
+        kept.rawConsumptionRequestReason = strings(kept.rawConsumptionRequestReason)
+        if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
+        input.notifications.append(kept)
         input.counts.notificationsByType[notification.rawType, default: 0] += 1
         if notification.version == "1" { input.counts.v1Notifications += 1 }
         if let transaction = decoded.transaction { keep(transaction) }
@@ -164,7 +171,13 @@ package final class AppStoreReader {
             input.counts.transactionCopiesSignedAfterAsOf += 1
             return
         }
-        input.keep(transaction)
+        var kept = transaction
+        kept.productID = strings(kept.productID)
+        kept.rawType = strings(kept.rawType)
+        kept.subscriptionGroupIdentifier = strings(kept.subscriptionGroupIdentifier)
+        kept.appAccountToken = strings(kept.appAccountToken)
+        kept.rawRevocationType = strings(kept.rawRevocationType)
+        input.keep(kept)
     }
 
     private func keep(_ renewal: RenewalRecord) {
@@ -173,7 +186,9 @@ package final class AppStoreReader {
             input.counts.renewalCopiesSignedAfterAsOf += 1
             return
         }
-        input.keep(renewal)
+        var kept = renewal
+        kept.productID = strings(kept.productID)
+        input.keep(kept)
     }
 }
 
