@@ -39,7 +39,17 @@ package struct AccessEnd: Sendable, Hashable {
 /// A transaction as the ledger sees it as of the run's as-of time.
 package struct LedgerTransaction: Sendable, Hashable {
     /// The copy with the latest `signedDate` not after the as-of time.
-    package var record: TransactionRecord
+    package var record: TransactionRecord {
+        _read { yield box.record }
+        _modify {
+            var record = box.record
+            yield &record
+            box = RecordBox(record)
+        }
+    }
+    /// Where the record lives: ledger transactions are copied often (sorted, indexed, handed to
+    /// figures), and a copy then takes one reference instead of a dozen strings.
+    private var box: RecordBox
     package var ownership: Ownership
     /// The product type from the transaction, else from `products.csv`.
     package var type: ProductType?
@@ -57,6 +67,21 @@ package struct LedgerTransaction: Sendable, Hashable {
     /// the access while it retried the payment (DOMAIN.md rule 13).
     package var grace: BillingGrace?
 
+    package init(
+        record: TransactionRecord, ownership: Ownership, type: ProductType?, account: Int?, grantsAccess: Bool,
+        end: AccessEnd?, reversals: [Timestamp] = [], copies: Int = 1, grace: BillingGrace? = nil
+    ) {
+        box = RecordBox(record)
+        self.ownership = ownership
+        self.type = type
+        self.account = account
+        self.grantsAccess = grantsAccess
+        self.end = end
+        self.reversals = reversals
+        self.copies = copies
+        self.grace = grace
+    }
+
     package var id: String { record.transactionID }
     package var grantStart: Timestamp { record.purchaseDate }
     /// When the standing access ends: at a billing grace's start (the grace is its own state),
@@ -67,6 +92,16 @@ package struct LedgerTransaction: Sendable, Hashable {
     package func grants(at t: Timestamp) -> Bool {
         grantsAccess && grantStart <= t && (grantEnd.map { t < $0 } ?? true)
     }
+}
+
+/// A transaction record held by reference, never changed in place.
+private final class RecordBox: Sendable, Hashable {
+    let record: TransactionRecord
+
+    init(_ record: TransactionRecord) { self.record = record }
+
+    static func == (left: RecordBox, right: RecordBox) -> Bool { left.record == right.record }
+    func hash(into hasher: inout Hasher) { hasher.combine(record) }
 }
 
 /// A billing grace period (DOMAIN.md rule 13): `[start, end)` from the expiry of the period
