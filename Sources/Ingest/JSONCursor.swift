@@ -139,7 +139,10 @@ package struct JSONCursor {
     package mutating func stringBytes() throws -> UnsafeRawBufferPointer {
         skipSpace()
         let raw = try rawString()
-        guard !raw.contains(UInt8(ascii: "\\")) else { throw JSONError(reason: "unexpected escape in a base64 value", field: "") }
+        // Kilobytes of base64: looked through with memchr, not byte by byte.
+        if let start = raw.baseAddress, findFirst(UInt8(ascii: "\\"), in: start, raw.count) != nil {
+            throw JSONError(reason: "unexpected escape in a base64 value", field: "")
+        }
         return raw
     }
 

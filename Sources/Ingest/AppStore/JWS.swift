@@ -65,41 +65,52 @@ package enum Base64URL {
         while count > 0 && text[count - 1] == UInt8(ascii: "=") { count -= 1 }
         // A lone leftover character cannot encode a byte; more than two '=' is not base64.
         guard text.count - count <= 2, count % 4 != 1 else { return nil }
-        let table = Base64URL.table
-        var output = [UInt8](repeating: 0, count: count / 4 * 3 + max(0, count % 4 - 1))
         var valid = true
-        output.withUnsafeMutableBufferPointer { out in
-            var input = 0
-            var position = 0
-            while input + 4 <= count {
-                let a = table[Int(text[input])], b = table[Int(text[input + 1])]
-                let c = table[Int(text[input + 2])], d = table[Int(text[input + 3])]
-                if (a | b | c | d) & 0x80 != 0 {
-                    valid = false
-                    return
-                }
-                let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out[position] = UInt8(truncatingIfNeeded: value >> 16)
-                out[position + 1] = UInt8(truncatingIfNeeded: value >> 8)
-                out[position + 2] = UInt8(truncatingIfNeeded: value)
-                input += 4
-                position += 3
+        // Every byte of the output is written below, so it is not zeroed first.
+        let output = [UInt8](unsafeUninitializedCapacity: count / 4 * 3 + max(0, count % 4 - 1)) { out, initialized in
+            initialized = out.count
+            Base64URL.table.withUnsafeBufferPointer { table in decode(text, count: count, table: table, into: out, valid: &valid)
             }
-            let rest = count - input
-            guard rest > 0 else { return }
-            var value: UInt32 = 0
-            for offset in 0..<rest {
-                let sextet = table[Int(text[input + offset])]
-                if sextet & 0x80 != 0 {
-                    valid = false
-                    return
-                }
-                value |= UInt32(sextet) << UInt32(18 - 6 * offset)
-            }
-            out[position] = UInt8(truncatingIfNeeded: value >> 16)
-            if rest == 3 { out[position + 1] = UInt8(truncatingIfNeeded: value >> 8) }
         }
         return valid ? output : nil
+    }
+
+    /// The decoding loop: `count` characters of `text` (without padding) into `out`.
+    @inline(__always)
+    private static func decode(
+        _ text: UnsafeRawBufferPointer, count: Int, table: UnsafeBufferPointer<UInt8>,
+        into out: UnsafeMutableBufferPointer<UInt8>,
+        valid: inout Bool
+    ) {
+        var input = 0
+        var position = 0
+        while input + 4 <= count {
+            let a = table[Int(text[input])], b = table[Int(text[input + 1])]
+            let c = table[Int(text[input + 2])], d = table[Int(text[input + 3])]
+            if (a | b | c | d) & 0x80 != 0 {
+                valid = false
+                return
+            }
+            let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            out[position] = UInt8(truncatingIfNeeded: value >> 16)
+            out[position + 1] = UInt8(truncatingIfNeeded: value >> 8)
+            out[position + 2] = UInt8(truncatingIfNeeded: value)
+            input += 4
+            position += 3
+        }
+        let rest = count - input
+        guard rest > 0 else { return }
+        var value: UInt32 = 0
+        for offset in 0..<rest {
+            let sextet = table[Int(text[input + offset])]
+            if sextet & 0x80 != 0 {
+                valid = false
+                return
+            }
+            value |= UInt32(sextet) << UInt32(18 - 6 * offset)
+        }
+        out[position] = UInt8(truncatingIfNeeded: value >> 16)
+        if rest == 3 { out[position + 1] = UInt8(truncatingIfNeeded: value >> 8) }
     }
 
     /// Sextet per byte, 0x80 for a byte that is not in the alphabet.
