@@ -29,8 +29,12 @@ package struct Ledger: Sendable {
     /// One per FAMILY_SHARED transaction, in transaction order.
     package var familyLinks: [FamilyLink]
     package var familyLinkByMember: [Int: Int]
-    /// Notifications kept by ingestion (one per `notificationUUID`).
+    /// The notifications the figures read (consumption requests, refund decisions, reversals),
+    /// one per `notificationUUID`, in input order: the others are in the transactions' states.
     package var notifications: [NotificationRecord]
+    static let notificationTypesForFigures: Set<NotificationType> = [
+        .consumptionRequest, .refund, .refundDeclined, .refundReversed,
+    ]
     package var products: [String: Product]
     /// accounts.csv accounts none of whose transactions were found.
     package var accountsWithoutTransactions: [String]

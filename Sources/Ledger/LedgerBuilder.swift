@@ -11,7 +11,8 @@ extension Ledger {
     ) throws {
         self.options = options
         self.products = products
-        notifications = input.notifications
+        // Every notification has told the ledger what it had to; the figures read only these.
+        notifications = input.notifications.filter { $0.type.map(Ledger.notificationTypesForFigures.contains) ?? false }
         var (transactions, purchases) = Ledger.latestStates(input, products: products, asOf: options.asOf)
         let holders = try Ledger.holders(of: &transactions, links: accountLinks, rejects: rejects)
         accounts = holders.accounts
@@ -41,12 +42,14 @@ extension Ledger {
     private static func latestStates(
         _ input: AppStoreInput, products: [String: Product], asOf: Timestamp
     ) -> ([LedgerTransaction], PurchaseIndex) {
-        // Ingestion kept the latest copy of each transaction signed by the as-of time.
-        let kept = input.transactions.filter { $0.signedDate <= asOf }
-        let order = kept.map { TransactionID.sortKey($0.transactionID) }
+        // Ingestion kept the latest copy of each transaction signed by the as-of time; records
+        // are read in place, never copied but into the ledger.
+        let records = input.transactions
+        let kept = records.indices.filter { records[$0].signedDate <= asOf }
+        let order = kept.map { TransactionID.sortKey(records[$0].transactionID) }
         let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
-        var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { index -> LedgerTransaction in
-            let record = kept[index]
+        var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { position -> LedgerTransaction in
+            let record = records[kept[position]]
             let type = record.type ?? products[record.productID]?.type
             return LedgerTransaction(
                 record: record, ownership: record.ownership ?? .purchased, type: type, account: nil,
