@@ -29,6 +29,12 @@ package struct ClassCosts: Sendable, Hashable, Codable {
 package struct DayCell: Sendable, Hashable, Codable {
     package var rows = 0
     package var cost = Money.zero
+
+    /// Counts one row of `amount`.
+    mutating func add(_ amount: Money) throws(MoneyError) {
+        rows += 1
+        cost = try cost.adding(amount)
+    }
 }
 
 /// Cost after one transaction's access ended, for one account, split by notice and grace.

@@ -155,11 +155,8 @@ package struct Attributor: Sendable {
             try totals.inputByCurrency.add(original, in: currency)
             try totals.classByProduct[product].add(cost, to: costClass)
             try totals.classByCurrency.add(original, in: currency, to: costClass)
-            let key = DayKey(day: t.dayNumber, category: category, costClass: costClass)
-            var cell = totals.byDay[key] ?? DayCell()
-            cell.rows += 1
-            cell.cost = try cell.cost.adding(cost)
-            totals.byDay[key] = cell
+            // One lookup, the cell changed in place: this runs for every row in the window.
+            try totals.byDay[DayKey(day: t.dayNumber, category: category, costClass: costClass), default: DayCell()].add(cost)
             if decided.transaction >= 0 {
                 let transaction = Int(decided.transaction)
                 if costClass.isEntitled {

@@ -263,22 +263,27 @@ nonisolated(unsafe) private let emptyBytes: UnsafePointer<UInt8>? = {
 private let onField: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
     field, length, context in
     guard let context else { return }
-    let batch = Unmanaged<CSVBatch>.fromOpaque(context).takeUnretainedValue()
-    if batch.fieldEnds.count == batch.openRecordFirstField {
-        batch.openRecordStartLine = batch.line
+    // The parser holds the batch for the whole call: no retain and release for every field.
+    Unmanaged<CSVBatch>.fromOpaque(context)._withUnsafeGuaranteedRef { batch in
+        if batch.fieldEnds.count == batch.openRecordFirstField {
+            batch.openRecordStartLine = batch.line
+        }
+        if let field, length > 0 {
+            batch.bytes.append(contentsOf: UnsafeRawBufferPointer(start: field, count: length))
+            batch.line += countLineFeeds(field, length)
+        }
+        batch.fieldEnds.append(batch.bytes.count)
     }
-    if let field, length > 0 {
-        batch.bytes.append(contentsOf: UnsafeRawBufferPointer(start: field, count: length))
-        batch.line += countLineFeeds(field, length)
-    }
-    batch.fieldEnds.append(batch.bytes.count)
 }
 
 /// libcsv's record callback: close the open record unless it is blank (a blank line, or the
 /// line feed after a carriage return), and advance the line on a line feed.
 private let onRecordEnd: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
     guard let context else { return }
-    let batch = Unmanaged<CSVBatch>.fromOpaque(context).takeUnretainedValue()
+    Unmanaged<CSVBatch>.fromOpaque(context)._withUnsafeGuaranteedRef { closeRecord(in: $0, terminator: terminator) }
+}
+
+private func closeRecord(in batch: CSVBatch, terminator: Int32) {
     let fieldCount = batch.fieldEnds.count - batch.openRecordFirstField
     let lastFieldStart = batch.fieldEnds.count >= 2 ? batch.fieldEnds[batch.fieldEnds.count - 2] : 0
     let isBlankLine = fieldCount == 1 && batch.fieldEnds[batch.fieldEnds.count - 1] == lastFieldStart

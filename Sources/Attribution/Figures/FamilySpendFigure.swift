@@ -86,8 +86,8 @@ package struct FamilySpendFigure: Sendable {
 
     /// The id a person's transaction counts under: the original for a subscription.
     private static func personalID(_ ledger: Ledger, _ index: Int) -> String {
-        let record = ledger.transactions[index].record
-        return ledger.transactions[index].type == .autoRenewable ? record.originalTransactionID : record.transactionID
+        ledger.transactions[index].type == .autoRenewable
+            ? ledger.transactions[index].record.originalTransactionID : ledger.transactions[index].record.transactionID
     }
 
     private struct Person: Hashable {

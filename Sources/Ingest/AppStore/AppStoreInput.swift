@@ -15,7 +15,7 @@ package struct AppStoreInput: Sendable, Codable {
     package var firstRevokedCopy: [String: Timestamp] = [:]
 
     /// Keeps `copy` if it is the newest of its transaction.
-    mutating func keep(_ copy: TransactionRecord) {
+    mutating func keep(_ copy: consuming TransactionRecord) {
         let id = copy.transactionID
         copies[id, default: 0] += 1
         if copy.revocationDate != nil, firstRevokedCopy[id].map({ copy.signedDate < $0 }) ?? true {
@@ -26,9 +26,9 @@ package struct AppStoreInput: Sendable, Codable {
             transactions.append(copy)
             return
         }
-        let current = transactions[index]
-        if copy.signedDate > current.signedDate
-            || (copy.signedDate == current.signedDate && copy.revocationDate != nil && current.revocationDate == nil)
+        let signed = transactions[index].signedDate
+        if copy.signedDate > signed
+            || (copy.signedDate == signed && copy.revocationDate != nil && transactions[index].revocationDate == nil)
         {
             transactions[index] = copy
         }
@@ -43,10 +43,10 @@ package struct AppStoreInput: Sendable, Codable {
     package var graceRenewals: [String: RenewalRecord] = [:]
 
     /// Keeps `copy` if it is the newest renewal info for its transaction.
-    mutating func keep(_ copy: RenewalRecord) {
+    mutating func keep(_ copy: consuming RenewalRecord) {
         let key = copy.transactionID ?? "original:" + copy.originalTransactionID
-        if renewals[key].map({ $0.signedDate < copy.signedDate }) ?? true { renewals[key] = copy }
-        if copy.gracePeriodExpiresDate != nil, graceRenewals[key].map({ $0.signedDate < copy.signedDate }) ?? true {
+        if (renewals[key]?.signedDate).map({ $0 < copy.signedDate }) ?? true { renewals[key] = copy }
+        if copy.gracePeriodExpiresDate != nil, (graceRenewals[key]?.signedDate).map({ $0 < copy.signedDate }) ?? true {
             graceRenewals[key] = copy
         }
     }

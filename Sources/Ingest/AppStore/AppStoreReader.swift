@@ -165,7 +165,7 @@ package final class AppStoreReader {
         }
     }
 
-    private func keep(_ transaction: TransactionRecord) {
+    private func keep(_ transaction: consuming TransactionRecord) {
         if isOtherEnvironment(transaction.rawEnvironment) { return }
         if transaction.signedDate > options.asOf {
             input.counts.transactionCopiesSignedAfterAsOf += 1
@@ -180,7 +180,7 @@ package final class AppStoreReader {
         input.keep(kept)
     }
 
-    private func keep(_ renewal: RenewalRecord) {
+    private func keep(_ renewal: consuming RenewalRecord) {
         if isOtherEnvironment(renewal.rawEnvironment) { return }
         if renewal.signedDate > options.asOf {
             input.counts.renewalCopiesSignedAfterAsOf += 1
