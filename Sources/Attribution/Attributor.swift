@@ -93,7 +93,7 @@ package struct Attributor: Sendable {
             if x.t != y.t { return x.t < y.t }
             if x.cost != y.cost { return x.cost < y.cost }
             if x.quantityNanos != y.quantityNanos { return x.quantityNanos < y.quantityNanos }
-            return categories.key(x.category).utf8.lexicographicallyPrecedes(categories.key(y.category).utf8)
+            return categories.key(x.category).bytesPrecede(categories.key(y.category))
         }
         var currentAccount: Int32 = -1
         var packs: [CreditPack] = []
@@ -223,7 +223,7 @@ package struct Attributor: Sendable {
 /// A subscription's billing period: the product's, else inferred from the transaction's dates.
 package enum SubscriptionPeriod {
     package static func of(_ transaction: LedgerTransaction, products: [String: Product]) -> BillingPeriod {
-        if let period = products[transaction.record.productID]?.period { return period }
+        if let period = products[transaction.productID]?.period { return period }
         if let expires = transaction.record.expiresDate {
             return BillingPeriod.nearest(
                 to: TimeSpan(milliseconds: expires.milliseconds - transaction.record.purchaseDate.milliseconds))

@@ -32,7 +32,7 @@ package struct CreditLedger: Sendable {
 
     package init(ledger: Ledger) {
         for (index, transaction) in ledger.transactions.enumerated() where transaction.type == .consumable {
-            guard let account = transaction.account, let credits = ledger.products[transaction.record.productID]?.credits else {
+            guard let account = transaction.account, let credits = ledger.products[transaction.productID]?.credits else {
                 continue
             }
             let revoked = transaction.record.isUpgraded ? nil : transaction.record.revocationDate

@@ -41,10 +41,10 @@ package struct ProductIndex: Sendable {
     package init(ledger: Ledger) {
         // Fields read in place: a key path through the record would copy it whole.
         var seen = Set<String>()
-        for position in ledger.transactions.indices { seen.insert(ledger.transactions[position].record.productID) }
-        names = [""] + seen.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for position in ledger.transactions.indices { seen.insert(ledger.transactions[position].productID) }
+        names = [""] + seen.sorted { $0.bytesPrecede($1) }
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Int32($0)) })
-        ofTransaction = ledger.transactions.indices.map { index[ledger.transactions[$0].record.productID] ?? 0 }
+        ofTransaction = ledger.transactions.indices.map { index[ledger.transactions[$0].productID] ?? 0 }
     }
 
     package func of(transaction: Int32) -> Int { transaction < 0 ? 0 : Int(ofTransaction[Int(transaction)]) }

@@ -168,7 +168,7 @@ package enum TransactionID {
         var text: String
 
         package static func < (a: SortKey, b: SortKey) -> Bool {
-            a.number != b.number ? a.number < b.number : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+            a.number != b.number ? a.number < b.number : a.text.bytesPrecede(b.text)
         }
     }
 

@@ -11,7 +11,7 @@ enum BillingGraceFinder {
     static func attach(_ renewals: [String: RenewalRecord], to transactions: inout [LedgerTransaction], index: [String: Int]) {
         var bySubscription: [String: [Int]] = [:]
         for (position, transaction) in transactions.enumerated() where transaction.type == .autoRenewable {
-            bySubscription[transaction.record.originalTransactionID, default: []].append(position)
+            bySubscription[transaction.originalTransactionID, default: []].append(position)
         }
         for (key, renewal) in renewals.sorted(by: { $0.key < $1.key }) {
             guard let graceEnd = renewal.gracePeriodExpiresDate else { continue }

@@ -6,37 +6,37 @@ enum EndOfAccess {
     /// For a consumable, which grants no standing access, only a refund counts: it voids the
     /// pack's remaining credits (rule 7), and rows drawn on them after it are measured from it.
     static func end(of transaction: LedgerTransaction, facts: NotificationFacts, purchases: PurchaseIndex) -> AccessEnd? {
-        let record = transaction.record
+        let box = transaction.box
         var revocation: AccessEnd?
-        if let revoked = record.revocationDate {
-            let notice = facts.revocationNotice[record.transactionID]
+        if let revoked = box.record.revocationDate {
+            let notice = facts.revocationNotice[box.record.transactionID]
             revocation = AccessEnd(
                 kind: kind(of: transaction, revokedAt: revoked, purchases: purchases), at: revoked,
-                noticedAt: notice?.at ?? facts.firstRevokedCopy[record.transactionID] ?? record.signedDate,
+                noticedAt: notice?.at ?? facts.firstRevokedCopy[box.record.transactionID] ?? box.record.signedDate,
                 notificationUUID: notice?.uuid)
-        } else if transaction.ownership == .familyShared, let exit = facts.undatedExit[record.transactionID],
-            exit.signed >= record.purchaseDate
+        } else if transaction.ownership == .familyShared, let exit = facts.undatedExit[box.record.transactionID],
+            exit.signed >= box.record.purchaseDate
         {
             revocation = AccessEnd(kind: .familyExit, at: exit.signed, noticedAt: exit.notice, notificationUUID: exit.uuid)
         }
         guard transaction.grantsAccess else { return revocation }
-        if let expires = record.expiresDate, revocation.map({ expires < $0.at }) ?? true {
+        if let expires = box.record.expiresDate, revocation.map({ expires < $0.at }) ?? true {
             return AccessEnd(kind: .expiry, at: expires, noticedAt: expires, notificationUUID: nil)
         }
         return revocation
     }
 
     private static func kind(of transaction: LedgerTransaction, revokedAt: Timestamp, purchases: PurchaseIndex) -> EndKind {
-        let record = transaction.record
-        if record.isUpgraded { return .upgrade }
+        let box = transaction.box
+        if box.record.isUpgraded { return .upgrade }
         switch transaction.ownership {
         case .purchased:
-            return .ofRefund(record)
+            return .ofRefund(box.record)
         case .familyShared:
             // Since December 2025 Apple also dates a member's exit; with no refund of the same
             // product within the hour, a FAMILY_REVOKE for "other" reasons is the member leaving.
-            if record.revocationType == .familyRevoke, record.revocationReason == .other,
-                purchases.refunds(of: record.productID, near: revokedAt).isEmpty
+            if box.record.revocationType == .familyRevoke, box.record.revocationReason == .other,
+                purchases.refunds(of: box.record.productID, near: revokedAt).isEmpty
             {
                 return .familyExit
             }

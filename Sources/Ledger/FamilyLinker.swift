@@ -40,10 +40,10 @@ struct PurchaseIndex {
 
     init(_ transactions: [LedgerTransaction]) {
         for (index, transaction) in transactions.enumerated() where transaction.ownership == .purchased {
-            let record = transaction.record
-            purchasesByProduct[record.productID, default: []].append((record.purchaseDate.milliseconds, index))
-            if let revoked = record.revocationDate, !record.isUpgraded {
-                refundsByProduct[record.productID, default: []].append((revoked.milliseconds, index))
+            let box = transaction.box
+            purchasesByProduct[box.record.productID, default: []].append((box.record.purchaseDate.milliseconds, index))
+            if let revoked = box.record.revocationDate, !box.record.isUpgraded {
+                refundsByProduct[box.record.productID, default: []].append((revoked.milliseconds, index))
             }
         }
         for key in refundsByProduct.keys { refundsByProduct[key]?.sort { ($0.at, $0.transaction) < ($1.at, $1.transaction) } }
@@ -86,12 +86,12 @@ enum FamilyLinker {
     static func link(_ transactions: [LedgerTransaction], index: PurchaseIndex) -> [FamilyLink] {
         var links: [FamilyLink] = []
         for (memberIndex, member) in transactions.enumerated() where member.ownership == .familyShared {
-            let record = member.record
+            let box = member.box
             func otherAccount(_ candidate: Int) -> Bool {
                 member.account == nil || transactions[candidate].account != member.account
             }
-            if let revoked = record.revocationDate {
-                let candidates = index.refunds(of: record.productID, near: revoked).filter(otherAccount)
+            if let revoked = box.record.revocationDate {
+                let candidates = index.refunds(of: box.record.productID, near: revoked).filter(otherAccount)
                 if candidates.count == 1 {
                     links.append(FamilyLink(member: memberIndex, purchaser: candidates[0], method: .revocationMatch))
                     continue
@@ -102,8 +102,9 @@ enum FamilyLinker {
                 }
             }
             let isSubscription = member.type == .autoRenewable
-            let candidates = index.purchases(of: record.productID, before: record.purchaseDate).filter { candidate in
-                otherAccount(candidate) && (!isSubscription || transactions[candidate].record.expiresDate == record.expiresDate)
+            let candidates = index.purchases(of: box.record.productID, before: box.record.purchaseDate).filter { candidate in
+                otherAccount(candidate)
+                    && (!isSubscription || transactions[candidate].record.expiresDate == box.record.expiresDate)
             }
             switch candidates.count {
             case 0: links.append(FamilyLink(member: memberIndex, purchaser: nil, method: .none))

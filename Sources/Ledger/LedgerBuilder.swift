@@ -13,13 +13,13 @@ extension Ledger {
         self.products = products
         // Every notification has told the ledger what it had to; the figures read only these.
         notifications = input.notifications.filter { $0.type.map(Ledger.notificationTypesForFigures.contains) ?? false }
-        var (transactions, purchases) = Ledger.latestStates(input, products: products, asOf: options.asOf)
+        var (transactions, purchases, positions) = Ledger.latestStates(input, products: products, asOf: options.asOf)
         let holders = try Ledger.holders(of: &transactions, links: accountLinks, rejects: rejects)
         accounts = holders.accounts
         accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
         transactionsByAccount = holders.byAccount
         accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accounts)
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .sorted { $0.bytesPrecede($1) }
         linkConflicts = holders.conflicts
         unmatchedAppAccountTokens = holders.unmatchedTokens
 
@@ -34,14 +34,14 @@ extension Ledger {
         }
         self.timelines = timelines
         self.transactions = transactions
-        transactionIndex = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+        transactionIndex = positions
     }
 
     /// Every transaction's latest copy signed by the as-of time, in transaction-id order, with
     /// what ended its access (rules 2 and 3).
     private static func latestStates(
         _ input: AppStoreInput, products: [String: Product], asOf: Timestamp
-    ) -> ([LedgerTransaction], PurchaseIndex) {
+    ) -> ([LedgerTransaction], PurchaseIndex, positions: [String: Int]) {
         // Ingestion kept the latest copy of each transaction signed by the as-of time; records
         // are read in place, never copied but into the ledger.
         let records = input.transactions
@@ -60,9 +60,11 @@ extension Ledger {
         for index in transactions.indices {
             transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
         }
-        let positions = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(transactions.count)
+        for index in transactions.indices { positions[transactions[index].id] = index }
         BillingGraceFinder.attach(input.graceRenewals, to: &transactions, index: positions)
-        return (transactions, purchases)
+        return (transactions, purchases, positions)
     }
 
     /// Who holds each transaction: accounts.csv by original transaction id, then
@@ -78,7 +80,7 @@ extension Ledger {
         var holder: [String?] = []
         var unmatchedTokens = 0
         for transaction in transactions {
-            let resolution = directory.account(for: transaction.record)
+            let resolution = directory.account(for: transaction.box)
             if resolution.unmatchedToken { unmatchedTokens += 1 }
             if let conflict = resolution.conflict {
                 conflicts.append(conflict)
@@ -86,7 +88,7 @@ extension Ledger {
             }
             holder.append(resolution.account)
         }
-        let accounts = Set(holder.compactMap { $0 }).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let accounts = Set(holder.compactMap { $0 }).sorted { $0.bytesPrecede($1) }
         let indexOf = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
         var byAccount = Array(repeating: [Int](), count: accounts.count)
         for (index, name) in holder.enumerated() {
@@ -143,6 +145,8 @@ struct AccountDirectory {
     private var accountIDs = Set<String>()
 
     init(_ rows: [AccountLinkRow]) {
+        byOriginalTransaction.reserveCapacity(rows.count)
+        accountIDs.reserveCapacity(rows.count)
         for row in rows {
             accountIDs.insert(row.accountID)
             if !row.originalTransactionID.isEmpty && byOriginalTransaction[row.originalTransactionID] == nil {
@@ -152,22 +156,24 @@ struct AccountDirectory {
         }
     }
 
-    /// The account holding `record`, a conflict to report, and whether its `appAccountToken`
+    /// The account holding the record in `box`, a conflict to report, and whether its `appAccountToken`
     /// matched neither a token nor an account id of accounts.csv (counted, not a conflict).
-    func account(for record: TransactionRecord) -> (account: String?, conflict: Reject?, unmatchedToken: Bool) {
-        let listed = byOriginalTransaction[record.originalTransactionID]
+    func account(for box: RecordBox) -> (account: String?, conflict: Reject?, unmatchedToken: Bool) {
+        // Read through the box: a copy of the record would retain a dozen strings.
+        let listed = byOriginalTransaction[box.record.originalTransactionID]
         var byToken: String?
         var unmatched = false
-        if let token = record.appAccountToken {
+        if let token = box.record.appAccountToken {
             byToken = self.byToken[token] ?? (accountIDs.contains(token) ? token : nil)
             unmatched = byToken == nil
         }
         guard let listed else { return (byToken, nil, unmatched) }
         if let byToken, byToken != listed.account {
             let conflict = Reject(
-                file: record.source.file, line: record.source.line, field: "appAccountToken", value: record.appAccountToken ?? "",
+                file: box.record.source.file, line: box.record.source.line, field: "appAccountToken",
+                value: box.record.appAccountToken ?? "",
                 reason:
-                    "conflict: transaction \(record.transactionID) is held by account \(listed.account) (\(listed.source)) but its appAccountToken points to \(byToken); accounts.csv wins"
+                    "conflict: transaction \(box.record.transactionID) is held by account \(listed.account) (\(listed.source)) but its appAccountToken points to \(byToken); accounts.csv wins"
             )
             return (listed.account, conflict, false)
         }

@@ -39,7 +39,7 @@ package struct AccessEnd: Sendable, Hashable {
 /// A transaction as the ledger sees it as of the run's as-of time.
 package struct LedgerTransaction: Sendable, Hashable {
     /// The copy with the latest `signedDate` not after the as-of time.
-    package var record: TransactionRecord {
+    @inlinable package var record: TransactionRecord {
         _read { yield box.record }
         _modify {
             var record = box.record
@@ -49,7 +49,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     }
     /// Where the record lives: ledger transactions are copied often (sorted, indexed, handed to
     /// figures), and a copy then takes one reference instead of a dozen strings.
-    private var box: RecordBox
+    package private(set) var box: RecordBox
     package var ownership: Ownership
     /// The product type from the transaction, else from `products.csv`.
     package var type: ProductType?
@@ -82,7 +82,11 @@ package struct LedgerTransaction: Sendable, Hashable {
         self.grace = grace
     }
 
-    package var id: String { record.transactionID }
+    // The fields read on every pass over the ledger, read straight from the box: going through
+    // `record` copies the whole record (a dozen strings, each a retain on a cold cache line).
+    @inlinable package var id: String { box.record.transactionID }
+    @inlinable package var productID: String { box.record.productID }
+    @inlinable package var originalTransactionID: String { box.record.originalTransactionID }
     package var grantStart: Timestamp { record.purchaseDate }
     /// When the standing access ends: at a billing grace's start (the grace is its own state),
     /// else at the end of the access.
@@ -95,13 +99,16 @@ package struct LedgerTransaction: Sendable, Hashable {
 }
 
 /// A transaction record held by reference, never changed in place.
-private final class RecordBox: Sendable, Hashable {
-    let record: TransactionRecord
+///
+/// Its accessors are inlined into other stages: a field read through it is then one load, not a
+/// copy of the whole record.
+package final class RecordBox: Sendable, Hashable {
+    package let record: TransactionRecord
 
-    init(_ record: TransactionRecord) { self.record = record }
+    package init(_ record: TransactionRecord) { self.record = record }
 
-    static func == (left: RecordBox, right: RecordBox) -> Bool { left.record == right.record }
-    func hash(into hasher: inout Hasher) { hasher.combine(record) }
+    package static func == (left: RecordBox, right: RecordBox) -> Bool { left.record == right.record }
+    package func hash(into hasher: inout Hasher) { hasher.combine(record) }
 }
 
 /// A billing grace period (DOMAIN.md rule 13): `[start, end)` from the expiry of the period

@@ -49,7 +49,7 @@ package enum ReportMerge {
             summaries += partial.summaries
             costInputs += partial.inputs
         }
-        let inputs = (appStoreInputs + costInputs).sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let inputs = (appStoreInputs + costInputs).sorted { $0.path.bytesPrecede($1.path) }
 
         var outcome = ReportOutcome(
             folder: folder.destination, rejectsFile: folder.rejectsFile, figures: nil, conservation: nil,

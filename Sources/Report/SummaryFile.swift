@@ -69,7 +69,7 @@ enum CostByDayFile {
         let rows = figures.totals.byDay.map { (key: $0.key, name: categories.key($0.key.category), cell: $0.value) }
             .sorted { a, b in
                 if a.key.day != b.key.day { return a.key.day < b.key.day }
-                if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+                if a.name != b.name { return a.name.bytesPrecede(b.name) }
                 return a.key.costClass < b.key.costClass
             }
         for row in rows {

@@ -147,7 +147,7 @@ package enum FileSystem {
             if name == "." || name == ".." { continue }
             entries.append(Entry(name: name, kind: kind(directory + "/" + name)))
         }
-        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return entries.sorted { $0.name.bytesPrecede($1.name) }
     }
 
     /// Creates the directory and its parents; an existing directory is fine.

@@ -134,7 +134,7 @@ enum AccountStory {
         switch access {
         case .entitled(let index):
             let transaction = ledger.transactions[index]
-            return "entitled through \(transaction.id) (\(transaction.ownership.reportName), \(transaction.record.productID))"
+            return "entitled through \(transaction.id) (\(transaction.ownership.reportName), \(transaction.productID))"
         case .premature(let index):
             return "premature: \(ledger.transactions[index].id) is granted at \(ledger.transactions[index].grantStart)"
         case .ended(let index):

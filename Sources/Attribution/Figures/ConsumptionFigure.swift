@@ -66,7 +66,7 @@ package struct ConsumptionFigure: Sendable {
         let respondBy = received.adding(answerWindow)
         return ConsumptionFigure(
             notificationUUID: notification.uuid, transactionID: id,
-            productID: transaction?.record.productID ?? notification.transaction?.productID, transactionIndex: index,
+            productID: transaction?.productID ?? notification.transaction?.productID, transactionIndex: index,
             account: account, reason: notification.rawConsumptionRequestReason, receivedAt: received, respondBy: respondBy,
             pastRespondBy: window.asOf > respondBy,
             consented: account.map { evidence.consented(account: $0, at: received) } ?? false, delivery: delivery,

@@ -46,7 +46,7 @@ package struct FamilySpendFigure: Sendable {
                 position[person] = index
                 figures.append(
                     FamilySpendFigure(
-                        purchaserTransactionID: family, productID: ledger.transactions[transaction].record.productID, role: role,
+                        purchaserTransactionID: family, productID: ledger.transactions[transaction].productID, role: role,
                         account: account.map { ledger.accounts[$0] }, transactionID: id, linkMethods: []))
                 methods.append([])
             }
@@ -78,7 +78,7 @@ package struct FamilySpendFigure: Sendable {
             let left = keys[a], right = keys[b]
             if left.family != right.family { return left.family < right.family }
             if left.purchaserFirst != right.purchaserFirst { return left.purchaserFirst < right.purchaserFirst }
-            if left.account != right.account { return left.account.utf8.lexicographicallyPrecedes(right.account.utf8) }
+            if left.account != right.account { return left.account.bytesPrecede(right.account) }
             return left.transaction < right.transaction
         }
         return order.map { kept[$0] }
@@ -87,7 +87,7 @@ package struct FamilySpendFigure: Sendable {
     /// The id a person's transaction counts under: the original for a subscription.
     private static func personalID(_ ledger: Ledger, _ index: Int) -> String {
         ledger.transactions[index].type == .autoRenewable
-            ? ledger.transactions[index].record.originalTransactionID : ledger.transactions[index].record.transactionID
+            ? ledger.transactions[index].originalTransactionID : ledger.transactions[index].id
     }
 
     private struct Person: Hashable {

@@ -23,18 +23,18 @@ package struct TransactionFacts: Sendable, Hashable {
 
     package init(_ ledger: Ledger, transaction index: Int) {
         let transaction = ledger.transactions[index]
-        let record = transaction.record
-        id = record.transactionID
-        originalID = record.originalTransactionID
-        productID = record.productID
-        productType = transaction.type?.rawValue ?? record.rawType ?? ""
+        let box = transaction.box
+        id = box.record.transactionID
+        originalID = box.record.originalTransactionID
+        productID = box.record.productID
+        productType = transaction.type?.rawValue ?? box.record.rawType ?? ""
         account = transaction.account.map { ledger.accounts[$0] }
         ownership = transaction.ownership
-        purchaseDate = record.purchaseDate
-        expiresDate = record.expiresDate
-        revocationDate = record.revocationDate
-        revocationReason = record.revocationReason
-        revocationPercentage = record.revocationPercentage
+        purchaseDate = box.record.purchaseDate
+        expiresDate = box.record.expiresDate
+        revocationDate = box.record.revocationDate
+        revocationReason = box.record.revocationReason
+        revocationPercentage = box.record.revocationPercentage
         end = transaction.end
     }
 

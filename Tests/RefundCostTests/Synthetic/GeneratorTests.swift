@@ -26,8 +26,8 @@ struct GeneratorTests {
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { found[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)) }
+            let exists = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+            if exists && !isDirectory.boolValue { found[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)) }
         }
         return found
     }

@@ -1,0 +1,21 @@
+import Glibc
+
+extension String {
+    /// True when the string's UTF-8 bytes sort before `other`'s: the order every output lists
+    /// text in, whatever the locale, compared with memcmp (sorting a million account ids
+    /// element by element through `utf8` costs a tenth of a second more).
+    package func bytesPrecede(_ other: String) -> Bool {
+        var left = self
+        var right = other
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                let shared = min(a.count, b.count)
+                if shared > 0, let x = a.baseAddress, let y = b.baseAddress {
+                    let order = memcmp(x, y, shared)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
+        }
+    }
+}
