@@ -42,19 +42,19 @@ extension Ledger {
     private static func latestStates(
         _ input: AppStoreInput, products: [String: Product], asOf: Timestamp
     ) -> ([LedgerTransaction], PurchaseIndex, positions: [String: Int]) {
-        // Ingestion kept the latest copy of each transaction signed by the as-of time; records
-        // are read in place, never copied but into the ledger.
+        // Ingestion kept the latest copy of each transaction signed by the as-of time, boxed: the
+        // ledger shares the boxes, it does not copy the records.
         let records = input.transactions
-        let kept = records.indices.filter { records[$0].signedDate <= asOf }
-        let order = kept.map { TransactionID.sortKey(records[$0].transactionID) }
+        let kept = records.indices.filter { records[$0].record.signedDate <= asOf }
+        let order = kept.map { TransactionID.sortKey(records[$0].record.transactionID) }
         let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
         var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { position -> LedgerTransaction in
-            let record = records[kept[position]]
-            let type = record.type ?? products[record.productID]?.type
+            let box = records[kept[position]]
+            let type = box.record.type ?? products[box.record.productID]?.type
             return LedgerTransaction(
-                record: record, ownership: record.ownership ?? .purchased, type: type, account: nil,
-                grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[record.transactionID] ?? [],
-                copies: input.copies[record.transactionID] ?? 1)
+                box: box, ownership: box.record.ownership ?? .purchased, type: type, account: nil,
+                grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[box.record.transactionID] ?? [],
+                copies: input.copies[box.record.transactionID] ?? 1)
         }
         let purchases = PurchaseIndex(transactions)
         for index in transactions.indices {

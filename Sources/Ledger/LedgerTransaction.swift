@@ -47,8 +47,9 @@ package struct LedgerTransaction: Sendable, Hashable {
             box = RecordBox(record)
         }
     }
-    /// Where the record lives: ledger transactions are copied often (sorted, indexed, handed to
-    /// figures), and a copy then takes one reference instead of a dozen strings.
+    /// Where the record lives, the same box ingestion kept it in: ledger transactions are copied
+    /// often (sorted, indexed, handed to figures), and a copy then takes one reference instead of
+    /// a dozen strings.
     package private(set) var box: RecordBox
     package var ownership: Ownership
     /// The product type from the transaction, else from `products.csv`.
@@ -68,10 +69,10 @@ package struct LedgerTransaction: Sendable, Hashable {
     package var grace: BillingGrace?
 
     package init(
-        record: TransactionRecord, ownership: Ownership, type: ProductType?, account: Int?, grantsAccess: Bool,
+        box: RecordBox, ownership: Ownership, type: ProductType?, account: Int?, grantsAccess: Bool,
         end: AccessEnd?, reversals: [Timestamp] = [], copies: Int = 1, grace: BillingGrace? = nil
     ) {
-        box = RecordBox(record)
+        self.box = box
         self.ownership = ownership
         self.type = type
         self.account = account
@@ -87,7 +88,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     @inlinable package var id: String { box.record.transactionID }
     @inlinable package var productID: String { box.record.productID }
     @inlinable package var originalTransactionID: String { box.record.originalTransactionID }
-    package var grantStart: Timestamp { record.purchaseDate }
+    package var grantStart: Timestamp { box.record.purchaseDate }
     /// When the standing access ends: at a billing grace's start (the grace is its own state),
     /// else at the end of the access.
     package var grantEnd: Timestamp? { grace?.start ?? end?.at }
@@ -96,19 +97,6 @@ package struct LedgerTransaction: Sendable, Hashable {
     package func grants(at t: Timestamp) -> Bool {
         grantsAccess && grantStart <= t && (grantEnd.map { t < $0 } ?? true)
     }
-}
-
-/// A transaction record held by reference, never changed in place.
-///
-/// Its accessors are inlined into other stages: a field read through it is then one load, not a
-/// copy of the whole record.
-package final class RecordBox: Sendable, Hashable {
-    package let record: TransactionRecord
-
-    package init(_ record: TransactionRecord) { self.record = record }
-
-    package static func == (left: RecordBox, right: RecordBox) -> Bool { left.record == right.record }
-    package func hash(into hasher: inout Hasher) { hasher.combine(record) }
 }
 
 /// A billing grace period (DOMAIN.md rule 13): `[start, end)` from the expiry of the period

@@ -6,8 +6,9 @@ package struct AppStoreInput: Sendable, Codable {
     /// For each transaction id, the copy with the latest `signedDate` (not after the as-of
     /// time); ties go to the copy that shows a revocation, then to the first read.
     ///
-    /// Only the latest copy is kept, so memory follows transactions, not copies.
-    package var transactions: [TransactionRecord] = []
+    /// Only the latest copy is kept, so memory follows transactions, not copies; each in a box
+    /// the ledger then shares.
+    package var transactions: [RecordBox] = []
     package var transactionIndex: [String: Int] = [:]
     /// How many copies of each transaction were read.
     package var copies: [String: Int] = [:]
@@ -23,14 +24,15 @@ package struct AppStoreInput: Sendable, Codable {
         }
         guard let index = transactionIndex[id] else {
             transactionIndex[id] = transactions.count
-            transactions.append(copy)
+            transactions.append(RecordBox(copy))
             return
         }
-        let signed = transactions[index].signedDate
-        if copy.signedDate > signed
-            || (copy.signedDate == signed && copy.revocationDate != nil && transactions[index].revocationDate == nil)
+        let current = transactions[index]
+        if copy.signedDate > current.record.signedDate
+            || (copy.signedDate == current.record.signedDate && copy.revocationDate != nil
+                && current.record.revocationDate == nil)
         {
-            transactions[index] = copy
+            transactions[index] = RecordBox(copy)
         }
     }
     /// Renewal info by the transaction it came with (or `original:` and the original

@@ -33,7 +33,7 @@ struct AppStoreDecodingTests {
         #expect(notification.noticeTime.milliseconds == t0 + 5 * F.day + 4000)
         #expect(notification.transaction?.transactionID == "1001")
         #expect(notification.transaction?.revocationDate != nil)
-        let record = try #require(load.input.transactions.first { $0.transactionID == "1001" })
+        let record = try #require(load.input.transactions.first { $0.record.transactionID == "1001" }?.record)
         #expect(record.transactionID == "1001")
         #expect(record.originalTransactionID == "1000")
         #expect(record.type == .autoRenewable)
