@@ -18,6 +18,9 @@ package struct ReportOptions: Sendable {
     package var consumptionPolicy = ConsumptionPolicy()
     /// Threads reading cost files (default: every core).
     package var threads = FileSystem.processorCount
+    /// The process ends once the report is written (the command line, not a test or a library
+    /// caller): the ledger is then left for the system to take back (`ProcessLifetime`).
+    package var endsProcess = false
 
     package init(data: String, out: String, window: ReportWindow, appStore: LedgerLoad.Options? = nil) {
         self.data = data
@@ -138,9 +141,11 @@ package enum ReportRun {
             requestKey: .randomlyKeyed(), progress: progress)
         let timings = ReportMerge.Timings(
             started: started, appStore: appStoreSeconds, costRows: Clock.monotonicSeconds() - costStarted)
-        return try ReportMerge.run(
+        let outcome = try ReportMerge.run(
             loaded, attributor: attributor, appStoreInputs: appStoreInputs, partials: [partial], options: options, folder: folder,
             rejects: rejects,
             timings: timings)
+        if options.endsProcess { ProcessLifetime.keepUntilExit(loaded, attributor, partial) }
+        return outcome
     }
 }

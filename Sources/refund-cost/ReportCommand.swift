@@ -58,7 +58,8 @@ enum ReportCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let (options, quiet) = try reportOptions(arguments, command: spec.name)
+        var (options, quiet) = try reportOptions(arguments, command: spec.name)
+        options.endsProcess = true
         let progress = ProgressLine(quiet: quiet)
         let outcome = try ReportRun.execute(options) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
