@@ -9,9 +9,13 @@ enum BillingGraceFinder {
     /// subscription that expired before the grace ended) dates the grace; a later transaction
     /// of the same subscription bought inside the grace is the recovery that pays for it.
     static func attach(_ renewals: [String: RenewalRecord], to transactions: inout [LedgerTransaction], index: [String: Int]) {
+        guard !renewals.isEmpty else { return }
+        // Only the subscriptions some renewal info speaks of: few, against every transaction.
+        let named = Set(renewals.values.map(\.originalTransactionID))
         var bySubscription: [String: [Int]] = [:]
-        for (position, transaction) in transactions.enumerated() where transaction.type == .autoRenewable {
-            bySubscription[transaction.originalTransactionID, default: []].append(position)
+        for position in transactions.indices where transactions[position].type == .autoRenewable {
+            let original = transactions[position].originalTransactionID
+            if named.contains(original) { bySubscription[original, default: []].append(position) }
         }
         for (key, renewal) in renewals.sorted(by: { $0.key < $1.key }) {
             guard let graceEnd = renewal.gracePeriodExpiresDate else { continue }

@@ -50,9 +50,11 @@ extension Ledger {
         let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
         var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { position -> LedgerTransaction in
             let box = records[kept[position]]
-            let type = box.record.type ?? products[box.record.productID]?.type
+            // Raw fields read straight from the box (a computed property would copy the record).
+            let type = box.record.rawType.flatMap(ProductType.init(rawValue:)) ?? products[box.record.productID]?.type
+            let ownership = box.record.rawOwnership.flatMap(Ownership.init(rawValue:)) ?? .purchased
             return LedgerTransaction(
-                box: box, ownership: box.record.ownership ?? .purchased, type: type, account: nil,
+                box: box, ownership: ownership, type: type, account: nil,
                 grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[box.record.transactionID] ?? [],
                 copies: input.copies[box.record.transactionID] ?? 1)
         }
@@ -79,8 +81,8 @@ extension Ledger {
         var conflicts: [Reject] = []
         var holder: [String?] = []
         var unmatchedTokens = 0
-        for transaction in transactions {
-            let resolution = directory.account(for: transaction.box)
+        for index in transactions.indices {
+            let resolution = directory.account(for: transactions[index].box)
             if resolution.unmatchedToken { unmatchedTokens += 1 }
             if let conflict = resolution.conflict {
                 conflicts.append(conflict)
