@@ -124,9 +124,22 @@ package struct JSONCursor {
         skipSpace()
         let start = index
         let raw = try rawString()
-        // Escapes are rare in App Store data: decode them only when present.
-        guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
+        // Escapes are rare in App Store data: decode them only when present (memchr finds them).
+        guard let first = raw.baseAddress, findFirst(UInt8(ascii: "\\"), in: first, raw.count) != nil else {
+            return String(decoding: raw, as: UTF8.self)
+        }
         return try JSONCursor.unescape(UnsafeRawBufferPointer(start: base + start + 1, count: raw.count))
+    }
+
+    /// Checks that a string (its escapes well formed) or `null` is next, without keeping it.
+    package mutating func checkOptionalString() throws {
+        if null() { return }
+        skipSpace()
+        let start = index
+        let raw = try rawString()
+        if let first = raw.baseAddress, findFirst(UInt8(ascii: "\\"), in: first, raw.count) != nil {
+            _ = try JSONCursor.unescape(UnsafeRawBufferPointer(start: base + start + 1, count: raw.count))
+        }
     }
 
     /// A string or `null`.

@@ -174,7 +174,6 @@ package final class AppStoreReader {
         var kept = transaction
         kept.productID = strings(kept.productID)
         kept.rawType = strings(kept.rawType)
-        kept.subscriptionGroupIdentifier = strings(kept.subscriptionGroupIdentifier)
         kept.appAccountToken = strings(kept.appAccountToken)
         kept.rawRevocationType = strings(kept.rawRevocationType)
         input.keep(kept)

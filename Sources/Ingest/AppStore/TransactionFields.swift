@@ -2,14 +2,15 @@ import Support
 
 /// A transaction payload's fields as read from JSON, every one optional until checked, so a
 /// field Apple adds or leaves out never stops decoding.
+///
+/// `webOrderLineItemId`, `subscriptionGroupIdentifier`, `appTransactionId` and
+/// `originalPurchaseDate` are checked (a wrong type or an absurd date is refused) but not kept:
+/// no rule reads them, and a million records would carry them.
 struct TransactionFields {
     var transactionId: String?
     var originalTransactionId: String?
-    var webOrderLineItemId: String?
     var productId: String?
-    var subscriptionGroupIdentifier: String?
     var purchaseDate: Timestamp?
-    var originalPurchaseDate: Timestamp?
     var expiresDate: Timestamp?
     var quantity: Int64?
     var type: String?
@@ -24,7 +25,6 @@ struct TransactionFields {
     var environment: String?
     var price: Int64?
     var currency: String?
-    var appTransactionId: String?
     var bundleId: String?
 
     /// Apple sells at most 10 of a consumable at once; anything far above is not a quantity.
@@ -39,15 +39,15 @@ struct TransactionFields {
         } else if key == "originalTransactionId" {
             originalTransactionId = try cursor.optionalString()
         } else if key == "webOrderLineItemId" {
-            webOrderLineItemId = try cursor.optionalString()
+            try cursor.checkOptionalString()
         } else if key == "productId" {
             productId = try cursor.optionalString()
         } else if key == "subscriptionGroupIdentifier" {
-            subscriptionGroupIdentifier = try cursor.optionalString()
+            try cursor.checkOptionalString()
         } else if key == "purchaseDate" {
             purchaseDate = try cursor.optionalTimestamp()
         } else if key == "originalPurchaseDate" {
-            originalPurchaseDate = try cursor.optionalTimestamp()
+            _ = try cursor.optionalTimestamp()
         } else if key == "expiresDate" {
             expiresDate = try cursor.optionalTimestamp()
         } else if key == "quantity" {
@@ -77,7 +77,7 @@ struct TransactionFields {
         } else if key == "currency" {
             currency = try cursor.optionalString()
         } else if key == "appTransactionId" {
-            appTransactionId = try cursor.optionalString()
+            try cursor.checkOptionalString()
         } else if key == "bundleId" {
             bundleId = try cursor.optionalString()
         } else {
@@ -135,15 +135,14 @@ struct TransactionFields {
             throw AppStoreDecodingError(field: "revocationPercentage", reason: "\(percentage) is outside 0...100000 milliunits")
         }
         return TransactionRecord(
-            transactionID: id, originalTransactionID: originalTransactionId ?? id, webOrderLineItemID: webOrderLineItemId,
-            productID: product, subscriptionGroupIdentifier: subscriptionGroupIdentifier, purchaseDate: purchaseDate,
-            originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate, quantity: Int(quantity ?? 1), rawType: type,
+            transactionID: id, originalTransactionID: originalTransactionId ?? id,
+            productID: product, purchaseDate: purchaseDate, expiresDate: expiresDate, quantity: Int(quantity ?? 1), rawType: type,
             appAccountToken: appAccountToken, rawOwnership: inAppOwnershipType, signedDate: signed,
             revocationDate: revocationDate,
             rawRevocationReason: revocationReason.map { Int($0) }, rawRevocationType: revocationType,
             revocationPercentage: revocationPercentage.map { Int($0) }, isUpgraded: isUpgraded ?? false,
             rawEnvironment: environment,
-            price: price, currency: currency, appTransactionID: appTransactionId, source: location)
+            price: price, currency: currency, source: location)
     }
 }
 

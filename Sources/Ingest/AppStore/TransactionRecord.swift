@@ -24,11 +24,8 @@ package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConve
 package struct TransactionRecord: Sendable, Hashable, Codable {
     package var transactionID: String
     package var originalTransactionID: String
-    package var webOrderLineItemID: String?
     package var productID: String
-    package var subscriptionGroupIdentifier: String?
     package var purchaseDate: Timestamp
-    package var originalPurchaseDate: Timestamp?
     package var expiresDate: Timestamp?
     package var quantity: Int
     package var rawType: String?
@@ -45,7 +42,6 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     /// Milliunits of `currency`, for the whole quantity.
     package var price: Int64?
     package var currency: String?
-    package var appTransactionID: String?
     package var source: SourceLocation
 
     package var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }

@@ -71,16 +71,15 @@ func makeV1Notification(
         let expires = receipt.expires.map(Timestamp.init(milliseconds:))
         transactions.append(
             TransactionRecord(
-                transactionID: id, originalTransactionID: receipt.originalTransactionID ?? id,
-                webOrderLineItemID: receipt.webOrderLineItemID, productID: product, subscriptionGroupIdentifier: nil,
-                purchaseDate: purchase, originalPurchaseDate: nil, expiresDate: expires, quantity: Int(receipt.quantity ?? 1),
+                transactionID: id, originalTransactionID: receipt.originalTransactionID ?? id, productID: product,
+                purchaseDate: purchase, expiresDate: expires, quantity: Int(receipt.quantity ?? 1),
                 rawType: expires != nil ? ProductType.autoRenewable.rawValue : nil, appAccountToken: receipt.appAccountToken,
                 rawOwnership: receipt.ownership ?? Ownership.purchased.rawValue,
                 signedDate: receivedAt ?? max(purchase, cancellation ?? purchase),
                 revocationDate: cancellation, rawRevocationReason: receipt.cancellationReason.map { Int($0) },
                 rawRevocationType: nil,
                 revocationPercentage: nil, isUpgraded: false, rawEnvironment: environment, price: nil, currency: nil,
-                appTransactionID: nil, source: location))
+                source: location))
     }
     let mainIndex = transactions.indices.max { a, b in
         let left = (transactions[a].revocationDate != nil ? 1 : 0, transactions[a].purchaseDate, transactions[a].transactionID)

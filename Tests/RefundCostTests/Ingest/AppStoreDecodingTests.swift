@@ -43,7 +43,6 @@ struct AppStoreDecodingTests {
         #expect(record.revocationReason == .appIssue)
         #expect(record.appAccountToken == "tok-1")
         #expect(record.price == 9990)
-        #expect(record.subscriptionGroupIdentifier == "g1")
     }
 
     @Test func decodedPayloadV1AndHistoryFormsAllRead() throws {
