@@ -232,14 +232,19 @@ def main_scale(options):
     sizes = [int(size) for size in options.scale.split(",")]
     lines = [f"refund-cost bench --scale, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
              f"{os.cpu_count()} cores, {options.rows_per_account} cost rows per account, {options.months} months", "",
-             f"{'accounts':>10} {'cost rows':>12} {'time s':>8} {'s per 1k accounts':>18} {'peak MB':>9} {'KB per account':>15}"]
+             f"{'accounts':>10} {'cost rows':>12} {'time s':>8} {'s per 1k accounts':>18} {'peak MB':>9} "
+             f"{'KB per account':>15}  {'linear? time, memory per account against the first size':>s}"]
+    first = None
     for accounts in sizes:
         data = generate(accounts, options.rows_per_account, options.months)
         seconds, peaks, run = report(data, options.month, os.path.join(DATA, "reports-scale"),
-                                     ["--no-verify", "--verified-files", "none"], 1)
+                                     ["--no-verify", "--verified-files", "none"], options.runs)
         median = statistics.median(seconds)
+        per_account = (median / accounts, max(peaks) / accounts)
+        first = first or per_account
         lines.append(f"{accounts:>10,} {run['cost_rows']['read']:>12,} {median:>8.2f} {median / accounts * 1000:>18.3f} "
-                     f"{max(peaks):>9.0f} {max(peaks) * 1024 / accounts:>15.2f}")
+                     f"{max(peaks):>9.0f} {max(peaks) * 1024 / accounts:>15.2f}  "
+                     f"x{per_account[0] / first[0]:.2f}, x{per_account[1] / first[1]:.2f}")
         print(lines[-1], flush=True)
     return lines, True
 
