@@ -53,6 +53,8 @@ package final class AppStoreParts {
     private var stream: InputStream?
     private var hasher: SHA256?
     private var pending: [UInt8] = []
+    /// Where the last whole line in `pending` ends (after its line feed); nil when none does.
+    private var pendingLinesEnd: Int?
     private var nextLine = 1
     private let block: UnsafeMutableRawBufferPointer
 
@@ -83,7 +85,8 @@ package final class AppStoreParts {
             finishFile()
             return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
         }
-        let cut = ended ? pending.count : lastLineEnd()
+        let cut = ended ? pending.count : pendingLinesEnd ?? pending.count
+        pendingLinesEnd = nil
         var lines = pending
         pending = Array(lines[cut...])
         pending.reserveCapacity(partSize + block.count)
@@ -97,24 +100,20 @@ package final class AppStoreParts {
     }
 
     /// Reads until `pending` holds a piece's worth ending in a line feed; true at the file's end.
+    ///
+    /// Only the block just read is searched for its last line feed, so a line of any length
+    /// costs one pass.
     private func fill() throws -> Bool {
-        while pending.count < partSize || lastLineEnd() == 0 {
+        while pending.count < partSize || pendingLinesEnd == nil {
             guard let stream else { return true }
             let count = try stream.read(into: block)
             if count == 0 { return true }
+            var index = count
+            while index > 0 && block[index - 1] != 0x0A { index -= 1 }
+            if index > 0 { pendingLinesEnd = pending.count + index }
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: block[..<count]))
         }
         return false
-    }
-
-    /// Where the last whole line of `pending` ends (after its line feed); 0 when it has none.
-    private func lastLineEnd() -> Int {
-        var index = pending.count
-        while index > 0 {
-            if pending[index - 1] == 0x0A { return index }
-            index -= 1
-        }
-        return 0
     }
 
     /// The first two bytes of the file's first line, without a carriage return that ends it.
@@ -128,6 +127,7 @@ package final class AppStoreParts {
         stream = nil
         hasher = nil
         pending = []
+        pendingLinesEnd = nil
         fileIndex += 1
     }
 }

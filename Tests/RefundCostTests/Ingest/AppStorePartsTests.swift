@@ -17,6 +17,8 @@ struct AppStorePartsTests {
         lines.insert("{not json", at: 2)
         lines.insert("", at: 40)
         lines.insert("{\"signedPayload\": \"a.b.c\"}\r", at: lines.count - 3)
+        // A line far longer than a piece: it is read whole, wherever the pieces fall.
+        lines.insert("{\"signedPayload\": \"" + String(repeating: "x", count: 50_000) + "\"}", at: 100)
         try TestFiles.write(lines.joined(separator: "\n"), to: path)
 
         func read(partSize: Int) throws -> (input: AppStoreInput, rejects: [Reject]) {
@@ -30,8 +32,8 @@ struct AppStorePartsTests {
         }
         let whole = try read(partSize: AppStoreParts.defaultPartSize)
         let pieces = try read(partSize: 2000)
-        #expect(whole.rejects.count == 2)
-        #expect(whole.rejects.map(\.line) == [3, lines.count - 3])
+        #expect(whole.rejects.count == 3)
+        #expect(whole.rejects.map(\.line) == [3, 101, lines.count - 3])
         #expect(pieces.rejects == whole.rejects)
         #expect(whole.input.notifications.count > 1000)
         #expect(pieces.input.notifications == whole.input.notifications)
