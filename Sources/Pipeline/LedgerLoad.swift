@@ -57,14 +57,20 @@ package struct LedgerLoad: Sendable {
     ///
     /// Unless `keepingRecords` (a snapshot writes them), the records read are let go once the
     /// ledger is built: `appStore.input` then holds counts and checksums only.
-    package init(data: String, options: Options, rejects: RejectLog, keepingRecords: Bool = false) throws {
+    ///
+    /// `progress` hears the bytes and lines of the notification and history files read so far.
+    package init(
+        data: String, options: Options, rejects: RejectLog, keepingRecords: Bool = false,
+        progress: @escaping @Sendable (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
+    ) throws {
         layout = try InputLayout(root: data)
         for refused in layout.refused { try rejects.record(refused) }
         var appStoreOptions = AppStoreOptions(
             environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
         appStoreOptions.unlabeledEnvironment = options.unlabeledEnvironment
         var record = options.verifiedFilesRecord.map(VerifiedFiles.init(location:))
-        appStore = try AppStoreLoad(layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record)
+        appStore = try AppStoreLoad(
+            layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record, progress: progress)
         if var known = record {
             // Remembered at once: a file verified is verified, whatever the rest of the run finds.
             let fingerprint = options.signaturePolicy.fingerprint

@@ -68,6 +68,8 @@ package struct ReportProgress: Sendable {
     package var file: String
     package var bytes: Int
     package var rows: Int
+    /// What `rows` counts: cost rows, or lines of the App Store files.
+    package var unit = "rows"
 }
 
 /// A run that stopped on an input it cannot use: what went wrong, and where the rejects found
@@ -130,7 +132,11 @@ package enum ReportRun {
     ) throws -> ReportOutcome {
         // The three steps of a distributed run, in one process: the ledger (snapshot), the
         // cost rows of every file (one partial), and the merge.
-        let loaded = try LedgerLoad(data: options.data, options: options.ledgerOptions, rejects: rejects)
+        let loaded = try LedgerLoad(
+            data: options.data, options: options.ledgerOptions, rejects: rejects,
+            progress: { bytes, lines in
+                progress(ReportProgress(file: "notifications and history", bytes: bytes, rows: lines, unit: "lines"))
+            })
         let appStoreInputs = try loaded.appStoreInputRecords(root: options.data)
         let appStoreSeconds = Clock.monotonicSeconds() - started
         let costStarted = Clock.monotonicSeconds()

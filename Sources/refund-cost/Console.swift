@@ -15,6 +15,9 @@ final class ProgressLine: Sendable {
     private struct State {
         var lastPrinted: Double
         var bytes = 0
+        /// What is being read now, and since when: the rate is of this phase alone.
+        var phase = ""
+        var phaseStarted: Double
     }
 
     private let quiet: Bool
@@ -24,7 +27,7 @@ final class ProgressLine: Sendable {
 
     init(quiet: Bool) {
         self.quiet = quiet
-        state = Mutex(State(lastPrinted: started))
+        state = Mutex(State(lastPrinted: started, phaseStarted: started))
     }
 
     var elapsed: Double { Clock.monotonicSeconds() - started }
@@ -35,20 +38,25 @@ final class ProgressLine: Sendable {
         advance(toBytes: total, rows: rows, file: file)
     }
 
-    /// Sets the bytes read so far and prints a line when the interval has passed.
-    func advance(toBytes total: Int, rows: Int, file: String) {
+    /// Sets the bytes read so far of `file` (a phase: `costs`, the App Store files) and prints a
+    /// line when the interval has passed.
+    func advance(toBytes total: Int, rows: Int, file: String, unit: String = "rows") {
         let now = Clock.monotonicSeconds()
-        let due = state.withLock { state -> Bool in
+        let phaseStarted = state.withLock { state -> Double? in
+            if state.phase != file {
+                state.phase = file
+                state.phaseStarted = now
+            }
             state.bytes = total
-            guard !quiet, now - state.lastPrinted >= interval else { return false }
+            guard !quiet, now - state.lastPrinted >= interval else { return nil }
             state.lastPrinted = now
-            return true
+            return state.phaseStarted
         }
-        guard due else { return }
+        guard let phaseStarted else { return }
         let seconds = now - started
         writeStandardError(
-            "  \(file): \(Format.count(rows)) rows, \(Format.megabytes(total)) read, "
-                + "\(Format.rate(Double(total) / 1e6 / seconds)) MB/s, \(Format.seconds(seconds))\n")
+            "  \(file): \(Format.count(rows)) \(unit), \(Format.megabytes(total)) read, "
+                + "\(Format.rate(Double(total) / 1e6 / max(now - phaseStarted, 1e-3))) MB/s, \(Format.seconds(seconds))\n")
     }
 }
 

@@ -62,7 +62,7 @@ enum ReportCommand: Command {
         options.endsProcess = true
         let progress = ProgressLine(quiet: quiet)
         let outcome = try ReportRun.execute(options) { step in
-            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file)
+            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
         return try printOutcome(outcome, options: options)
     }

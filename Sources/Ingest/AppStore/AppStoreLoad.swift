@@ -15,8 +15,12 @@ package struct AppStoreLoad: Sendable {
         self.products = products
     }
 
-    package init(layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil) throws {
-        input = try AppStoreReader(options: options, rejects: rejects, verifiedFiles: verifiedFiles).read(layout)
+    package init(
+        layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
+        progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
+    ) throws {
+        input = try AppStoreReader(options: options, rejects: rejects, verifiedFiles: verifiedFiles, progress: progress)
+            .read(layout)
         accountLinks = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: rejects) } ?? []
         products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: rejects) } ?? [:]
     }

@@ -17,15 +17,19 @@ package final class AppStoreReader {
     let verifiedFiles: VerifiedFiles?
     /// About how many bytes of lines are decoded as one piece.
     let partSize: Int
+    /// Hears the bytes and lines kept so far, after every piece.
+    let progress: (_ bytes: Int, _ lines: Int) -> Void
+    private var bytesKept = 0
 
     package init(
         options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
-        partSize: Int = AppStoreParts.defaultPartSize
+        partSize: Int = AppStoreParts.defaultPartSize, progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) {
         self.options = options
         self.rejects = rejects
         self.verifiedFiles = verifiedFiles
         self.partSize = partSize
+        self.progress = progress
     }
 
     package func read(_ layout: InputLayout) throws -> AppStoreInput {
@@ -89,6 +93,8 @@ package final class AppStoreReader {
             }
         }
         if decoded.endsFile { finish(decoded.file, sha256: decoded.sha256 ?? "") }
+        bytesKept += decoded.bytes
+        progress(bytesKept, input.counts.notificationLines + input.counts.historyLines)
     }
 
     /// A file read to its end: its checksum, how its signatures fared, whether its history ends.

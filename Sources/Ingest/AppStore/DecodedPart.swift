@@ -15,6 +15,8 @@ struct DecodedPart: Sendable {
     var notificationLines = 0
     var historyLines = 0
     var endsFile: Bool
+    /// How many bytes of the file it covers (decompressed; the whole file for a CSV export).
+    var bytes = 0
     /// The file's SHA-256, on its last piece.
     var sha256: String?
     var signatures = SignatureCounts()
@@ -28,6 +30,7 @@ struct DecodedPart: Sendable {
         var decoded = DecodedPart(file: file, endsFile: part.endsFile, sha256: part.sha256)
         switch part.content {
         case .lines(let bytes, let firstLine):
+            decoded.bytes = bytes.count
             try bytes.withUnsafeBytes { buffer in
                 try LineReader.read(buffer, firstLine: firstLine, path: file.path) { line, bytes in
                     if file.notifications {
@@ -38,6 +41,7 @@ struct DecodedPart: Sendable {
                 }
             }
         case .csvFile:
+            decoded.bytes = FileSystem.fileSize(file.path) ?? 0
             let hasher = SHA256()
             do {
                 try decoded.readNotificationCSV(file.path, verifier: verifier, onBlock: hasher.update)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Ingest
@@ -43,5 +44,23 @@ struct AppStorePartsTests {
         #expect(pieces.input.counts == whole.input.counts)
         #expect(pieces.input.checksums == whole.input.checksums)
         #expect(whole.input.checksums[path] == (try SHA256.file(path)))
+    }
+
+    /// Long runs say how far they are: after every piece, the bytes and lines read so far.
+    @Test func progressCountsEveryByteAndLine() throws {
+        let root = try copyOfSample()
+        let asOf = Timestamp(milliseconds: AppStoreFixture.october + 40 * AppStoreFixture.day)
+        let options = AppStoreOptions(
+            asOf: asOf, signatures: AppStoreFixture.signatures(environment: .production, asOf: asOf, also: try testRoots(root)))
+        let heard = Mutex((calls: 0, bytes: 0, lines: 0))
+        let layout = try InputLayout(root: root)
+        let input = try AppStoreReader(options: options, rejects: RejectLog(), partSize: 100_000) { bytes, lines in
+            heard.withLock { $0 = ($0.calls + 1, bytes, lines) }
+        }.read(layout)
+        let files = layout.notificationFiles + layout.transactionFiles
+        let last = heard.withLock { $0 }
+        #expect(last.calls > files.count)
+        #expect(last.bytes == files.reduce(0) { $0 + (FileSystem.fileSize($1) ?? 0) })
+        #expect(last.lines == input.counts.notificationLines + input.counts.historyLines)
     }
 }
