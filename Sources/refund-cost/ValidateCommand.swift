@@ -43,7 +43,9 @@ enum ValidateCommand: Command {
         if let path = arguments.value("rejects") { try rejects.streamTo(path) }
         let progress = ProgressLine(quiet: common.quiet)
         let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
-        let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects)
+        let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects) { bytes, lines in
+            progress.advance(toBytes: bytes, rows: lines, file: "notifications and history", unit: "lines")
+        }
         // Cost files go through exactly the reader `report` uses, over all time, so the two
         // commands agree on every row.
         let everything = ReportWindow(start: .earliestAccepted, end: .latestAccepted, label: "all")
