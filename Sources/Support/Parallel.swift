@@ -68,7 +68,7 @@ extension Parallel {
     /// `next` and `consume` are never called twice at once, so they may keep state of their own. At
     /// most `window` items are out at a time (taken, not yet consumed): memory holds a few results,
     /// never all of them. The first error in item order (from `next`, `transform` or `consume`) stops
-    /// the run and is rethrown: no item after it is taken or consumed.
+    /// the run and is rethrown: no new item is taken, and none after it is consumed.
     package static func ordered<Item: Sendable, Value: Sendable>(
         threads: Int, window: Int, next: () throws -> Item?, transform: @Sendable (Item) throws -> Value,
         consume: (Value) throws -> Void
