@@ -23,15 +23,14 @@ struct AppStorePart: Sendable {
 
 /// A notification or history file to read, and how.
 struct AppStoreFile: Sendable {
-    var index: Int
     var path: String
     var notifications: Bool
     var policy: SignaturePolicy
-    /// Set when an earlier run verified these very bytes under the same settings: they are
-    /// decoded without checks, and the record's counts stand for the checks.
+    /// Set when an earlier run verified these very bytes under the same settings.
+    ///
+    /// They are decoded without checks, and the record's counts stand for the checks; the
+    /// checksum was taken to compare with the record, so it is not taken again.
     var verifiedEarlier: VerifiedFiles.Entry?
-    /// Its SHA-256 when already taken (to compare with the record).
-    var knownSHA256: String?
 
     var isCSV: Bool { notifications && InputStream.baseName(path).lowercased().hasSuffix(".csv") }
 }
@@ -75,7 +74,7 @@ package final class AppStoreParts {
             return AppStorePart(file: file, content: .csvFile, endsFile: true)
         }
         if stream == nil {
-            let hasher = file.knownSHA256 == nil ? SHA256() : nil
+            let hasher = file.verifiedEarlier == nil ? SHA256() : nil
             stream = try InputStream(path: file.path) { hasher?.update($0) }
             self.hasher = hasher
             nextLine = 1
@@ -94,7 +93,7 @@ package final class AppStoreParts {
         let firstLine = nextLine
         nextLine += lines.withUnsafeBytes { $0.baseAddress.map { countLineFeeds($0, lines.count) } ?? 0 }
         guard ended else { return AppStorePart(file: file, content: .lines(lines, firstLine: firstLine), endsFile: false) }
-        let sha256 = file.knownSHA256 ?? hasher?.finish()
+        let sha256 = file.verifiedEarlier?.sha256 ?? hasher?.finish()
         finishFile()
         return AppStorePart(file: file, content: .lines(lines, firstLine: firstLine), endsFile: true, sha256: sha256)
     }

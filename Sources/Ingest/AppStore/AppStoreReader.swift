@@ -51,22 +51,20 @@ package final class AppStoreReader {
     private func files(_ layout: InputLayout) throws -> [AppStoreFile] {
         let paths = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
         let policy = options.signatures
-        var files = paths.enumerated().map { index, file in
-            AppStoreFile(index: index, path: file.0, notifications: file.1, policy: policy)
-        }
+        var files = paths.map { AppStoreFile(path: $0.0, notifications: $0.1, policy: policy) }
         guard policy.verify, let known = verifiedFiles else { return files }
-        let candidates = files.indices.filter { known.entry(for: files[$0].path, policy: policy.fingerprint) != nil }
-        let candidatePaths = candidates.map { files[$0].path }
+        // Looked up once a file (each lookup reads the file's size and time).
+        let candidates = files.indices.compactMap { index in
+            known.entry(for: files[index].path, policy: policy.fingerprint).map { (index: index, entry: $0) }
+        }
+        let candidatePaths = candidates.map { files[$0.index].path }
         // Whether the bytes are still those verified is known only from their checksum.
         let checksums = try Parallel.map(candidates.count, threads: FileSystem.processorCount) { position in
             try SHA256.file(candidatePaths[position])
         }
-        for (position, index) in candidates.enumerated() {
-            guard let entry = known.entry(for: files[index].path, policy: policy.fingerprint), entry.sha256 == checksums[position]
-            else { continue }
-            files[index].policy.verify = false
-            files[index].verifiedEarlier = entry
-            files[index].knownSHA256 = entry.sha256
+        for (position, candidate) in candidates.enumerated() where candidate.entry.sha256 == checksums[position] {
+            files[candidate.index].policy.verify = false
+            files[candidate.index].verifiedEarlier = candidate.entry
         }
         return files
     }

@@ -42,10 +42,10 @@ struct DecodedPart: Sendable {
             }
         case .csvFile:
             decoded.bytes = FileSystem.fileSize(file.path) ?? 0
-            let hasher = SHA256()
+            let hasher = file.verifiedEarlier == nil ? SHA256() : nil
             do {
-                try decoded.readNotificationCSV(file.path, verifier: verifier, onBlock: hasher.update)
-                decoded.sha256 = file.knownSHA256 ?? hasher.finish()
+                try decoded.readNotificationCSV(file.path, verifier: verifier, onBlock: { hasher?.update($0) })
+                decoded.sha256 = file.verifiedEarlier?.sha256 ?? hasher?.finish()
             } catch CSVError.notUTF8 {
                 decoded.items = [.rejected(decoded.notUTF8())]
                 decoded.sha256 = try SHA256.file(file.path)

@@ -10,7 +10,6 @@ struct V1Receipt {
     var cancellation: Int64?
     var cancellationReason: Int64?
     var ownership: String?
-    var webOrderLineItemID: String?
     var appAccountToken: String?
     var quantity: Int64?
 
@@ -35,7 +34,8 @@ struct V1Receipt {
             } else if key == "in_app_ownership_type" {
                 receipt.ownership = try cursor.string()
             } else if key == "web_order_line_item_id" {
-                receipt.webOrderLineItemID = try cursor.string()
+                // Checked like every receipt string, not kept: no rule reads it.
+                _ = try cursor.string()
             } else if key == "app_account_token" {
                 receipt.appAccountToken = try cursor.string()
             } else if key == "quantity" {
