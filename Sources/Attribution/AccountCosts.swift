@@ -15,7 +15,7 @@ package struct AccountCosts: Sendable {
     /// Reads every cost file and keeps the rows of `accountID` up to `asOf`.
     package static func collect(
         accountID: String, layout: InputLayout, ledger: Ledger, rates: ExchangeRates, grace: TimeSpan,
-        mapping: [CostColumns.Name: String],
+        mapping: CostColumnMap,
         rejects: RejectLog
     ) throws -> AccountCosts {
         let classifier = Classifier(ledger: ledger, grace: grace)

@@ -30,7 +30,7 @@ package enum ParallelCostReading {
     }
 
     package static func run(
-        files: [String], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
+        files: [String], root: String, mapping: CostColumnMap, template: Attributor, threads: Int,
         registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> Result {
@@ -82,7 +82,7 @@ package enum ParallelCostReading {
     }
 
     private static func attribute(
-        _ plans: [FileSplitter], root: String, mapping: [CostColumns.Name: String], template: Attributor, threads: Int,
+        _ plans: [FileSplitter], root: String, mapping: CostColumnMap, template: Attributor, threads: Int,
         requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> Attributed {
         let (checkers, headerRejects) = try headers(plans, mapping: mapping)
@@ -154,7 +154,7 @@ package enum ParallelCostReading {
     /// A file whose header cannot be used is a rejected input, line 1, and none of its rows are read;
     /// the others go on, so one run lists every such file.
     private static func headers(
-        _ plans: [FileSplitter], mapping: [CostColumns.Name: String]
+        _ plans: [FileSplitter], mapping: CostColumnMap
     ) throws -> (checkers: [CostRowChecker?], rejects: [Reject]) {
         var checkers: [CostRowChecker?] = []
         var rejects: [Reject] = []
@@ -163,13 +163,17 @@ package enum ParallelCostReading {
                 guard let header = try CSVReader.firstRecord(path: plan.path) else {
                     throw CostInputError.emptyFile(file: plan.path)
                 }
-                let columns = try CostColumns(header: header, file: plan.path, mapping: mapping)
+                let columns = try CostColumns(header: header, file: plan.path, mapping: mapping.mapping(for: plan.path))
                 checkers.append(CostRowChecker(columns: columns, path: plan.path))
             } catch let error as CostInputError {
-                rejects.append(Reject(file: plan.path, line: 1, field: "", value: "", reason: error.reason))
+                rejects.append(
+                    Reject(file: plan.path, line: 1, field: "", value: "", reason: error.reason)
+                        .refusingFile(rows: FileRowCount.dataRows(plan.path, headerLines: 1)))
                 checkers.append(nil)
             } catch CSVError.notUTF8 {
-                rejects.append(Reject(file: plan.path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason))
+                rejects.append(
+                    Reject(file: plan.path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
+                        .refusingFile(rows: FileRowCount.dataRows(plan.path, headerLines: 1)))
                 checkers.append(nil)
             }
         }

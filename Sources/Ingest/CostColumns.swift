@@ -3,7 +3,7 @@ import Support
 /// Where each field of a cost row sits in a cost file, found from its header row.
 package struct CostColumns: Sendable, Hashable {
     /// The columns a cost file may have, by the names CONTRACT.md gives them.
-    package enum Name: String, Sendable, CaseIterable {
+    package enum Name: String, Sendable, CaseIterable, Codable {
         case timestamp
         case accountID = "account_id"
         case category
@@ -95,7 +95,7 @@ package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingColumn(_, let column, let header, let present):
             let hint =
                 column == header
-                ? "if the file calls it something else, map it: --cost-column \(column)=HEADER"
+                ? "if the file calls it something else, map it: --cost-column \(column)=HEADER (or 'NAME.csv:\(column)=HEADER' for this file only)"
                 : "check the --cost-column \(column)=\(header) mapping"
             return "no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
         case .repeatedColumn(_, let header):
@@ -106,4 +106,51 @@ package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     package var description: String { "\(file):1: error: \(reason)" }
+}
+
+/// `--cost-column`: which header each cost column is read from, for every file
+/// (`cost=amount_usd`) or for the files whose name matches a glob
+/// (`'vendor-*.csv:cost=usd'`), so one differently shaped file can be mapped on its own.
+package struct CostColumnMap: Sendable, Hashable, Codable, ExpressibleByDictionaryLiteral {
+    package struct Rule: Sendable, Hashable, Codable {
+        /// Matched against the file's name (not its folder); nil: every file.
+        package var glob: String?
+        package var name: CostColumns.Name
+        package var header: String
+
+        package init(glob: String?, name: CostColumns.Name, header: String) {
+            self.glob = glob
+            self.name = name
+            self.header = header
+        }
+
+        /// As the command line spells it.
+        package var spelling: String { (glob.map { $0 + ":" } ?? "") + "\(name.rawValue)=\(header)" }
+    }
+
+    /// In the order given; for one file, a glob rule wins over a plain one, a later over an earlier.
+    package var rules: [Rule] = []
+
+    package init(rules: [Rule] = []) { self.rules = rules }
+
+    package init(dictionaryLiteral elements: (CostColumns.Name, String)...) {
+        rules = elements.map { Rule(glob: nil, name: $0.0, header: $0.1) }
+    }
+
+    package var isEmpty: Bool { rules.isEmpty }
+
+    /// The mapping for the file at `path`.
+    package func mapping(for path: String) -> [CostColumns.Name: String] {
+        let name = InputStream.baseName(String(path.split(separator: "/").last ?? Substring(path)))
+        let fullName = String(path.split(separator: "/").last ?? Substring(path))
+        var mapping: [CostColumns.Name: String] = [:]
+        for rule in rules where rule.glob == nil { mapping[rule.name] = rule.header }
+        for rule in rules {
+            guard let glob = rule.glob else { continue }
+            if FileSystem.matches(glob: glob, name: fullName) || FileSystem.matches(glob: glob, name: name) {
+                mapping[rule.name] = rule.header
+            }
+        }
+        return mapping
+    }
 }

@@ -5,11 +5,11 @@ import Support
 /// file, line, field, value and reason. (Reports read in parallel with `ParallelCostReading`,
 /// through the same checks.)
 package final class CostFileReader {
-    package let mapping: [CostColumns.Name: String]
+    package let mapping: CostColumnMap
     package let rejects: RejectLog
     private let requests = RequestRegistry()
 
-    package init(mapping: [CostColumns.Name: String] = [:], rejects: RejectLog) {
+    package init(mapping: CostColumnMap = [:], rejects: RejectLog) {
         self.mapping = mapping
         self.rejects = rejects
     }
@@ -20,16 +20,30 @@ package final class CostFileReader {
     ) throws -> CostFileSummary {
         var summary = CostFileSummary(path: path, bytes: FileSystem.fileSize(path) ?? 0)
         var checker: CostRowChecker?
-        try CSVReader.read(path: path, onBlock: onBytes) { record in
-            guard let checker else {
-                checker = CostRowChecker(
-                    columns: try CostColumns(header: record.strings, file: path, mapping: mapping), path: path)
-                return
+        do {
+            try CSVReader.read(path: path, onBlock: onBytes) { record in
+                guard let checker else {
+                    checker = CostRowChecker(
+                        columns: try CostColumns(header: record.strings, file: path, mapping: mapping.mapping(for: path)),
+                        path: path)
+                    return
+                }
+                if let reject = try checker.take(record, into: &summary, requests: requests, body) { try rejects.record(reject) }
             }
-            if let reject = try checker.take(record, into: &summary, requests: requests, body) { try rejects.record(reject) }
+            if checker == nil { throw CostInputError.emptyFile(file: path) }
+        } catch let error as CostInputError {
+            // Refused whole, as the parallel reader refuses it: the run goes on and the reject
+            // weighs every row of the file.
+            try rejects.record(refusedFile(path, reason: error.reason))
+        } catch CSVError.notUTF8 where checker == nil {
+            try rejects.record(refusedFile(path, reason: TextEncodingCheck.utf16Reason))
         }
-        if checker == nil { throw CostInputError.emptyFile(file: path) }
         return summary
+    }
+
+    private func refusedFile(_ path: String, reason: String) -> Reject {
+        Reject(file: path, line: 1, field: "", value: "", reason: reason)
+            .refusingFile(rows: FileRowCount.dataRows(path, headerLines: 1))
     }
 }
 
@@ -80,6 +94,7 @@ package struct CostRowChecker: Sendable {
                 }
             }
             summary.accepted += 1
+            summary.note(row.timestamp)
             try summary.acceptedCost.add(row.cost, in: row.currency)
             try body(row)
             return nil
@@ -186,6 +201,14 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var duplicateCost = CostTotals()
     /// Ids this reading claimed first, in reading order, when the registry records them.
     package var claims: [RequestClaim] = []
+    /// The earliest and latest accepted row: which months the data holds.
+    package var earliest: Timestamp?
+    package var latest: Timestamp?
+
+    mutating func note(_ time: Timestamp) {
+        if earliest.map({ time < $0 }) ?? true { earliest = time }
+        if latest.map({ time > $0 }) ?? true { latest = time }
+    }
 
     package init(path: String, bytes: Int) {
         self.path = path
@@ -196,6 +219,8 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package mutating func merge(_ other: CostFileSummary) throws(MoneyError) {
         rows += other.rows
         accepted += other.accepted
+        if let time = other.earliest { note(time) }
+        if let time = other.latest { note(time) }
         rejected += other.rejected
         duplicates += other.duplicates
         conflicts += other.conflicts

@@ -12,7 +12,7 @@ import Support
 /// computed twice, it is the same.
 package struct CostPartial: Sendable, Codable {
     package static let kind = "cost partial"
-    package static let version = 3
+    package static let version = 4
 
     /// What the totals depend on besides the rows; the merge refuses partials that differ.
     package var settings: PartialSettings
@@ -66,6 +66,6 @@ package struct PartialSettings: Sendable, Codable, Hashable {
         self.snapshot = snapshot
         window = "\(options.window.start) \(options.window.end) as of \(options.window.asOf)"
         grace = options.grace
-        costColumns = options.costColumns.map { "\($0.key.rawValue)=\($0.value)" }.sorted()
+        costColumns = options.costColumns.rules.map(\.spelling)
     }
 }

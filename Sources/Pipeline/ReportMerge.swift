@@ -53,7 +53,7 @@ package enum ReportMerge {
 
         var outcome = ReportOutcome(
             folder: folder.destination, rejectsFile: folder.rejectsFile, figures: nil, conservation: nil,
-            rejects: rejects.count, rejectSamples: rejects.firstRejects)
+            rejects: rejects.tally)
         outcome.costRows = summaries.reduce(0) { $0 + $1.rows }
         outcome.costBytes = summaries.reduce(0) { $0 + $1.bytes }
         outcome.costSeconds = timings.costRows
@@ -61,11 +61,19 @@ package enum ReportMerge {
         outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
         outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
         outcome.incompleteHistories = loaded.appStore.input.counts.incompleteHistories
-        guard rejects.count <= options.maxRejects else {
+        outcome.completeness = InputCount.completeness(
+            layout: loaded.layout, counts: loaded.appStore.input.counts, summaries: summaries, rejects: outcome.rejects)
+        // --max-rejects counts rows: a file refused whole weighs all of its rows.
+        guard rejects.rows <= options.maxRejects else {
             outcome.failedOnRejects = true
             return outcome
         }
 
+        if !options.allowEmpty {
+            try EmptyWindowError.check(
+                window: options.window, totals: totals, summaries: summaries, ledger: loaded.ledger,
+                counts: loaded.appStore.input.counts)
+        }
         let draws = try attributor.settle(&totals)
         let figures = try ReportFigures(
             ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,
@@ -76,11 +84,13 @@ package enum ReportMerge {
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
         let writeStarted = Clock.monotonicSeconds()
-        let context = RunContext(inputs: inputs, signatures: outcome.signatures)
+        let context = RunContext(
+            inputs: inputs, signatures: outcome.signatures, completeness: outcome.completeness,
+            appStoreRejects: AppStoreRefusal(outcome.rejects))
         try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: loaded.appStore.input.counts,
-            totals: totals, rejects: rejects.count, conservation: conservation,
+            totals: totals, rejects: rejects.tally, completeness: outcome.completeness, conservation: conservation,
             unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
             timings: [
                 ("app_store_and_ledger", timings.appStore), ("cost_rows", timings.costRows),

@@ -14,8 +14,10 @@ package struct ReportOptions: Sendable {
     package var appStore: LedgerLoad.Options
     package var grace: TimeSpan = .hours(1)
     package var maxRejects = 0
-    package var costColumns: [CostColumns.Name: String] = [:]
+    package var costColumns: CostColumnMap = [:]
     package var consumptionPolicy = ConsumptionPolicy()
+    /// Write a report of a window that holds no cost row and no App Store data (else an error).
+    package var allowEmpty = false
     /// Threads reading cost files (default: every core).
     package var threads = FileSystem.processorCount
     /// The process ends once the report is written (the command line, not a test or a library
@@ -44,8 +46,10 @@ package struct ReportOutcome: Sendable {
     package var rejectsFile: String
     package var figures: ReportFigures?
     package var conservation: Conservation?
-    package var rejects: Int
-    package var rejectSamples: [Reject]
+    /// What was rejected: lines, the rows they stand for, files refused whole, reasons.
+    package var rejects: RejectTally
+    /// How much of each input folder was counted.
+    package var completeness = InputCompleteness()
     package var costRows = 0
     package var costBytes = 0
     package var costSeconds = 0.0

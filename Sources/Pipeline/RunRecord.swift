@@ -13,7 +13,8 @@ struct RunRecord {
     var summaries: [CostFileSummary]
     var counts: AppStoreCounts
     var totals: AttributionTotals
-    var rejects: Int
+    var rejects: RejectTally
+    var completeness: InputCompleteness
     var conservation: Conservation
     /// Transactions whose appAccountToken matched no account of accounts.csv.
     var unmatchedAppAccountTokens = 0
@@ -52,6 +53,7 @@ struct RunRecord {
                             ])
                         })
                 ),
+                ("input_folders", completeness.json),
                 ("cost_rows", try costRowsJSON),
                 ("notifications", notificationsJSON),
                 (
@@ -72,7 +74,8 @@ struct RunRecord {
                 ("incomplete_histories", .array(counts.incompleteHistories.map { .string($0) })),
                 ("unmatched_app_account_tokens", .integer(Int64(unmatchedAppAccountTokens))),
                 ("signatures", SignatureReport.json(counts.signatures, options.ledgerOptions)),
-                ("rejected_lines", .integer(Int64(rejects))),
+                ("rejected_lines", .integer(Int64(rejects.lines))),
+                ("rejected_rows", .integer(Int64(rejects.rows))),
                 ("conservation", conservationJSON),
                 ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
             ])
@@ -81,7 +84,9 @@ struct RunRecord {
 
     private var optionsJSON: JSONValue {
         let window = options.window
-        let columns = options.costColumns.sorted { $0.key.rawValue < $1.key.rawValue }
+        let columns = options.costColumns.rules.map { rule in
+            ((rule.glob.map { $0 + ":" } ?? "") + rule.name.rawValue, rule.header)
+        }
         return .object([
             ("label", .string(window.label)),
             ("period_start", .string(window.start.description)),
@@ -92,7 +97,7 @@ struct RunRecord {
             ("premature_window", .string(options.appStore.prematureWindow.description)),
             ("currency", .string(options.appStore.currency.description)),
             ("max_rejects", .integer(Int64(options.maxRejects))),
-            ("cost_columns", .object(columns.map { ($0.key.rawValue, .string($0.value)) })),
+            ("cost_columns", .object(columns.map { ($0.0, .string($0.1)) })),
         ])
     }
 

@@ -6,10 +6,36 @@ import Support
 package struct RunContext: Sendable {
     package var inputs: [InputFileRecord]
     package var signatures: SignatureStatement
+    /// How much of each input folder was counted.
+    package var completeness: InputCompleteness
+    /// App Store lines refused in a run that still passed: the page opens with them.
+    package var appStoreRejects: AppStoreRefusal
 
-    package init(inputs: [InputFileRecord], signatures: SignatureStatement) {
+    package init(
+        inputs: [InputFileRecord], signatures: SignatureStatement, completeness: InputCompleteness = InputCompleteness(),
+        appStoreRejects: AppStoreRefusal = AppStoreRefusal()
+    ) {
         self.inputs = inputs
         self.signatures = signatures
+        self.completeness = completeness
+        self.appStoreRejects = appStoreRejects
+    }
+}
+
+/// App Store rows refused in a run that passed within `--max-rejects`.
+///
+/// How many, the most common reason and its fix. The figures rest on the rest of the data, so the page says so
+/// before any figure.
+package struct AppStoreRefusal: Sendable, Hashable {
+    package var rows = 0
+    /// The most common reason, with its count and what to do.
+    package var reason: String?
+
+    package init() {}
+
+    package init(_ tally: RejectTally) {
+        rows = tally.rows(in: RejectTally.appStoreFolders)
+        reason = RejectAdvice.sentence(tally, in: RejectTally.appStoreFolders)
     }
 }
 

@@ -223,6 +223,10 @@ package enum FileSystem {
         }
     }
 
+    /// True when `name` matches the shell glob `glob` (`*`, `?`, `[...]`), as a shell matches a
+    /// file name.
+    package static func matches(glob: String, name: String) -> Bool { fnmatch(glob, name, 0) == 0 }
+
     /// Cores online, for the default number of threads.
     package static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }

@@ -5,10 +5,21 @@ import Support
 
 /// One account's story as terminal text, for `explain`.
 enum AccountStory {
-    static func text(for accountID: String, ledger: Ledger, links: [AccountLinkRow]) -> String {
+    static func text(for accountID: String, ledger: Ledger, links: [AccountLinkRow], rejects: RejectTally = RejectTally())
+        -> String
+    {
         let declared = links.filter { $0.accountID == accountID }
         guard let account = ledger.accountIndex[accountID] else {
-            var out = "account \(accountID): no transaction links to it, so its cost is unlinked.\n"
+            var out: String
+            if rejects.rows > 0 {
+                // Refused lines may hold its transactions: never call it unlinked on partial data.
+                out =
+                    "account \(accountID): no transaction in the data read links to it, but \(HumanText.count(rejects.rows)) input "
+                    + "\(rejects.rows == 1 ? "row was" : "rows were") refused, so this may be wrong: its transactions may be among them.\n"
+                if let most = RejectAdvice.sentence(rejects) { out += "  Most: \(most)\n" }
+            } else {
+                out = "account \(accountID): no transaction links to it, so its cost is unlinked.\n"
+            }
             for row in declared {
                 out += "  accounts.csv \(row.source.line): \(linkText(row)): no such transaction in the data\n"
             }

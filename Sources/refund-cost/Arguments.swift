@@ -114,6 +114,11 @@ enum ArgumentParser {
                 value = arguments[index]
                 index += 1
             }
+            if let kind = option.value, kind.contains("DIR") || kind.contains("FILE"), value.trimmingSpaces.isEmpty {
+                // An empty path would mean the current folder, or put a report at the filesystem root.
+                throw .invalidValue(
+                    option: "--" + name, value: value, expected: "a path (\(kind)), not an empty value", command: command.name)
+            }
             if option.repeatable {
                 parsed.values[name, default: []].append(value)
             } else {
@@ -196,20 +201,32 @@ extension ParsedArguments {
         return currency
     }
 
-    /// `--cost-column NAME=HEADER`, repeated: which header holds each cost column.
-    func costColumnMapping(command: String) throws(UsageError) -> [CostColumns.Name: String] {
-        var mapping: [CostColumns.Name: String] = [:]
+    /// Which header holds each cost column.
+    ///
+    /// `--cost-column NAME=HEADER` for every file, `--cost-column GLOB:NAME=HEADER` for the
+    /// files whose name matches GLOB.
+    func costColumnMapping(command: String) throws(UsageError) -> CostColumnMap {
+        var map = CostColumnMap()
         for pair in all("cost-column") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             let names = CostColumns.Name.allCases.map(\.rawValue)
-            guard parts.count == 2, !parts[1].isEmpty, let name = CostColumns.Name(rawValue: parts[0]) else {
+            var glob: String?
+            var nameText = parts.first ?? ""
+            if let colon = nameText.lastIndex(of: ":") {
+                glob = String(nameText[..<colon])
+                nameText = String(nameText[nameText.index(after: colon)...])
+            }
+            guard parts.count == 2, !parts[1].isEmpty, glob.map({ !$0.isEmpty }) ?? true,
+                let name = CostColumns.Name(rawValue: nameText)
+            else {
                 throw .invalidValue(
                     option: "--cost-column", value: pair,
-                    expected: "NAME=HEADER with NAME one of \(names.joined(separator: ", "))", command: command)
+                    expected: "NAME=HEADER or GLOB:NAME=HEADER with NAME one of \(names.joined(separator: ", "))",
+                    command: command)
             }
-            mapping[name] = parts[1]
+            map.rules.append(CostColumnMap.Rule(glob: glob, name: name, header: parts[1]))
         }
-        return mapping
+        return map
     }
 }
 

@@ -16,7 +16,7 @@ struct DataOptions {
     var currency: CurrencyCode = .usd
     var maxRejects = 0
     var threads = FileSystem.processorCount
-    var costColumns: [CostColumns.Name: String] = [:]
+    var costColumns: CostColumnMap = [:]
     var quiet = false
     /// `--trust-root` certificates as DER, one per certificate in the files named.
     var trustRoots: [[UInt8]] = []
@@ -82,14 +82,21 @@ struct DataOptions {
             "premature-window", default: prematureWindow, upTo: Self.longestDuration, command: command)
         currency = try arguments.currency(command: command)
         maxRejects = try arguments.count("max-rejects", default: 0, command: command)
-        threads = try arguments.count("threads", default: min(threads, Self.maximumThreads), command: command)
-        guard (1...Self.maximumThreads).contains(threads) else {
-            throw .invalidValue(option: "--threads", value: String(threads), expected: "1 to 256", command: command)
+        if let text = arguments.value("threads") {
+            guard let count = Int(text), (1...Self.maximumThreads).contains(count) else {
+                throw .invalidValue(option: "--threads", value: text, expected: "a whole number from 1 to 256", command: command)
+            }
+            threads = count
+        } else {
+            threads = min(threads, Self.maximumThreads)
         }
         costColumns = try arguments.costColumnMapping(command: command)
         quiet = arguments.has("quiet")
         verifySignatures = !arguments.has("no-verify")
         if let record = arguments.value("verified-files") { verifiedFilesRecord = record == "none" ? nil : record }
+        if let record = verifiedFilesRecord {
+            try Self.checkOutside(record, option: "--verified-files", data: data, command: command)
+        }
         bundleID = arguments.value("bundle-id")
         if let text = arguments.value("app-apple-id") {
             guard let id = Int64(text), id > 0 else {
@@ -122,6 +129,18 @@ struct DataOptions {
         options.appAppleID = appAppleID
         options.verifiedFilesRecord = verifiedFilesRecord
         return options
+    }
+
+    /// An output file may not lie inside `--data`: it would replace an input, or be read as one
+    /// by the next run.
+    static func checkOutside(_ path: String, option: String, data: String, command: String) throws(UsageError) {
+        let resolved = FileSystem.resolvedPath(path)
+        let folder = FileSystem.resolvedPath(data)
+        guard resolved != folder, folder == "/" || !resolved.hasPrefix(folder + "/") else {
+            throw .invalidValue(
+                option: option, value: path, expected: "a path outside --data \(data) (an output never goes among the inputs)",
+                command: command)
+        }
     }
 
     /// For commands without a window: every piece of data counts.

@@ -34,12 +34,18 @@ enum ExplainCommand: Command {
         let costs = try AccountCosts.collect(
             accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
             mapping: common.costColumns, rejects: rejects)
+        let tally = rejects.tally
+        if RejectsBeyondLimit.exceeds(tally, common.maxRejects) {
+            throw RejectsBeyondLimit(
+                tally, maxRejects: common.maxRejects,
+                consequence: "No account is explained from data with rows left out, since its transactions may be among them.")
+        }
         let links = loaded.appStore.accountLinks
         if loaded.ledger.accountIndex[accountID] == nil, costs.rows == 0, !links.contains(where: { $0.accountID == accountID }) {
             writeStandardError(AccountStory.unknown(accountID, ledger: loaded.ledger, links: links))
             return 1
         }
-        print(AccountStory.text(for: accountID, ledger: loaded.ledger, links: links), terminator: "")
+        print(AccountStory.text(for: accountID, ledger: loaded.ledger, links: links, rejects: tally), terminator: "")
         print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
         return 0
     }

@@ -27,11 +27,22 @@ enum ExportAccessCommand: Command {
         let command = spec.name
         let common = try DataOptions(arguments, command: command)
         let out = try arguments.required("out", command: command)
+        try DataOptions.checkOutside(out, option: "--out", data: common.data, command: command)
         let rejects = RejectLog()
         let loaded = try LedgerLoad(
             data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+        // Checked before anything is written: a timeline from data with rows left out is not written at all.
+        let tally = rejects.tally
+        if RejectsBeyondLimit.exceeds(tally, common.maxRejects) {
+            throw RejectsBeyondLimit(tally, maxRejects: common.maxRejects, consequence: "Nothing was written to \(out).")
+        }
         try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
-        if !common.quiet { print("wrote \(out): \(Format.count(loaded.ledger.accounts.count)) accounts") }
-        return rejects.count > 0 ? 1 : 0
+        if !common.quiet {
+            print("wrote \(out): \(Format.count(loaded.ledger.accounts.count)) accounts")
+            if tally.rows > 0 {
+                print("\(Format.count(tally.rows)) rejected rows (within --max-rejects \(common.maxRejects)) were left out")
+            }
+        }
+        return 0
     }
 }

@@ -23,6 +23,9 @@ enum ReportCommand: Command {
             OptionSpec(
                 name: "heavy-use", value: "PERCENT",
                 help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
+            OptionSpec(
+                name: "allow-empty", value: nil,
+                help: "Write the report even when the window holds no cost row and no App Store data."),
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Every cost row gets one class: paid, family_shared, billing_grace, premature,
@@ -82,6 +85,7 @@ enum ReportCommand: Command {
         options.maxRejects = common.maxRejects
         options.costColumns = common.costColumns
         options.threads = common.threads
+        options.allowEmpty = arguments.has("allow-empty")
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(
@@ -98,11 +102,12 @@ enum ReportCommand: Command {
         let window = options.window
         for history in outcome.incompleteHistories { writeStandardError("warning: \(history)\n") }
         if outcome.failedOnRejects {
-            for reject in outcome.rejectSamples { writeStandardError(reject.description + "\n") }
-            writeStandardError(
-                "error: \(Format.count(outcome.rejects)) input lines rejected, more than --max-rejects \(options.maxRejects). "
-                    + "The previous report in \(outcome.folder)/, if any, is unchanged; every rejected line is in "
-                    + "\(outcome.rejectsFile). Fix the inputs, or allow them with --max-rejects.\n")
+            let verdict = RejectsBeyondLimit(
+                outcome.rejects, maxRejects: options.maxRejects,
+                consequence:
+                    "The previous report in \(outcome.folder)/, if any, is unchanged; every rejected line is in \(outcome.rejectsFile)."
+            )
+            writeStandardError(verdict.description + "\n")
             return 1
         }
         guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
@@ -126,7 +131,11 @@ enum ReportCommand: Command {
         print(
             "  \(outcome.signatures.sentence)"
                 + (earlier > 0 ? " (The signatures of \(earlier) files verified by an earlier run were not checked again.)" : ""))
-        if outcome.rejects > 0 { print("  \(outcome.rejects) rejected lines (within --max-rejects), see rejects.csv") }
+        if outcome.rejects.rows > 0 {
+            print(
+                "  \(Format.count(outcome.rejects.rows)) rejected rows (within --max-rejects \(options.maxRejects)), see rejects.csv"
+            )
+        }
         let speed =
             outcome.costSeconds > 0
             ? " in \(Format.seconds(outcome.costSeconds)) "
@@ -136,7 +145,10 @@ enum ReportCommand: Command {
         print(
             "  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes))\(speed); total \(Format.seconds(outcome.totalSeconds)), "
                 + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
+        print("  \(outcome.completeness.sentence)")
         print("  open \(outcome.folder)/report.html")
+        // A close that left a file out says so last, where a person looks.
+        for line in RejectAdvice.wholeFileLines(outcome.completeness.wholeFiles) { print("warning: " + line) }
         return 0
     }
 

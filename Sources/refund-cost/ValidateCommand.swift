@@ -15,7 +15,8 @@ enum ValidateCommand: Command {
         usage: "refund-cost validate --data DIR [--rejects FILE] [options]",
         options: [DataOptions.specs[0]] + [
             OptionSpec(
-                name: "rejects", value: "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason.")
+                name: "rejects", value: "FILE",
+                help: "Write every rejected row to FILE as CSV: file,line,field,value,reason,rows.")
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Notifications, transaction history, accounts.csv and products.csv are decoded and the
@@ -40,7 +41,10 @@ enum ValidateCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments, command: spec.name)
         let rejects = RejectLog()
-        if let path = arguments.value("rejects") { try rejects.streamTo(path) }
+        if let path = arguments.value("rejects") {
+            try DataOptions.checkOutside(path, option: "--rejects", data: common.data, command: spec.name)
+            try rejects.streamTo(path)
+        }
         let progress = ProgressLine(quiet: common.quiet)
         let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
         let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects) { bytes, lines in
@@ -108,26 +112,28 @@ enum ValidateCommand: Command {
     private static func report(
         _ rejects: RejectLog, summaries: [CostFileSummary], maxRejects: Int, file: String?
     ) throws -> Int32 {
-        guard rejects.count > 0 else {
+        let tally = rejects.tally
+        guard tally.lines > 0 else {
             print("no problems found")
             return 0
         }
         var rejectedCost = CostTotals()
         for summary in summaries { try rejectedCost.add(summary.rejectedCost) }
         let money = rejectedCost.sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: ", ")
-        print("rejected: \(Format.count(rejects.count)) lines" + (money.isEmpty ? "" : " (readable cost \(money))"))
-        for (reason, count) in rejects.countsByReason.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-            print("  \(Format.padLeft(Format.count(count), 10))  \(reason)")
-        }
-        for reject in rejects.firstRejects { writeStandardError(reject.description + "\n") }
-        if rejects.count > rejects.firstRejects.count {
-            writeStandardError("... and \(Format.count(rejects.count - rejects.firstRejects.count)) more\n")
-        }
+        print(
+            "rejected: \(Format.count(tally.rows)) rows in \(Format.count(tally.lines)) rejects"
+                + (money.isEmpty ? "" : " (readable cost \(money))"))
+        for (reason, count) in tally.reasons { print("  \(Format.padLeft(Format.count(count), 10))  \(reason)") }
+        for line in RejectAdvice.wholeFileLines(tally.wholeFiles) { print(line) }
         let whereToLook = file.map { "all of them are in \($0)" } ?? "add --rejects FILE to get all of them as CSV"
-        if rejects.count > maxRejects {
-            writeStandardError(
-                "error: \(Format.count(rejects.count)) lines rejected, more than --max-rejects \(maxRejects); \(whereToLook)\n")
+        if RejectsBeyondLimit.exceeds(tally, maxRejects) {
+            let verdict = RejectsBeyondLimit(tally, maxRejects: maxRejects, consequence: "Listed: \(whereToLook).")
+            writeStandardError(verdict.description + "\n")
             return 1
+        }
+        for reject in tally.samples { writeStandardError(reject.description + "\n") }
+        if tally.lines > tally.samples.count {
+            writeStandardError("... and \(Format.count(tally.lines - tally.samples.count)) more\n")
         }
         print("within --max-rejects \(maxRejects); \(whereToLook)")
         return 0

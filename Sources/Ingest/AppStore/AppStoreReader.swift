@@ -198,11 +198,21 @@ package final class AppStoreReader {
 /// Problems with a notification or history file as a whole.
 package enum AppStoreInputError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingColumn(file: String, column: String, present: [String])
+    case repeatedColumn(file: String, column: String)
+
+    /// What is wrong with the header, for a reject of line 1.
+    package var reason: String {
+        switch self {
+        case .missingColumn(_, let column, let present):
+            "no '\(column)' column (header has: \(present.joined(separator: ", "))); a notification CSV needs signed_payload and may have received_at"
+        case .repeatedColumn(_, let column):
+            "the header names '\(column)' twice; which column to read is not clear, so the file is not read"
+        }
+    }
 
     package var description: String {
         switch self {
-        case .missingColumn(let file, let column, let present):
-            "\(file):1: error: no '\(column)' column (header has: \(present.joined(separator: ", "))); a notification CSV needs signed_payload and may have received_at"
+        case .missingColumn(let file, _, _), .repeatedColumn(let file, _): "\(file):1: error: \(reason)"
         }
     }
 }

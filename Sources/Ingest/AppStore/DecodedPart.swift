@@ -59,6 +59,7 @@ struct DecodedPart: Sendable {
 
     private func notUTF8() -> Reject {
         Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
+            .refusingFile(rows: FileRowCount.dataRows(path, headerLines: file.path.lowercased().contains(".csv") ? 1 : 0))
     }
 
     private mutating func addNotificationLine(_ bytes: UnsafeRawBufferPointer, line: Int, verifier: JWSVerifier) {
@@ -95,18 +96,32 @@ struct DecodedPart: Sendable {
         _ path: String, verifier: JWSVerifier, onBlock: (UnsafeRawBufferPointer) -> Void
     ) throws {
         var columns: (payload: Int, received: Int?)?
-        try CSVReader.read(path: path, onBlock: onBlock) { record in
-            guard let found = columns else {
-                let header = HeaderColumns(record.strings)
-                guard let payload = header.index("signed_payload") else {
-                    throw AppStoreInputError.missingColumn(file: path, column: "signed_payload", present: record.strings)
+        do {
+            try CSVReader.read(path: path, onBlock: onBlock) { record in
+                guard let found = columns else {
+                    columns = try Self.notificationColumns(record.strings, path: path)
+                    return
                 }
-                columns = (payload, header.index("received_at"))
-                return
+                notificationLines += 1
+                addCSVRow(record, payload: found.payload, received: found.received, verifier: verifier)
             }
-            notificationLines += 1
-            addCSVRow(record, payload: found.payload, received: found.received, verifier: verifier)
+        } catch let error as AppStoreInputError {
+            // The file is refused whole, weighing all its rows; the rest of the run goes on.
+            let whole = Reject(file: path, line: 1, field: "", value: "", reason: error.reason)
+            items = [.rejected(whole.refusingFile(rows: FileRowCount.dataRows(path, headerLines: 1)))]
         }
+    }
+
+    /// The header of a notification CSV: `signed_payload` once, `received_at` at most once.
+    private static func notificationColumns(_ names: [String], path: String) throws -> (payload: Int, received: Int?) {
+        let header = HeaderColumns(names)
+        for name in ["signed_payload", "received_at"] where header.repeated(name) {
+            throw AppStoreInputError.repeatedColumn(file: path, column: name)
+        }
+        guard let payload = header.index("signed_payload") else {
+            throw AppStoreInputError.missingColumn(file: path, column: "signed_payload", present: names)
+        }
+        return (payload, header.index("received_at"))
     }
 
     private mutating func addCSVRow(_ record: CSVRecord, payload: Int, received: Int?, verifier: JWSVerifier) {

@@ -34,6 +34,9 @@ enum PageText {
 
     static func count(_ value: Int) -> String { HumanText.count(value) }
 
+    /// The text with its first letter in capitals, for a sentence.
+    static func sentenceCase(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
     /// `3 refunds`, `1 refund`.
     static func counted(_ value: Int, _ noun: String, plural: String? = nil) -> String {
         "\(count(value)) \(value == 1 ? noun : plural ?? noun + "s")"

@@ -25,9 +25,12 @@ enum ReportPage {
             <style>\(PageStyle.css)</style></head><body><main>
             <h1>What refunds and leaks cost: \(T.escape(T.periodName(figures.window)))</h1>
             <p class="sub">Window \(figures.window.start.civilDate) to \(figures.window.end.civilDate) (end excluded), data as of \(figures.window.asOf), amounts in \(currency).</p>
-            <p class="trust\(context.signatures.allVerified ? "" : " warn")">\(T.escape(context.signatures.sentence))</p>
+            <p class="trust\(context.signatures.verificationOff || context.signatures.rejected > 0 ? " warn" : "")">\(T.escape(context.signatures.sentence))</p>
 
             """
+        page += refusalBanner(context)
+        page +=
+            "<p class=\"counted\(context.completeness.complete ? "" : " warn")\">\(T.escape(T.sentenceCase(context.completeness.sentence))).</p>\n"
         page += ConsumptionSection.deadlineAlert(figures)
         page += try Headline.cards(figures)
         page += try ClassSection.html(figures)
@@ -40,6 +43,29 @@ enum ReportPage {
         page += try ConsumptionSection.html(figures)
         page += footer(figures, conservation: conservation, context: context)
         return page
+    }
+
+    /// Refused App Store data is unmissable: the figures below were built without it.
+    private static func refusalBanner(_ context: RunContext) -> String {
+        typealias T = PageText
+        let refused = context.appStoreRejects
+        var text = ""
+        if refused.rows > 0 {
+            text +=
+                "<div class=\"alert\" role=\"alert\">\(T.count(refused.rows)) App Store \(refused.rows == 1 ? "line was" : "lines were") refused "
+                + "and left out of every figure below: refunds, leaks and family links may be missing. "
+                + "\(T.escape(refused.reason ?? ""))</div>\n"
+        }
+        let whole = context.completeness.wholeFiles
+        if !whole.isEmpty {
+            text +=
+                "<div class=\"alert\" role=\"alert\">\(T.counted(whole.count, "input file")) refused whole, none of \(whole.count == 1 ? "its" : "their") rows counted:<ul>"
+            for reject in whole {
+                text += "<li>\(T.escape(reject.file)): \(T.count(reject.rows)) rows; \(T.escape(reject.reason))</li>"
+            }
+            text += "</ul></div>\n"
+        }
+        return text
     }
 
     private static func footer(_ figures: ReportFigures, conservation: Conservation, context: RunContext) -> String {
@@ -84,7 +110,9 @@ enum PageStyle {
         .panel{background:#fff;border-radius:8px;padding:14px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
         .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}
         .muted{color:#7b8794;font-size:12.5px}code{font-size:12.5px}
-        .trust{margin:-14px 0 22px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
+        .trust{margin:-14px 0 6px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
+        .counted{margin:0 0 22px;font-size:13.5px;color:#52606d}.counted.warn{color:#c62828;font-weight:600}
+        .alert ul{margin:6px 0 0;padding-left:20px;font-size:14px;font-weight:400}
         @media (max-width:760px){.cards{grid-template-columns:1fr 1fr}}
         """
 }

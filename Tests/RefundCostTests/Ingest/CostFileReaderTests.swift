@@ -19,7 +19,7 @@ struct CostFileReaderTests {
         var line: Int
     }
 
-    func read(_ text: String, mapping: [CostColumns.Name: String] = [:]) throws
+    func read(_ text: String, mapping: CostColumnMap = [:]) throws
         -> (rows: [ReadRow], summary: CostFileSummary, rejects: [Reject])
     {
         let directory = try TestFiles.temporaryDirectory()
@@ -74,16 +74,15 @@ struct CostFileReaderTests {
         #expect(log.count == 0)
     }
 
-    @Test func headerWithoutARequiredColumnFailsBeforeAnyRow() throws {
-        do {
-            _ = try read("timestamp,account_id,category,amount\n2026-10-01T00:00:00Z,a1,c,1\n")
-            Issue.record("a missing cost column must fail")
-        } catch let CostInputError.missingColumn(_, column, header, present) {
-            #expect(column == "cost")
-            #expect(header == "cost")
-            #expect(present == ["timestamp", "account_id", "category", "amount"])
-        }
-        #expect(throws: CostInputError.self) { try read("") }
+    @Test func aFileWithoutARequiredColumnIsRefusedWholeWeighingAllItsRows() throws {
+        let (rows, summary, rejects) = try read(
+            "timestamp,account_id,category,amount\n2026-10-01T00:00:00Z,a1,c,1\n2026-10-01T00:00:00Z,a2,c,2\n")
+        #expect(rows.isEmpty && summary.accepted == 0)
+        #expect(rejects.count == 1)
+        #expect(rejects[0].line == 1 && rejects[0].wholeFile && rejects[0].rows == 2)
+        #expect(rejects[0].reason.hasPrefix("no 'cost' column for cost (header has: timestamp, account_id, category, amount)"))
+        let empty = try read("")
+        #expect(empty.rejects.count == 1 && empty.rejects[0].reason.hasPrefix("the file is empty"))
     }
 
     @Test func duplicateRequestIdsAreDroppedAndCountedAcrossFiles() throws {

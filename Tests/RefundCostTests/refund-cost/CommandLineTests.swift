@@ -72,10 +72,14 @@ struct CommandLineTests {
         try TestFiles.write(
             "timestamp,account_id,category,cost\n2026-10-01T00:00:00Z,a1,compute,1.5\nnot-a-time,a2,compute,2\n",
             to: directory + "/costs/october.csv")
-        let failing = try run(["validate", "--data", directory, "--rejects", directory + "/rejects.csv", "--quiet"])
+        let listing = try TestFiles.temporaryDirectory("listing") + "/rejects.csv"
+        let failing = try run(["validate", "--data", directory, "--rejects", listing, "--quiet"])
         #expect(failing.status == 1)
         #expect(failing.stderr.contains("costs/october.csv:3: error: timestamp \"not-a-time\""))
-        #expect(try TestFiles.read(directory + "/rejects.csv").hasPrefix("file,line,field,value,reason\n"))
+        #expect(try TestFiles.read(listing).hasPrefix("file,line,field,value,reason,rows\n"))
+        let inside = try run(["validate", "--data", directory, "--rejects", directory + "/rejects.csv", "--quiet"])
+        #expect(inside.status == 2 && inside.stderr.contains("a path outside --data"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/rejects.csv"))
         let tolerated = try run(["validate", "--data", directory, "--max-rejects", "1", "--quiet"])
         #expect(tolerated.status == 0)
         #expect(tolerated.stdout.contains("USD") && tolerated.stdout.contains(" 1.500000\n"))

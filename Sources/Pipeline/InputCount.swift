@@ -1,0 +1,62 @@
+import Ingest
+import Support
+
+/// Counts every folder of `--data` after a reading.
+///
+/// Rows read, accepted, rejected (a file refused whole weighing all its rows), duplicates; one place, for report, merge and the page.
+enum InputCount {
+    static func completeness(
+        layout: InputLayout, counts: AppStoreCounts, summaries: [CostFileSummary], rejects: RejectTally
+    ) -> InputCompleteness {
+        let root = layout.root
+        func bytes(_ paths: [String]) -> Int { paths.reduce(0) { $0 + (FileSystem.fileSize($1) ?? 0) } }
+        func rejected(_ folder: String) -> Int { rejects.rows(in: [folder]) }
+        func wholeRows(_ folder: String) -> Int {
+            rejects.wholeFiles.filter { $0.folder == folder }.reduce(0) { $0 + $1.rows }
+        }
+
+        var costs = InputCompleteness.Folder(name: "costs")
+        costs.files = layout.costFiles.count
+        costs.bytes = summaries.reduce(0) { $0 + $1.bytes }
+        costs.accepted = summaries.reduce(0) { $0 + $1.accepted }
+        costs.duplicates = summaries.reduce(0) { $0 + $1.duplicates }
+        costs.rejected = rejected("costs")
+        costs.rows = summaries.reduce(0) { $0 + $1.rows } + wholeRows("costs")
+
+        var notifications = InputCompleteness.Folder(name: "notifications")
+        notifications.unit = "lines"
+        notifications.files = layout.notificationFiles.count
+        notifications.bytes = bytes(layout.notificationFiles)
+        notifications.rejected = rejected("notifications")
+        notifications.rows = counts.notificationLines + wholeRows("notifications")
+        notifications.accepted = max(0, notifications.rows - notifications.rejected)
+
+        var transactions = InputCompleteness.Folder(name: "transactions")
+        transactions.unit = "lines"
+        transactions.files = layout.transactionFiles.count
+        transactions.bytes = bytes(layout.transactionFiles)
+        transactions.rejected = rejected("transactions")
+        transactions.rows = counts.historyLines + wholeRows("transactions")
+        transactions.accepted = max(0, transactions.rows - transactions.rejected)
+
+        var completeness = InputCompleteness()
+        completeness.folders = [costs, notifications, transactions]
+        for path in [layout.accounts, layout.products, layout.exchangeRates, layout.consent, layout.deliveries] {
+            guard let path else { continue }
+            var file = InputCompleteness.Folder(name: HumanText.relative(path, to: root))
+            file.files = 1
+            file.bytes = FileSystem.fileSize(path) ?? 0
+            file.rejected = rejected(Reject(file: path, line: 0, field: "", value: "", reason: "").folder)
+            file.rows = FileRowCount.dataRows(path, headerLines: 1)
+            file.accepted = max(0, file.rows - file.rejected)
+            completeness.folders.append(file)
+        }
+        completeness.rejectedRows = rejects.rows
+        completeness.wholeFiles = rejects.wholeFiles.map { reject in
+            var shown = reject
+            shown.file = HumanText.relative(reject.file, to: root)
+            return shown
+        }
+        return completeness
+    }
+}

@@ -1,0 +1,74 @@
+/// What a person does about the most common reason a run refused its input: the one sentence
+/// every command prints beside the count, so the fix is named where the failure is.
+package enum RejectAdvice {
+    /// The fix for `reason`, when one is known.
+    package static func fix(for reason: String) -> String? {
+        if reason.contains("does not reach a trusted root") {
+            return "Apple's data verifies against Apple Root CA - G3, built in; test data needs its root: --trust-root FILE"
+        }
+        if reason.contains("--cost-column") || reason.hasPrefix("no '") {
+            return
+                "map the column: --cost-column NAME=HEADER for every file, or --cost-column 'GLOB:NAME=HEADER' for the files matching GLOB"
+        }
+        if reason.contains("bundleId") || reason.contains("appAppleId") {
+            return "the data belongs to another app, or --bundle-id / --app-apple-id name the wrong one"
+        }
+        if reason.contains("UTF-16") { return "save the file as UTF-8" }
+        if reason.contains("signature") || reason.contains("JWS") {
+            return "store Apple's payloads exactly as received; a payload changed after Apple signed it no longer verifies"
+        }
+        return nil
+    }
+
+    /// `1,985 rows: <reason>. <fix>.`: the most common reason and what to do about it.
+    package static func sentence(_ tally: RejectTally, in folders: Set<String>? = nil) -> String? {
+        guard let (reason, rows) = tally.dominantReason(in: folders) else { return nil }
+        var text = "\(HumanText.count(rows)) \(rows == 1 ? "row" : "rows"): \(reason)"
+        if let fix = fix(for: reason) { text += ". What to do: \(fix)" }
+        return text + "."
+    }
+}
+
+/// More input refused than `--max-rejects` allows: every command that reads `--data` stops
+/// with this one message (exit 1), naming the count, the most common reason and its fix, and
+/// every file refused whole.
+package struct RejectsBeyondLimit: Error, CustomStringConvertible {
+    package var tally: RejectTally
+    package var maxRejects: Int
+    /// What the command did about it, in one sentence.
+    package var consequence: String
+
+    package init(_ tally: RejectTally, maxRejects: Int, consequence: String) {
+        self.tally = tally
+        self.maxRejects = maxRejects
+        self.consequence = consequence
+    }
+
+    /// True when `tally` is beyond what `maxRejects` allows: rows are counted, not lines.
+    package static func exceeds(_ tally: RejectTally, _ maxRejects: Int) -> Bool { tally.rows > maxRejects }
+
+    package var description: String {
+        var text = tally.samples.map { $0.description + "\n" }.joined()
+        if tally.lines > tally.samples.count {
+            text += "... and \(HumanText.count(tally.lines - tally.samples.count)) more\n"
+        }
+        let lines = tally.lines == tally.rows ? "" : " (in \(HumanText.count(tally.lines)) rejects)"
+        text +=
+            "error: \(HumanText.count(tally.rows)) input \(tally.rows == 1 ? "row" : "rows") rejected\(lines), "
+            + "more than --max-rejects \(maxRejects) (it counts rows: a file refused whole counts all of its rows)."
+        if let most = RejectAdvice.sentence(tally) { text += " Most: \(most)" }
+        if !consequence.isEmpty { text += " " + consequence }
+        text += " Fix the inputs, or allow them with --max-rejects \(tally.rows)."
+        for line in RejectAdvice.wholeFileLines(tally.wholeFiles) { text += "\n" + line }
+        return text
+    }
+}
+
+extension RejectAdvice {
+    /// One line per file refused whole: what a close left out, for the console's last lines.
+    package static func wholeFileLines(_ files: [Reject]) -> [String] {
+        files.map { reject in
+            "refused whole: \(reject.file) (\(HumanText.count(reject.rows)) \(reject.rows == 1 ? "row" : "rows") not counted): \(reject.reason)"
+        }
+    }
+}
