@@ -97,7 +97,7 @@ package struct Attributor: Sendable {
         }
         var currentAccount: Int32 = -1
         var packs: [CreditPack] = []
-        var remaining: [Int64] = []
+        var remaining: [Int128] = []
         for index in ordered {
             let row = rows[index]
             if row.account != currentAccount {
@@ -118,9 +118,10 @@ package struct Attributor: Sendable {
                 }
                 var wanted = row.quantityNanos
                 for position in funding..<packs.count where wanted > 0 && packs[position].purchase <= row.t {
-                    let taken = min(wanted, remaining[position])
+                    // Never more than the row wants, so the draw fits the row's Int64 quantity.
+                    let taken = Int64(min(Int128(wanted), remaining[position]))
                     guard taken > 0 else { continue }
-                    remaining[position] -= taken
+                    remaining[position] -= Int128(taken)
                     wanted -= taken
                     draws.draws[packs[position].transaction, default: []].append((row.t, taken))
                 }

@@ -18,8 +18,10 @@ package struct CreditRow: Sendable, Codable {
 /// One consumable purchase as a source of credits.
 struct CreditPack: Sendable {
     var transaction: Int
-    /// Credits granted, in nano-units like a row's quantity: `credits x quantity`.
-    var credits: Int64
+    /// Credits granted, in nano-units like a row's quantity: `credits x quantity`, held wide
+    /// enough for the largest pack products.csv and Apple's quantity allow (a billion credits
+    /// bought ten times is 1e19 nano-credits, past Int64).
+    var credits: Int128
     var purchase: Timestamp
     /// Credits are void from the refund on.
     var revokedAt: Timestamp?
@@ -36,13 +38,11 @@ package struct CreditLedger: Sendable {
                 continue
             }
             let revoked = transaction.record.isUpgraded ? nil : transaction.record.revocationDate
-            // More credits than a row could ever draw is as good as endless: saturate, never trap.
-            let (units, overflowUnits) = credits.multipliedReportingOverflow(by: Int64(transaction.record.quantity))
-            let (nanos, overflowNanos) = units.multipliedReportingOverflow(by: Money.nanosPerUnit)
+            // Int64 credits times an Int quantity times 1e9 fits in Int128 with room to spare.
+            let nanos = Int128(credits) * Int128(transaction.record.quantity) * Int128(Money.nanosPerUnit)
             packsByAccount[Int32(account), default: []].append(
                 CreditPack(
-                    transaction: index, credits: overflowUnits || overflowNanos ? Int64.max : nanos,
-                    purchase: transaction.record.purchaseDate, revokedAt: revoked))
+                    transaction: index, credits: nanos, purchase: transaction.record.purchaseDate, revokedAt: revoked))
         }
         for key in packsByAccount.keys {
             packsByAccount[key]?.sort { ($0.purchase, $0.transaction) < ($1.purchase, $1.transaction) }
@@ -56,7 +56,9 @@ package struct CreditLedger: Sendable {
     /// Credits a pack grants, in whole units (for reports).
     package func credits(ofTransaction transaction: Int, ledger: Ledger) -> Int64? {
         guard let account = ledger.transactions[transaction].account else { return nil }
-        return packs(Int32(account)).first { $0.transaction == transaction }.map { $0.credits / Money.nanosPerUnit }
+        return packs(Int32(account)).first { $0.transaction == transaction }.map { pack in
+            Int64(clamping: pack.credits / Int128(Money.nanosPerUnit))
+        }
     }
 }
 

@@ -11,14 +11,15 @@ package struct AccountLinkRow: Sendable, Hashable, Codable {
 
 /// Reads `accounts.csv` (`account_id,original_transaction_id[,app_account_token]`).
 ///
-/// An original transaction claimed by a second account is a conflict: the first claim
-/// stands and the second row is rejected with both accounts named.
+/// An original transaction or an `app_account_token` claimed by a second account is a
+/// conflict: the first claim stands and the second row is rejected with both accounts named.
 package enum AccountLinkReader {
     static let purpose = "accounts.csv needs account_id,original_transaction_id and may have app_account_token"
 
     package static func read(path: String, rejects: RejectLog) throws -> [AccountLinkRow] {
         var rows: [AccountLinkRow] = []
         var claimedBy: [String: (account: String, line: Int)] = [:]
+        var tokenHeldBy: [String: (account: String, line: Int)] = [:]
         var accountColumn = 0
         var transactionColumn = 0
         var tokenColumn: Int?
@@ -53,7 +54,17 @@ package enum AccountLinkReader {
                 }
                 return
             }
+            if let token, let holder = tokenHeldBy[token], holder.account != account {
+                // One token names one account: a second holder would take the first one's
+                // transactions silently, so the row is refused, naming both.
+                try reject(
+                    tokenColumn, "app_account_token",
+                    "conflict: already the token of account \(holder.account) on line \(holder.line); a token names one account"
+                )
+                return
+            }
             if !original.isEmpty { claimedBy[original] = (account, record.line) }
+            if let token, tokenHeldBy[token] == nil { tokenHeldBy[token] = (account, record.line) }
             rows.append(
                 AccountLinkRow(
                     accountID: account, originalTransactionID: original, appAccountToken: token,

@@ -18,6 +18,8 @@ package final class CSVParser {
     private var atStart = true
     private var heldBack: [UInt8] = []
     package let file: String
+    /// The longest field read: signed payloads are a few kilobytes, history pages far below this.
+    package static let longestField = 4 << 20
 
     /// `firstLine` is the line the bytes start on; a part of a file other than its start has
     /// no byte-order mark to look for.
@@ -81,6 +83,14 @@ package final class CSVParser {
         guard let base = block.baseAddress, !block.isEmpty else { return }
         let context = Unmanaged.passUnretained(batch).toOpaque()
         let parsed = csv_parse(parser, base, block.count, onField, onRecordEnd, context)
+        if parser.pointee.entry_pos > CSVParser.longestField {
+            // A field this long is no cost row, account or payload: refused before libcsv's
+            // buffer grows with it (a small gzip file can expand to gigabytes of one field).
+            try batch.deliver(body)
+            throw CSVError.malformed(
+                file: file, line: batch.openRecordLine,
+                detail: "a field longer than \(CSVParser.longestField >> 20) MiB (an unclosed quote, or not a CSV file?)")
+        }
         if parsed != block.count {
             // Records completed before the bad one are still good: deliver them first.
             try batch.deliver(body)

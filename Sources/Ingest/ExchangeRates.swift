@@ -82,7 +82,17 @@ package struct ExchangeRates: Sendable, Codable {
     package func reportAmount(_ amount: Money, from currency: CurrencyCode, onDay day: Int64) throws(ConversionError)
         -> Money
     {
-        try convert(amount, from: currency, onDay: day).roundedToMicros
+        do {
+            guard currency != reportCurrency else { return try amount.roundedToMicros() }
+            guard let rate = rate(currency, onDay: day) else {
+                throw ConversionError.missingRate(currency: currency, date: CivilDate(dayNumber: day), report: reportCurrency)
+            }
+            return try amount.scaledToMicros(by: rate.nanos, over: Money.nanosPerUnit)
+        } catch let error as ConversionError {
+            throw error
+        } catch {
+            throw ConversionError.outOfRange(currency: currency)
+        }
     }
 
     static let purpose = "fx.csv needs date,currency,rate (rate = report-currency units per one unit of currency)"

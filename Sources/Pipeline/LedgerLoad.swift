@@ -13,6 +13,8 @@ package struct LedgerLoad: Sendable {
     package var ledger: Ledger
     package var rates: ExchangeRates
     package var evidence: ConsumptionEvidence
+    /// What the run should say on stderr but does not stop for (the record of verified files).
+    package var warnings: [String] = []
 
     /// What decides what the ledger answers.
     package struct Options: Sendable, Hashable, Codable {
@@ -77,9 +79,18 @@ package struct LedgerLoad: Sendable {
             for file in appStore.input.verifiedFiles {
                 known.record(path: file.path, sha256: file.sha256, policy: fingerprint, counts: file.counts)
             }
-            try known.save()
+            do {
+                try known.save()
+            } catch {
+                // The record only saves time: a home that cannot hold it costs a warning, not the run.
+                warnings.append(
+                    "the record of verified files could not be saved (\(error)); this run is complete, "
+                        + "the next one checks every signature again (--verified-files FILE names another place, none turns it off)"
+                )
+            }
             record = known
         }
+        if let reason = record?.refusedBecause { warnings.append(reason) }
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)

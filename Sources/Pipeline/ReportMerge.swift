@@ -61,6 +61,7 @@ package enum ReportMerge {
         outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
         outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
         outcome.incompleteHistories = loaded.appStore.input.counts.incompleteHistories
+        outcome.warnings = loaded.warnings
         outcome.completeness = InputCount.completeness(
             layout: loaded.layout, counts: loaded.appStore.input.counts, summaries: summaries, rejects: outcome.rejects)
         // --max-rejects counts rows: a file refused whole weighs all of its rows.

@@ -50,6 +50,8 @@ package struct ReportOutcome: Sendable {
     package var rejects: RejectTally
     /// How much of each input folder was counted.
     package var completeness = InputCompleteness()
+    /// What the run says on stderr but did not stop for.
+    package var warnings: [String] = []
     package var costRows = 0
     package var costBytes = 0
     package var costSeconds = 0.0

@@ -25,14 +25,30 @@ package struct Money: Sendable, Hashable, Comparable, CustomStringConvertible, C
 
     /// Rounded half to even to six decimals, the precision every report writes: amounts taken
     /// this way add up in the files exactly as they do inside.
+    ///
+    /// Throws when the rounded amount is past what money holds (within a micro-unit of the
+    /// largest amount), so no input can make the rounding overflow.
     @inline(__always)
-    package var roundedToMicros: Money {
+    package func roundedToMicros() throws(MoneyError) -> Money {
         let remainder = nanos % 1000
         if remainder == 0 { return self }
         var micros = nanos / 1000
         let twice = (remainder < 0 ? -remainder : remainder) * 2
         if twice > 1000 || (twice == 1000 && micros % 2 != 0) { micros += remainder < 0 ? -1 : 1 }
-        return Money(nanos: micros * 1000)
+        let (rounded, overflow) = micros.multipliedReportingOverflow(by: 1000)
+        if overflow { throw .outOfRange }
+        return Money(nanos: rounded)
+    }
+
+    /// `self * numerator / denominator`, rounded half to even once, to the micro-unit: a
+    /// conversion taken straight to six decimals, never through nine first (which would round
+    /// 0.038775499672 up to 0.038775500 and then to 0.038776).
+    package func scaledToMicros(by numerator: Int64, over denominator: Int64) throws(MoneyError) -> Money {
+        precondition(denominator > 0, "denominator must be positive")
+        let product = Int128(nanos) * Int128(numerator)
+        let micros = Money.divideRoundingHalfToEven(product, by: Int128(denominator) * 1000)
+        guard let result = Int64(exactly: micros * 1000) else { throw .outOfRange }
+        return Money(nanos: result)
     }
 
     package func adding(_ other: Money) throws(MoneyError) -> Money {
@@ -104,7 +120,7 @@ package enum MoneyError: Error, Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .notADecimal: "not a plain decimal number (digits, optional sign and '.'; no exponent or separators)"
-        case .outOfRange: "amount out of range (beyond ±9,223,372,036 with nine decimals)"
+        case .outOfRange: "amount out of range (beyond ±9,223,372,036.854775)"
         }
     }
 }
@@ -159,9 +175,14 @@ extension Money {
         }
         let (scaled, o1) = units.multipliedReportingOverflow(by: nanosPerUnit)
         let (magnitude, o2) = scaled.addingReportingOverflow(fraction)
-        if o1 || o2 { throw .outOfRange }
+        // Past the largest amount that still rounds to six decimals, an amount could not be
+        // written: refused here, never an overflow later.
+        if o1 || o2 || magnitude > Money.largestInput { throw .outOfRange }
         return Money(nanos: negative ? -magnitude : magnitude)
     }
+
+    /// The largest amount an input may hold, in nanos: 9,223,372,036.854775.
+    package static let largestInput: Int64 = 9_223_372_036_854_775_000
 
     package static func parse(_ text: String) throws(MoneyError) -> Money {
         var text = text

@@ -101,6 +101,19 @@ package enum FileSystem {
         return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
+    /// Who owns `path` and who may write it: what a file trusted with a decision must show
+    /// (ssh refuses its files on the same grounds).
+    ///
+    /// A sticky folder (like `/tmp`) counts as not writable by others: they cannot replace or
+    /// remove a file of ours in it, and a file they put there first is theirs, which is refused.
+    package static func ownership(_ path: String) -> (ownedByUser: Bool, writableByOthers: Bool)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let sticky = info.st_mode & S_IFMT == S_IFDIR && info.st_mode & S_ISVTX != 0
+        let ownedByUser = info.st_uid == getuid() || (sticky && info.st_uid == 0)
+        return (ownedByUser, !sticky && info.st_mode & (S_IWGRP | S_IWOTH) != 0)
+    }
+
     /// An environment variable, if set.
     package static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

@@ -34,6 +34,7 @@ enum ExplainCommand: Command {
         let costs = try AccountCosts.collect(
             accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
             mapping: common.costColumns, rejects: rejects)
+        for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
         let tally = rejects.tally
         if RejectsBeyondLimit.exceeds(tally, common.maxRejects) {
             throw RejectsBeyondLimit(

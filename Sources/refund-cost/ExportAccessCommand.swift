@@ -31,6 +31,7 @@ enum ExportAccessCommand: Command {
         let rejects = RejectLog()
         let loaded = try LedgerLoad(
             data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+        for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
         // Checked before anything is written: a timeline from data with rows left out is not written at all.
         let tally = rejects.tally
         if RejectsBeyondLimit.exceeds(tally, common.maxRejects) {

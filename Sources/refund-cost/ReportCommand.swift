@@ -100,7 +100,7 @@ enum ReportCommand: Command {
     /// signatures and the speed; or why nothing was written.
     static func printOutcome(_ outcome: ReportOutcome, options: ReportOptions) throws -> Int32 {
         let window = options.window
-        for history in outcome.incompleteHistories { writeStandardError("warning: \(history)\n") }
+        for warning in outcome.warnings + outcome.incompleteHistories { writeStandardError("warning: \(warning)\n") }
         if outcome.failedOnRejects {
             let verdict = RejectsBeyondLimit(
                 outcome.rejects, maxRejects: options.maxRejects,

@@ -61,7 +61,9 @@ enum ValidateCommand: Command {
         let seconds = Clock.monotonicSeconds() - started
         for reject in reading.headerRejects + reading.rowRejects { try rejects.record(reject) }
         try rejects.commit()
-        for history in loaded.appStore.input.counts.incompleteHistories { writeStandardError("warning: \(history)\n") }
+        for warning in loaded.warnings + loaded.appStore.input.counts.incompleteHistories {
+            writeStandardError("warning: \(warning)\n")
+        }
 
         printCostFiles(reading.summaries, data: common.data)
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)

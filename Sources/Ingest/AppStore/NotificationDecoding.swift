@@ -26,7 +26,16 @@ package func decodeNotificationLine(
         } catch {
             throw AppStoreDecodingError(error)
         }
-        if !fields.signed { verifier.countDecoded() }
+        if !fields.signed {
+            let claims = JWSVerifier.Claims(
+                signedDate: fields.signedDate, bundleID: fields.bundleID, appAppleID: fields.appAppleID, kind: .notification)
+            do throws(SignatureFailure) {
+                // V1 bodies name no app the way V2 payloads do: only V2 is held to --bundle-id.
+                try verifier.countDecoded(claims: fields.notificationType != nil ? claims : nil)
+            } catch {
+                throw AppStoreDecodingError(field: "", reason: error.description)
+            }
+        }
         if fields.notificationType != nil { return try makeNotification(fields, at: location) }
         if fields.v1Type != nil { return try makeV1Notification(fields, digest: SHA256.digest(bytes), at: location) }
         throw AppStoreDecodingError(

@@ -68,7 +68,8 @@ struct NotificationFields {
 
     func checkSignature(_ compact: UnsafeRawBufferPointer, verifier: JWSVerifier) throws {
         do {
-            try verifier.check(compact, claims: .init(signedDate: signedDate, bundleID: bundleID, appAppleID: appAppleID))
+            try verifier.check(
+                compact, claims: .init(signedDate: signedDate, bundleID: bundleID, appAppleID: appAppleID, kind: .notification))
         } catch {
             throw JSONError(reason: error.description, field: "")
         }

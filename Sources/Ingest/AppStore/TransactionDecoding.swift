@@ -28,7 +28,14 @@ package func decodeTransactionLine(
     }
     var line = TransactionLine(page: response.page)
     if response.inline.transactionId != nil {
-        verifier.countDecoded()
+        do throws(SignatureFailure) {
+            try verifier.countDecoded(
+                claims: .init(
+                    signedDate: response.inline.signedDate, bundleID: response.inline.bundleId,
+                    kind: .transaction))
+        } catch {
+            throw AppStoreDecodingError(field: "", reason: error.description)
+        }
         line.transactions.append(try record(response.inline, response, field: "", at: location))
         return line
     }

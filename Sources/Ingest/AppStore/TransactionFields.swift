@@ -105,7 +105,7 @@ struct TransactionFields {
     static func read(_ cursor: inout JSONCursor, verifier: JWSVerifier?) throws -> TransactionFields {
         guard cursor.isString() else { return try object(&cursor) }
         return try readSigned(&cursor, verifier: verifier, parse: { try object(&$0) }) {
-            .init(signedDate: $0.signedDate, bundleID: $0.bundleId)
+            .init(signedDate: $0.signedDate, bundleID: $0.bundleId, kind: .transaction)
         }
     }
 

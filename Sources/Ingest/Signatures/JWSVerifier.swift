@@ -25,11 +25,20 @@ package final class JWSVerifier {
         package var signedDate: Timestamp?
         package var bundleID: String?
         package var appAppleID: Int64?
+        /// What kind of payload: which app identifiers it must carry when the user names them.
+        package var kind: Kind
 
-        package init(signedDate: Timestamp? = nil, bundleID: String? = nil, appAppleID: Int64? = nil) {
+        /// Apple's verifier requires a notification's `bundleId` (and `appAppleId` in
+        /// Production) and a transaction's `bundleId`; renewal info carries neither.
+        package enum Kind: Sendable {
+            case notification, transaction, renewal
+        }
+
+        package init(signedDate: Timestamp? = nil, bundleID: String? = nil, appAppleID: Int64? = nil, kind: Kind = .renewal) {
             self.signedDate = signedDate
             self.bundleID = bundleID
             self.appAppleID = appAppleID
+            self.kind = kind
         }
     }
 
@@ -43,8 +52,20 @@ package final class JWSVerifier {
         }
     }
 
-    /// A line that came already decoded: nothing to check, counted as unverified.
-    package func countDecoded() { counts.unverifiedDecoded += 1 }
+    /// A line that came already decoded: no signature to check, counted as unverified; but
+    /// `--bundle-id` and `--app-apple-id` refuse another app's decoded data as they refuse its
+    /// signed data.
+    package func countDecoded(claims: Claims? = nil) throws(SignatureFailure) {
+        if let claims {
+            do {
+                try checkApp(claims)
+            } catch {
+                counts.rejectedByCheck[error.check, default: 0] += 1
+                throw error
+            }
+        }
+        counts.unverifiedDecoded += 1
+    }
 
     private func verify(_ compact: UnsafeRawBufferPointer, claims: Claims) throws(SignatureFailure) {
         guard policy.verify else {
@@ -77,8 +98,16 @@ package final class JWSVerifier {
     }
 
     private func checkApp(_ claims: Claims) throws(SignatureFailure) {
-        if let wanted = policy.bundleID, let bundle = claims.bundleID, bundle != wanted { throw .otherBundle(bundle) }
-        if let wanted = policy.appAppleID, let app = claims.appAppleID, app != wanted { throw .otherApp(app) }
+        if let wanted = policy.bundleID, claims.kind != .renewal || claims.bundleID != nil {
+            guard let bundle = claims.bundleID else { throw .missingAppIdentifier("bundleId") }
+            guard bundle == wanted else { throw .otherBundle(bundle) }
+        }
+        // Apple leaves appAppleId out of Sandbox notifications; in Production it is required.
+        let needsAppID = claims.kind == .notification && policy.environment == .production
+        if let wanted = policy.appAppleID, needsAppID || claims.appAppleID != nil {
+            guard let app = claims.appAppleID else { throw .missingAppIdentifier("appAppleId") }
+            guard app == wanted else { throw .otherApp(app) }
+        }
     }
 
     private func publicKey(_ header: String, leaf: [UInt8]) -> PublicKey? {

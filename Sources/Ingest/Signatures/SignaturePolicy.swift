@@ -50,6 +50,7 @@ package enum SignatureFailure: Error, Sendable, Hashable, CustomStringConvertibl
     case signatureMismatch
     case otherBundle(String)
     case otherApp(Int64)
+    case missingAppIdentifier(String)
 
     /// The reason as `run.json` counts it: one fixed phrase per check.
     package var check: String {
@@ -64,6 +65,7 @@ package enum SignatureFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .signatureMismatch: "signature does not match"
         case .otherBundle: "another app's bundle id"
         case .otherApp: "another app's app id"
+        case .missingAppIdentifier: "no app identifier"
         }
     }
 
@@ -81,6 +83,8 @@ package enum SignatureFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .signatureMismatch: "signature check: signature does not match the payload (changed after signing, or forged)"
         case .otherBundle(let bundle): "signature check: data of another app's bundle id '\(bundle)' (--bundle-id)"
         case .otherApp(let app): "signature check: data of another app id \(app) (--app-apple-id)"
+        case .missingAppIdentifier(let field):
+            "signature check: the payload has no \(field), so it cannot be shown to be this app's (--bundle-id, --app-apple-id)"
         }
     }
 }

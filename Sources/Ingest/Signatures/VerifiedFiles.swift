@@ -25,6 +25,9 @@ package struct VerifiedFiles: Sendable {
     /// Where the record lives.
     package let location: String
     private(set) var entries: [String: Entry] = [:]
+    /// Why the record is not used (nil when it is): it is trusted to skip signature checks, so
+    /// one that another user owns or that others can write is ignored, and never written.
+    package private(set) var refusedBecause: String?
 
     /// The default place: `$XDG_CACHE_HOME/refund-cost/verified-files.tsv`, else under `~/.cache`.
     package static var defaultLocation: String? {
@@ -38,6 +41,16 @@ package struct VerifiedFiles: Sendable {
     /// Reads the record; a missing or unreadable one is an empty record (everything is verified).
     package init(location: String) {
         self.location = location
+        let folder = location.lastIndex(of: "/").map { String(location[..<$0]) } ?? "."
+        for path in [folder, location] {
+            guard let owner = FileSystem.ownership(path) else { continue }
+            if !owner.ownedByUser || owner.writableByOthers {
+                refusedBecause =
+                    "the record of verified files \(path) is \(owner.ownedByUser ? "writable by group or others" : "owned by another user"); "
+                    + "it is not used, so every signature is checked (fix it with chown/chmod go-w, or --verified-files none)"
+                return
+            }
+        }
         guard FileSystem.kind(location) == .regularFile else { return }
         try? LineReader.read(path: location) { _, bytes in
             let fields = String(decoding: bytes, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
@@ -54,7 +67,7 @@ package struct VerifiedFiles: Sendable {
     /// The entry for `path` if the file is unchanged (size and time) and was verified under `policy`.
     package func entry(for path: String, policy: String) -> Entry? {
         let absolute = FileSystem.resolvedPath(path)
-        guard let entry = entries[absolute], entry.policy == policy, let status = FileSystem.status(absolute),
+        guard let entry = entries[absolute], entry.policy == Self.bound(policy), let status = FileSystem.status(absolute),
             status.bytes == entry.bytes, status.modified == entry.modified
         else { return nil }
         return entry
@@ -65,12 +78,18 @@ package struct VerifiedFiles: Sendable {
         let absolute = FileSystem.resolvedPath(path)
         guard let status = FileSystem.status(absolute) else { return }
         entries[absolute] = Entry(
-            path: absolute, bytes: status.bytes, modified: status.modified, sha256: sha256, policy: policy,
+            path: absolute, bytes: status.bytes, modified: status.modified, sha256: sha256, policy: Self.bound(policy),
             verified: counts.verified, decoded: counts.unverifiedDecoded, xcode: counts.unverifiedXcode)
     }
 
-    /// Writes the record (atomically: a reader sees the old one or the new one).
+    /// An entry holds only for the version of the tool and the trust settings that verified
+    /// it: a new version, or another root, app or environment, checks every file again.
+    static func bound(_ policy: String) -> String { "refund-cost " + ToolVersion.current + "|" + policy }
+
+    /// Writes the record (atomically: a reader sees the old one or the new one); a refused
+    /// record is left as it is.
     package func save() throws {
+        guard refusedBecause == nil else { return }
         if let slash = location.lastIndex(of: "/") { try FileSystem.createDirectory(String(location[..<slash])) }
         let file = try AtomicFileWriter(path: location)
         for entry in entries.values.sorted(by: { $0.path < $1.path }) {

@@ -39,7 +39,14 @@ struct StackedBarChart {
     var svg: String {
         typealias T = PageText
         let plotHeight = Self.height - Self.top - Self.bottom
-        let maxTotal = bars.map { $0.values.reduce(0) { $0 + max(0, $1) } }.max() ?? 0
+        // Saturating: a bar's height is drawn, not summed into a figure, and must not trap.
+        let maxTotal =
+            bars.map { bar in
+                bar.values.reduce(Int64(0)) { total, value in
+                    let (sum, overflow) = total.addingReportingOverflow(max(0, value))
+                    return overflow ? Int64.max : sum
+                }
+            }.max() ?? 0
         let scale = AxisScale(maximum: maxTotal)
         var svg =
             "<svg data-chart=\"\(name)\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" width=\"100%\" role=\"img\" aria-label=\"\(T.escape(description))\">"
@@ -101,10 +108,13 @@ struct AxisScale {
         var decimals = 3
         var multipliers = [Int64(1), 2, 5].makeIterator()
         var base = step
-        while step * 5 < maximum {
+        // Compared by division, never by a product: a day of billions in the report currency
+        // (nanos near Int64.max) must not overflow the scale.
+        while step < maximum / 5 + (maximum % 5 == 0 ? 0 : 1) {
             if let multiplier = multipliers.next() {
                 step = base * multiplier
             } else {
+                guard base <= Int64.max / 50 else { break }
                 base *= 10
                 decimals = max(0, decimals - 1)
                 multipliers = [Int64(1), 2, 5].makeIterator()
@@ -113,10 +123,16 @@ struct AxisScale {
         }
         self.step = step
         self.decimals = step >= Money.nanosPerUnit ? 0 : decimals
-        steps = max(1, Int((maximum + step - 1) / step))
+        steps = max(1, Int(maximum / step + (maximum % step == 0 ? 0 : 1)))
     }
 
-    var top: Int64 { step * Int64(steps) }
+    var top: Int64 {
+        let (product, overflow) = step.multipliedReportingOverflow(by: Int64(steps))
+        return overflow ? Int64.max : product
+    }
 
-    func label(_ index: Int) -> String { PageText.money(Money(nanos: step * Int64(index)), decimals: decimals) }
+    func label(_ index: Int) -> String {
+        let (product, overflow) = step.multipliedReportingOverflow(by: Int64(index))
+        return PageText.money(Money(nanos: overflow ? Int64.max : product), decimals: decimals)
+    }
 }
