@@ -39,6 +39,13 @@ package enum AccountLinkReader {
                 try reject(accountColumn, "account_id", "empty account_id")
                 return
             }
+            for (column, name, text) in [
+                (accountColumn, "account_id", account), (transactionColumn, "original_transaction_id", original),
+            ]
+            where text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                try reject(column, name, "holds a control character; text fields may hold tabs but no other control characters")
+                return
+            }
             guard !original.isEmpty || token != nil else {
                 try reject(
                     transactionColumn, "original_transaction_id",

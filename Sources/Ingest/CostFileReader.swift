@@ -147,6 +147,14 @@ package struct CostRowChecker: Sendable {
         guard !account.isEmpty else {
             return reject(columns.accountID, "empty account_id: every cost row must name the account it served", cost: known)
         }
+        // Control characters (NUL, ESC, ...) would travel into every CSV and the terminal.
+        if let byte = account.firstControlByte {
+            return reject(columns.accountID, Self.controlReason(byte), cost: known)
+        }
+        let category = record.trimmed(columns.category)
+        if let byte = category.firstControlByte {
+            return reject(columns.category, Self.controlReason(byte), cost: known)
+        }
         var quantityNanos: Int64?
         if let index = columns.quantity, !record.trimmed(index).isEmpty {
             do {
@@ -161,10 +169,25 @@ package struct CostRowChecker: Sendable {
         }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         let row = CostRow(
-            timestamp: timestamp, accountID: account, category: record.trimmed(columns.category), cost: cost,
+            timestamp: timestamp, accountID: account, category: category, cost: cost,
             currency: currency, quantityNanos: quantityNanos,
             unit: columns.unit.map { record.trimmed($0) } ?? empty, line: record.line)
         return .accepted(row, requestID: requestID)
+    }
+}
+
+extension CostRowChecker {
+    static func controlReason(_ byte: UInt8) -> String {
+        "holds a control character (byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(to: 2))); "
+            + "text fields may hold tabs but no other control characters"
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The first byte below 0x20 other than a tab, or DEL: none belongs in an id or a category.
+    package var firstControlByte: UInt8? {
+        for byte in self where (byte < 0x20 && byte != 0x09) || byte == 0x7F { return byte }
+        return nil
     }
 }
 

@@ -119,8 +119,20 @@ package struct ExchangeRates: Sendable, Codable {
             guard let currency = CurrencyCode(record[currencyColumn]) else {
                 return try reject(currencyColumn, "currency", "not a three-letter currency code")
             }
-            guard let rate = try? Money.parse(record[rateColumn]), rate.nanos > 0 else {
-                return try reject(rateColumn, "rate", "not a positive decimal rate")
+            let rate: Money
+            do throws(MoneyError) {
+                rate = try Money.parse(record[rateColumn])
+            } catch {
+                return try reject(rateColumn, "rate", "the rate is \(error.description)")
+            }
+            guard rate.nanos > 0 else {
+                let text = record.string(rateColumn).trimmingSpaces
+                let small = !text.hasPrefix("-") && text.contains(where: { $0 >= "1" && $0 <= "9" })
+                return try reject(
+                    rateColumn, "rate",
+                    small
+                        ? "the rate is below 0.000000001, the smallest the tool holds (nine decimals)"
+                        : "the rate must be above zero (report-currency units per one unit of the currency)")
             }
             guard seen.insert("\(date)|\(currency)").inserted else {
                 return try reject(currencyColumn, "currency", "a second rate for \(currency) on \(date); the first is kept")

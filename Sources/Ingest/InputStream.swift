@@ -94,7 +94,14 @@ final class GzipInflater {
                 break
             }
             if memberEnded {
-                // Another member follows the one that ended.
+                // Another member follows the one that ended, and starts as every gzip member does.
+                if let next = stream.next_in, next[0] != 0x1F || (stream.avail_in > 1 && next[1] != 0x8B) {
+                    throw InputStreamError.corrupt(
+                        file: path,
+                        detail:
+                            "bytes follow the end of the gzip data that are not another gzip member (a file appended to or padded after compression?)"
+                    )
+                }
                 inflateReset(&stream)
                 memberEnded = false
             }

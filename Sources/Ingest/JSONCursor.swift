@@ -233,6 +233,15 @@ package struct JSONCursor {
     package static let maximumDepth = 64
 
     /// Skips the value at the cursor, whatever it is.
+    /// The bytes of the next value, which the cursor moves past: read apart with a cursor of
+    /// their own, an error inside them leaves this cursor right after the value.
+    package mutating func valueBytes() throws -> UnsafeRawBufferPointer {
+        skipSpace()
+        let start = index
+        try skip()
+        return UnsafeRawBufferPointer(start: base + start, count: index - start)
+    }
+
     package mutating func skip(depth: Int = 0) throws {
         skipSpace()
         switch peek() {

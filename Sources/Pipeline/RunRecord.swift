@@ -62,6 +62,7 @@ struct RunRecord {
                         ("history_lines", .integer(Int64(counts.historyLines))),
                         ("history_copies", .integer(Int64(counts.historyTransactions))),
                         ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
+                        ("app_transactions", .integer(Int64(counts.appTransactions))),
                     ])
                 ),
                 ("excluded_environments", counted(counts.excludedByEnvironment)),

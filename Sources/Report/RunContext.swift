@@ -65,7 +65,9 @@ package struct SignatureStatement: Sendable, Hashable {
             text +=
                 "; \(HumanText.count(unverifiedDecoded)) lines came unsigned (V1) or already decoded and could not be verified"
         }
-        if unverifiedXcode > 0 { text += "; \(HumanText.count(unverifiedXcode)) Xcode-signed payloads accepted unverified" }
+        if unverifiedXcode > 0 {
+            text += "; \(HumanText.count(unverifiedXcode)) Xcode- or LocalTesting-signed payloads accepted unverified"
+        }
         if rejected > 0 { text += "; \(HumanText.count(rejected)) refused (see rejects.csv)" }
         return text + "."
     }

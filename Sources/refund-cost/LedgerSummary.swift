@@ -32,6 +32,9 @@ enum LedgerSummary {
         line(
             "history lines / transaction copies",
             "\(Format.count(counts.historyLines)) / \(Format.count(counts.historyTransactions))")
+        if counts.appTransactions > 0 {
+            line("app transactions (the app's own purchase, not costed)", Format.count(counts.appTransactions))
+        }
         line("accounts.csv links / products", "\(Format.count(load.accountLinks.count)) / \(Format.count(load.products.count))")
         line("transactions (latest copy of each)", Format.count(ledger.transactions.count))
         line("accounts holding transactions", Format.count(ledger.accounts.count))

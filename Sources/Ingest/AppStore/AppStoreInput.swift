@@ -99,6 +99,8 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     /// Lines read from transaction-history files, and the transaction copies they held.
     package var historyLines = 0
     package var historyTransactions = 0
+    /// App transactions (Get App Transaction Info): recognised and counted, never costed.
+    package var appTransactions = 0
     package var rejectedLines = 0
     /// How the signatures of the App Store data fared (DOMAIN.md rule 12).
     package var signatures = SignatureCounts()

@@ -83,6 +83,7 @@ package final class AppStoreReader {
                 keep(notification)
             case .transactions(let line):
                 input.counts.historyTransactions += line.transactions.count
+                input.counts.appTransactions += line.appTransactions
                 for record in line.transactions { keep(record) }
                 for renewal in line.renewals { keep(renewal) }
             case .rejected(let reject):

@@ -12,10 +12,13 @@ package struct NotificationLine: Sendable {
 package func decodeNotificationLine(
     _ bytes: UnsafeRawBufferPointer, at location: SourceLocation, verifier: JWSVerifier
 ) -> NotificationLine {
-    if contains(bytes, "\"notificationHistory\""),
-        let page = try? notificationHistoryPage(bytes, at: location, verifier: verifier)
-    {
-        return page
+    if contains(bytes, "\"notificationHistory\"") {
+        do {
+            if let page = try notificationHistoryPage(bytes, at: location, verifier: verifier) { return page }
+        } catch {
+            // A page that is not valid JSON says why, not that it is no notification.
+            return NotificationLine(results: [.failure(AppStoreDecodingError(error))], page: nil)
+        }
     }
     let single = Result { () throws(AppStoreDecodingError) in
         var fields = NotificationFields()
@@ -61,7 +64,9 @@ private func notificationHistoryPage(
         if key == "notificationHistory" {
             isPage = true
             try cursor.elements { cursor, index in
-                results.append(historyEntry(&cursor, index: index, at: location, verifier: verifier))
+                // Each entry is read from its own bytes: a bad one is refused alone, the others read.
+                var entry = JSONCursor(try cursor.valueBytes())
+                results.append(historyEntry(&entry, index: index, at: location, verifier: verifier))
             }
         } else if key == "hasMore" {
             page.hasMore = try cursor.bool()
@@ -89,8 +94,13 @@ private func historyEntry(
                 let compact = try cursor.stringBytes()
                 do { try fields.read(signedPayload: compact, verifier: verifier) } catch { failure = error }
             } else if key == "sendAttempts", !cursor.null() {
-                try cursor.elements { cursor, _ in
-                    let attempt = try SendAttempt.object(&cursor)
+                try cursor.elements { cursor, attemptIndex in
+                    let attempt: SendAttempt
+                    do {
+                        attempt = try SendAttempt.object(&cursor)
+                    } catch let error as JSONError {
+                        throw error.within("sendAttempts[\(attemptIndex)]")
+                    }
                     if attempt.succeeded, delivered.map({ attempt.date < $0 }) ?? true { delivered = attempt.date }
                 }
             } else {
@@ -117,12 +127,16 @@ private struct SendAttempt {
     static func object(_ cursor: inout JSONCursor) throws -> SendAttempt {
         var attempt = SendAttempt()
         try cursor.members { cursor, key in
-            if key == "attemptDate" {
-                attempt.date = try cursor.timestamp()
-            } else if key == "sendAttemptResult" {
-                attempt.succeeded = try cursor.optionalString() == "SUCCESS"
-            } else {
-                try cursor.skip()
+            do {
+                if key == "attemptDate" {
+                    attempt.date = try cursor.timestamp()
+                } else if key == "sendAttemptResult" {
+                    attempt.succeeded = try cursor.optionalString() == "SUCCESS"
+                } else {
+                    try cursor.skip()
+                }
+            } catch let error as JSONError {
+                throw error.within(String(decoding: key.bytes, as: UTF8.self))
             }
         }
         return attempt

@@ -6,6 +6,9 @@ package struct TransactionLine: Sendable {
     package var renewals: [RenewalRecord] = []
     /// Paging of a Get Transaction History or Get Refund History page.
     package var page: HistoryPage?
+    /// A Get App Transaction Info response or a decoded app transaction: the app's own
+    /// purchase, which holds no in-app transaction; counted, never costed.
+    package var appTransactions = 0
 }
 
 /// Decodes one line of `transactions/*.jsonl`, any App Store Server API response that holds
@@ -27,6 +30,10 @@ package func decodeTransactionLine(
         throw AppStoreDecodingError(error)
     }
     var line = TransactionLine(page: response.page)
+    if response.appTransaction && response.inline.transactionId == nil && response.signed.isEmpty {
+        line.appTransactions = 1
+        return line
+    }
     if response.inline.transactionId != nil {
         do throws(SignatureFailure) {
             try verifier.countDecoded(
@@ -83,6 +90,8 @@ private struct ResponseFields {
     var statuses: [StatusFields] = []
     var inline = TransactionFields()
     var isResponse = false
+    /// `signedAppTransactionInfo`, or the `receiptType` of a decoded app transaction.
+    var appTransaction = false
 
     mutating func read(_ cursor: inout JSONCursor, verifier: JWSVerifier) throws {
         try cursor.members { cursor, key in
@@ -95,6 +104,10 @@ private struct ResponseFields {
                 isResponse = true
                 let name = key == "signedTransaction" ? "signedTransaction" : "signedTransactionInfo"
                 signed.append((name, try TransactionFields.read(&cursor, verifier: verifier)))
+            } else if key == "signedAppTransactionInfo" || key == "receiptType" {
+                // The app's own purchase (Get App Transaction Info): no in-app transaction to read.
+                appTransaction = true
+                try cursor.skip()
             } else if key == "hasMore" {
                 page = HistoryPage(hasMore: try cursor.bool(), paginationToken: page?.paginationToken)
             } else if key == "revision" || key == "paginationToken" {

@@ -81,6 +81,21 @@ package final class JWSVerifier {
             counts.unverifiedXcode += 1
             return try checkApp(claims)
         }
+        guard policy.environment == .localTesting else { return try verifyChain(parts, header, claims: claims) }
+        // Apple's verifier skips LocalTesting data as it skips Xcode's: it is verified when it
+        // can be, else accepted unverified, and only when the user asked for LocalTesting.
+        do {
+            try verifyChain(parts, header, claims: claims)
+        } catch {
+            if case .otherBundle = error { throw error }
+            if case .otherApp = error { throw error }
+            if case .missingAppIdentifier = error { throw error }
+            counts.unverifiedXcode += 1
+            try checkApp(claims)
+        }
+    }
+
+    private func verifyChain(_ parts: JWSParts, _ header: JWSHeader, claims: Claims) throws(SignatureFailure) {
         let verdict = verdicts.verdict(for: parts.headerText, certificates: header.certificates, policy: policy)
         guard case .trusted(let validity, let leaf) = verdict else {
             if case .refused(let failure) = verdict { throw failure }
