@@ -232,9 +232,10 @@ package struct JSONCursor {
     /// unbounded depth would let one line exhaust the stack.
     package static let maximumDepth = 64
 
-    /// Skips the value at the cursor, whatever it is.
-    /// The bytes of the next value, which the cursor moves past: read apart with a cursor of
-    /// their own, an error inside them leaves this cursor right after the value.
+    /// The bytes of the next value, which the cursor moves past.
+    ///
+    /// Read apart with a cursor of their own, an error inside them leaves this cursor right
+    /// after the value.
     package mutating func valueBytes() throws -> UnsafeRawBufferPointer {
         skipSpace()
         let start = index
@@ -242,6 +243,7 @@ package struct JSONCursor {
         return UnsafeRawBufferPointer(start: base + start, count: index - start)
     }
 
+    /// Skips the value at the cursor, whatever it is.
     package mutating func skip(depth: Int = 0) throws {
         skipSpace()
         switch peek() {
