@@ -91,7 +91,8 @@ package enum ReportMerge {
         try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: loaded.appStore.input.counts,
-            totals: totals, rejects: rejects.tally, completeness: outcome.completeness, conservation: conservation,
+            totals: totals, rejects: rejects.tally, completeness: outcome.completeness, figureCounts: FigureCounts(figures),
+            conservation: conservation,
             unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
             timings: [
                 ("app_store_and_ledger", timings.appStore), ("cost_rows", timings.costRows),

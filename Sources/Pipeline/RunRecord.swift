@@ -15,6 +15,8 @@ struct RunRecord {
     var totals: AttributionTotals
     var rejects: RejectTally
     var completeness: InputCompleteness
+    /// Every count the page shows.
+    var figureCounts: FigureCounts
     var conservation: Conservation
     /// Transactions whose appAccountToken matched no account of accounts.csv.
     var unmatchedAppAccountTokens = 0
@@ -78,6 +80,7 @@ struct RunRecord {
                 ("rejected_lines", .integer(Int64(rejects.lines))),
                 ("rejected_rows", .integer(Int64(rejects.rows))),
                 ("conservation", conservationJSON),
+                ("figures", figureCounts.json),
                 ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
             ])
         }

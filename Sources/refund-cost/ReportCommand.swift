@@ -112,19 +112,19 @@ enum ReportCommand: Command {
         }
         guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
         let all = figures.total
+        let counts = FigureCounts(figures)
         let currency = figures.currency
         print("refund-cost report \(window.label): \(outcome.folder)/")
         print("  cost served          \(try all.classes.total()) \(currency)")
         print(
-            "  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace, \(all.leakedAccounts) accounts)"
+            "  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace; "
+                + "\(counts.leakingAccounts) accounts served after access ended, \(counts.leakingAccountsBeyondGrace) beyond grace)"
         )
         print("  refunds              \(all.refunds), sunk cost \(all.refundSunkCost) \(currency)")
         print("  recurring loss       \(all.recurringLossRunRate) \(currency) per 30 days")
-        if all.consumptionRequests > 0 {
-            let pending = all.consumptionRequests - all.consumptionGranted - all.consumptionDeclined
-            print(
-                "  consumption requests \(all.consumptionRequests): \(all.consumptionGranted) granted, \(all.consumptionDeclined) declined, \(pending) pending"
-            )
+        if counts.consumptionRequests > 0 {
+            let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+            print("  consumption requests \(counts.consumptionRequests): Apple's decision \(outcomes)")
         }
         print("  \(conservation.sentence(currency: currency))")
         let earlier = outcome.filesVerifiedEarlier

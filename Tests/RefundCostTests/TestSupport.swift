@@ -71,7 +71,7 @@ struct ToolRun {
 
 /// Runs the built executable as a user or a script would; kills it after `timeout` seconds
 /// (status 124), so a hang fails the test instead of stopping the suite.
-func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolRun {
+func runTool(_ arguments: [String], timeout: Double = 120, environment: [String: String] = [:]) throws -> ToolRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = binary.appendingPathComponent("refund-cost")
     if !FileManager.default.fileExists(atPath: executable.path) {
@@ -81,6 +81,9 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolRun {
     let process = Process()
     process.executableURL = executable
     process.arguments = withTestRoot(arguments)
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

@@ -94,13 +94,8 @@ private func historyEntry(
                 let compact = try cursor.stringBytes()
                 do { try fields.read(signedPayload: compact, verifier: verifier) } catch { failure = error }
             } else if key == "sendAttempts", !cursor.null() {
-                try cursor.elements { cursor, attemptIndex in
-                    let attempt: SendAttempt
-                    do {
-                        attempt = try SendAttempt.object(&cursor)
-                    } catch let error as JSONError {
-                        throw error.within("sendAttempts[\(attemptIndex)]")
-                    }
+                try cursor.elements { cursor, _ in
+                    let attempt = try SendAttempt.object(&cursor)
                     if attempt.succeeded, delivered.map({ attempt.date < $0 }) ?? true { delivered = attempt.date }
                 }
             } else {
@@ -127,16 +122,12 @@ private struct SendAttempt {
     static func object(_ cursor: inout JSONCursor) throws -> SendAttempt {
         var attempt = SendAttempt()
         try cursor.members { cursor, key in
-            do {
-                if key == "attemptDate" {
-                    attempt.date = try cursor.timestamp()
-                } else if key == "sendAttemptResult" {
-                    attempt.succeeded = try cursor.optionalString() == "SUCCESS"
-                } else {
-                    try cursor.skip()
-                }
-            } catch let error as JSONError {
-                throw error.within(String(decoding: key.bytes, as: UTF8.self))
+            if key == "attemptDate" {
+                attempt.date = try cursor.timestamp()
+            } else if key == "sendAttemptResult" {
+                attempt.succeeded = try cursor.optionalString() == "SUCCESS"
+            } else {
+                try cursor.skip()
             }
         }
         return attempt

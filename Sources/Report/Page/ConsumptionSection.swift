@@ -24,7 +24,6 @@ enum ConsumptionSection {
             return text + "<p>No refund request (CONSUMPTION_REQUEST) in this window.</p>\n"
         }
         var cells: [String: [ConsumptionOutcome: (count: Int, cost: Money)]] = [:]
-        var preferences: [RefundPreference: Int] = [:]
         var late = 0
         var consented = 0
         for request in figures.consumption {
@@ -33,12 +32,15 @@ enum ConsumptionSection {
             cell.count += 1
             cell.cost = try cell.cost.adding(request.deliveredCost)
             cells[reason, default: [:]][request.outcome] = cell
-            preferences[request.preference, default: 0] += 1
             if request.pastRespondBy { late += 1 }
             if request.consented { consented += 1 }
         }
+        let counts = FigureCounts(figures)
+        let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
         text +=
-            "<table><tr><th>reason</th><th class=\"n\">granted</th><th class=\"n\">declined</th><th class=\"n\">pending</th><th class=\"n\">delivered cost (\(figures.currency))</th></tr>\n"
+            "<p>\(T.counted(counts.consumptionRequests, "refund request")). <b>Apple's decision</b>, as later notifications show it: \(outcomes).</p>\n"
+        text +=
+            "<table><tr><th>reason</th><th class=\"n\">Apple granted</th><th class=\"n\">Apple declined</th><th class=\"n\">no decision yet</th><th class=\"n\">delivered cost (\(figures.currency))</th></tr>\n"
         for reason in cells.keys.sorted() {
             let row = cells[reason] ?? [:]
             var cost = Money.zero
@@ -49,8 +51,9 @@ enum ConsumptionSection {
             }
             text += "<td class=\"n\">\(T.money(cost))</td></tr>\n"
         }
-        text += "</table>\n<p class=\"muted\">What the evidence supports: "
-        text += RefundPreference.allCases.map { "\(T.words($0.rawValue)) \(preferences[$0] ?? 0)" }.joined(separator: ", ")
+        text +=
+            "</table>\n<p class=\"muted\"><b>This tool's recommendation</b> from the evidence (the refund preference to send Apple, not Apple's decision): "
+        text += counts.consumptionByRecommendation.map { "\(T.words($0.0.rawValue)) \($0.1)" }.joined(separator: ", ")
         text +=
             ". \(consented) of \(figures.consumption.count) customers consented to share consumption data (only those answers can be sent, in consumption_responses.jsonl); "
         text +=

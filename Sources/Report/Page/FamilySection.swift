@@ -23,11 +23,11 @@ enum FamilySection {
         }
         var families: [String: Family] = [:]
         var order: [String] = []
-        var served = 0, unlinked = 0
+        let counts = FigureCounts(figures)
+        var unlinked = 0
         var membersEntitled = Money.zero, unlinkedCost = Money.zero
         for person in figures.familySpend {
             if person.role == .member {
-                if person.costEntitled > .zero { served += 1 }
                 membersEntitled = try membersEntitled.adding(person.costEntitled)
             }
             if person.purchaserTransactionID.isEmpty {
@@ -55,11 +55,11 @@ enum FamilySection {
             shareableCost = try shareableCost.adding(try row.classes.total())
         }
         text +=
-            "<p>\(T.counted(families.count, "shared purchase")) served family members in the window; \(T.counted(served, "member")) ran deliveries on them. "
+            "<p>\(T.counted(counts.sharedPurchases, "shared purchase")) served family members in the window; \(T.counted(counts.familyMembers, "member")) in family_spend.csv, \(T.count(counts.familyMembersServed)) of them served while entitled. "
             + "Members took <b>\(T.amount(membersEntitled, currency))</b> while entitled: \(T.percent(membersEntitled.nanos, of: shareableCost.nanos)) of the \(T.amount(shareableCost, currency)) served on the products they share.</p>\n"
         if unlinked > 0 {
             text +=
-                "<p>\(T.counted(unlinked, "member")) (\(T.amount(unlinkedCost, currency))) could not be linked to a purchase: their purchaser's transaction is not in the data or more than one matched.</p>\n"
+                "<p>\(T.counted(counts.familyMembersUnlinked, "member")) (\(T.amount(unlinkedCost, currency))) could not be linked to a purchase: their purchaser's transaction is not in the data or more than one matched.</p>\n"
         }
         let costliest = order.compactMap { families[$0] }.enumerated().sorted { a, b in
             a.element.total != b.element.total ? a.element.total > b.element.total : a.offset < b.offset

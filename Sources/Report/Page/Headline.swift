@@ -7,6 +7,7 @@ enum Headline {
         typealias T = PageText
         let currency = figures.currency.description
         let all = figures.total
+        let counts = FigureCounts(figures)
         let leaked = try all.leakedCost()
         let rate =
             all.paidTransactions == 0
@@ -17,14 +18,14 @@ enum Headline {
             "Cost served", T.amount(try all.classes.total(), currency),
             "\(T.counted(figures.totals.rowsInWindow, "cost row")) in the window")
         text += card(
-            "Refunded to customers", T.amount(all.refundedAmount, currency), "\(T.counted(all.refunds, "refund")); \(rate)",
+            "Refunded to customers", T.amount(all.refundedAmount, currency), "\(T.counted(counts.refunds, "refund")); \(rate)",
             style: all.refunds > 0 ? "bad" : "")
         text += card(
             "What refunds really cost", T.amount(all.refundSunkCost, currency),
             "delivery cost of the refunded purchases: served to the purchaser, to the family, and after the refund")
         text += card(
             "Leaked after access ended", T.amount(leaked, currency),
-            "\(T.amount(all.leakedBeyondGrace, currency)) of it beyond the grace period, \(T.counted(all.leakedAccounts, "account"))",
+            "\(T.amount(all.leakedBeyondGrace, currency)) of it beyond the grace period; \(T.counted(counts.leakingAccounts, "account")) served after a refund or a family exit, \(T.count(counts.leakingAccountsBeyondGrace)) beyond grace",
             style: leaked > .zero ? "bad" : "")
         text += card(
             "Recurring loss, per 30 days", T.amount(all.recurringLossRunRate, currency),

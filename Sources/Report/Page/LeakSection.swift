@@ -49,7 +49,14 @@ enum LeakSection {
         }.prefix(15).map(\.element)
         var text = "<h2>Largest leaks: cost after access ended</h2>\n"
         guard !leaks.isEmpty else { return text + "<p>No cost was served after a refund or a family exit in this window.</p>\n" }
-        text += "<p class=\"muted\">\(shown(leaks.count, of: all.count, file: "leaks.csv")), by cost beyond grace.</p>\n"
+        let counts = FigureCounts(figures)
+        text +=
+            "<p class=\"muted\">\(shown(leaks.count, of: counts.leakRows, file: "leaks.csv")), by cost beyond grace: "
+            + "\(T.counted(counts.leakRows, "ended transaction")) of \(T.counted(counts.leakingAccounts, "account")).</p>\n"
+        if counts.expiryRows > 0 {
+            text +=
+                "<p class=\"muted\">leaks.csv also lists \(T.counted(counts.expiryRows, "expired subscription")) of \(T.counted(counts.expiryAccounts, "account")) served after expiry (lapsed access, after_expiry), counted apart and not shown here.</p>\n"
+        }
         text +=
             "<div class=\"scroll\"><table><tr><th>account</th><th>ended transaction</th><th>how it ended</th><th>ended on</th><th class=\"n\">before notice</th><th class=\"n\">within grace</th><th class=\"n\">beyond grace</th><th>last cost on</th></tr>\n"
         for leak in leaks {

@@ -13,7 +13,7 @@ struct MoneyTests {
     @Test(arguments: [
         ("0", "0.000000"), ("1", "1.000000"), ("-2.5", "-2.500000"), ("+3.25", "3.250000"),
         (".5", "0.500000"), ("7.", "7.000000"), ("0.000001", "0.000001"), ("123456789.123456", "123456789.123456"),
-        ("9223372036.854775807", "9223372036.854776"),
+        ("9223372036.854775", "9223372036.854775"), ("-9223372036.854775", "-9223372036.854775"),
     ])
     func parsesAndFormatsSixDecimals(input: String, expected: String) throws {
         #expect(try Money.parse(input).description == expected)
@@ -80,12 +80,22 @@ struct MoneyTests {
     }
 
     /// Half to even at the sixth decimal, on both sides of zero; whole micro-units unchanged.
-    @Test func roundsToMicrosHalfToEven() {
+    @Test func roundsToMicrosHalfToEven() throws {
         let cases: [(Int64, Int64)] = [
             (1_234_567_499, 1_234_567_000), (1_234_567_500, 1_234_568_000), (1_234_568_500, 1_234_568_000),
             (1_234_567_501, 1_234_568_000), (-1_500, -2_000), (-2_500, -2_000), (-2_501, -3_000), (499, 0),
             (7_000, 7_000), (0, 0),
         ]
-        for (nanos, expected) in cases { #expect(Money(nanos: nanos).roundedToMicros.nanos == expected, "\(nanos)") }
+        for (nanos, expected) in cases { #expect(try Money(nanos: nanos).roundedToMicros().nanos == expected, "\(nanos)") }
+        #expect(throws: MoneyError.outOfRange) { try Money(nanos: Int64.max).roundedToMicros() }
+    }
+
+    /// A conversion rounded once: 0.035672 x 1.087001 = 0.038775499672, so 0.038775.
+    @Test func scalesToMicrosRoundingOnce() throws {
+        let amount = try Money.parse("0.035672")
+        #expect(try amount.scaledToMicros(by: try Money.parse("1.087001").nanos, over: Money.nanosPerUnit).nanos == 38_775_000)
+        #expect(
+            try amount.scaled(by: try Money.parse("1.087001").nanos, over: Money.nanosPerUnit).roundedToMicros().nanos
+                == 38_776_000)
     }
 }

@@ -222,7 +222,7 @@ struct HardeningTests {
             text += "2026-10-05T10:00:00Z,acct-\(row % 50),compute,0.010000,USD,,,r\(row)\n"
         }
         text +=
-            "2026-10-05T10:00:00Z,acct-1,\"a category,\nwith a comma and a line feed \(String(repeating: "x", count: 2000))\",1.000000,USD,,,last\n"
+            "2026-10-05T10:00:00Z,acct-1,compute,1.000000,USD,,,\"a request id,\nwith a comma and a line feed \(String(repeating: "x", count: 2000))\"\n"
         let root = try costsOnly(text)
         let validate = try runTool(["validate", "--data", root, "--quiet"])
         #expect(validate.status == 0, "\(validate.stderr)")

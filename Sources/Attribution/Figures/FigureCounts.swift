@@ -1,0 +1,79 @@
+import Support
+
+/// Every count the page shows, worked out once from the rows the CSV files list, so the
+/// headline, the tables and run.json's `figures` can never disagree.
+///
+/// Each count says which file's rows it counts; a test checks each against that file.
+package struct FigureCounts: Sendable {
+    /// Distinct accounts of leaks.csv whose access ended by a refund or a family exit and who
+    /// were served after it (expiry rows left out).
+    package var leakingAccounts = 0
+    /// Of those, the accounts served later than notice plus grace: summary's `leaked_accounts`.
+    package var leakingAccountsBeyondGrace = 0
+    /// Rows of leaks.csv that are leaks (refund or family exit), and those of expired access.
+    package var leakRows = 0
+    package var expiryRows = 0
+    package var expiryAccounts = 0
+    /// Rows of refunds.csv.
+    package var refunds = 0
+    /// Distinct purchases with linked members, and distinct member accounts, in family_spend.csv.
+    package var sharedPurchases = 0
+    package var familyMembers = 0
+    /// Members served while entitled on a shared purchase, and members linked to no purchase.
+    package var familyMembersServed = 0
+    package var familyMembersUnlinked = 0
+    /// Rows of subscription_loss.csv with leaked cost.
+    package var leakingSubscriptions = 0
+    /// Rows of consumption_requests.csv, by Apple's outcome and by the evidence's recommendation.
+    package var consumptionRequests = 0
+    package var consumptionByOutcome: [(ConsumptionOutcome, Int)] = []
+    package var consumptionByRecommendation: [(RefundPreference, Int)] = []
+
+    package init(_ figures: ReportFigures) {
+        let leaks = figures.leaks.filter(\.isLeak)
+        let expiries = figures.leaks.filter { !$0.isLeak }
+        leakRows = leaks.count
+        leakingAccounts = Set(leaks.map(\.account)).count
+        leakingAccountsBeyondGrace = figures.total.leakedAccounts
+        expiryRows = expiries.count
+        expiryAccounts = Set(expiries.map(\.account)).count
+        refunds = figures.refunds.count
+        let members = figures.familySpend.filter { $0.role == .member }
+        familyMembers = Set(members.compactMap(\.account)).count
+        familyMembersServed = Set(members.filter { $0.costEntitled > .zero }.compactMap(\.account)).count
+        familyMembersUnlinked = Set(members.filter { $0.purchaserTransactionID.isEmpty }.compactMap(\.account)).count
+        sharedPurchases = Set(figures.familySpend.map(\.purchaserTransactionID).filter { !$0.isEmpty }).count
+        leakingSubscriptions = figures.subscriptionLosses.filter { $0.leakedCost != .zero }.count
+        consumptionRequests = figures.consumption.count
+        consumptionByOutcome = [ConsumptionOutcome.granted, .declined, .pending].map { outcome in
+            (outcome, figures.consumption.filter { $0.outcome == outcome }.count)
+        }
+        consumptionByRecommendation = RefundPreference.allCases.map { preference in
+            (preference, figures.consumption.filter { $0.preference == preference }.count)
+        }
+    }
+
+    /// run.json's `figures`: the names are the interface.
+    package var json: JSONValue {
+        func count(_ value: Int) -> JSONValue { .integer(Int64(value)) }
+        return .object([
+            ("leaking_accounts", count(leakingAccounts)),
+            ("leaking_accounts_beyond_grace", count(leakingAccountsBeyondGrace)),
+            ("leak_rows", count(leakRows)),
+            ("expiry_rows", count(expiryRows)),
+            ("expiry_accounts", count(expiryAccounts)),
+            ("refunds", count(refunds)),
+            ("shared_purchases", count(sharedPurchases)),
+            ("family_members", count(familyMembers)),
+            ("family_members_served", count(familyMembersServed)),
+            ("family_members_unlinked", count(familyMembersUnlinked)),
+            ("leaking_subscriptions", count(leakingSubscriptions)),
+            ("consumption_requests", count(consumptionRequests)),
+            ("consumption_by_apple_outcome", .object(consumptionByOutcome.map { ($0.0.rawValue, count($0.1)) })),
+            (
+                "consumption_by_recommendation",
+                .object(consumptionByRecommendation.map { ($0.0.rawValue.lowercased(), count($0.1)) })
+            ),
+        ])
+    }
+}
