@@ -10,6 +10,10 @@ import Support
 package enum PackedFile {
     package static func write(_ content: [UInt8], kind: String, version: Int, to path: String) throws {
         let header = "refund-cost \(kind) \(version)\nsha256 \(content.withUnsafeBytes(SHA256.digest))\n"
+        // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try FileSystem.createDirectory(String(path[..<slash]))
+        }
         let file = try AtomicFileWriter(path: path)
         try file.append(Array(header.utf8))
         try file.append(try Gzip.compress(content, name: path))

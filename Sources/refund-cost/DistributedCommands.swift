@@ -50,7 +50,9 @@ enum SnapshotCommand: Command {
                 help: "Also write the cost files the partials must cover, one per line, as --file takes them."),
         ]),
         discussion: DistributedHelp.discussion,
-        examples: ["refund-cost snapshot --snapshot work/2026-10.snapshot --data exports/ --month 2026-10 --out reports"])
+        examples: [
+            "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
+        ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, command: spec.name, needsOut: false)
@@ -92,7 +94,7 @@ enum PartialCommand: Command {
         ]),
         discussion: DistributedHelp.discussion,
         examples: [
-            "refund-cost partial --snapshot work/2026-10.snapshot --file 2026-10-a.csv --partial work/parts/a.partial --data exports/ --month 2026-10 --out reports"
+            "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-08.csv --file 2026-09.csv --file 2026-10.csv --partial /tmp/refund-cost-example/work/parts/a.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -133,7 +135,9 @@ enum SettleCommand: Command {
             every request id is claimed once. The row that comes first in the cost files' order
             keeps its id, as in a report on one machine.
             """,
-        examples: ["refund-cost settle --snapshot work/2026-10.snapshot --partials work/parts"])
+        examples: [
+            "refund-cost settle --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --partials /tmp/refund-cost-example/work/parts"
+        ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let partials = try partialFiles(try arguments.required("partials", command: spec.name))
@@ -161,7 +165,7 @@ enum MergeCommand: Command {
         ]),
         discussion: DistributedHelp.discussion,
         examples: [
-            "refund-cost merge --snapshot work/2026-10.snapshot --partials work/parts --data exports/ --month 2026-10 --out reports"
+            "refund-cost merge --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --partials /tmp/refund-cost-example/work/parts --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --trust-root Data/sample/test-root.der"
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

@@ -22,7 +22,7 @@ enum ExplainCommand: Command {
             the segments the cost rows are classified by. Then the account's cost rows up to the as-of
             time, by class and by the transaction each row is tied to, exactly as the report counts them.
             """,
-        examples: ["refund-cost explain --data Data/sample --account acct-000042"])
+        examples: ["refund-cost explain --data Data/sample --account acct-000016 --trust-root Data/sample/test-root.der"])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name

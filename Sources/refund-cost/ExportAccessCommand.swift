@@ -21,7 +21,9 @@ enum ExportAccessCommand: Command {
             month, the first instant of the next month). Rows paid with credits are settled in time
             order by the report and are not described by this timeline.
             """,
-        examples: ["refund-cost export-access --data Data/sample --as-of 2026-11-01 --out /tmp/access.csv"])
+        examples: [
+            "refund-cost export-access --data Data/sample --as-of 2026-11-01 --out /tmp/refund-cost-example/access.csv --trust-root Data/sample/test-root.der"
+        ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name

@@ -36,8 +36,8 @@ enum GenerateCommand: Command {
             signed after the last month, and cost rows for compute, api, storage and payout.
             """,
         examples: [
-            "refund-cost generate --out /tmp/trial --accounts 2000 --seed 1",
-            "refund-cost generate --out bench/data/big --accounts 200000 --seed 7 --cost-rows-per-account 50",
+            "refund-cost generate --out /tmp/refund-cost-example/trial --accounts 2000 --seed 1",
+            "refund-cost generate --out /tmp/refund-cost-example/bigger --accounts 5000 --seed 7 --cost-rows-per-account 50",
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

@@ -55,9 +55,9 @@ enum ReportCommand: Command {
             written) or an input that cannot be read, such as a missing exchange rate; 2 usage error.
             """,
         examples: [
-            "refund-cost report --data Data/sample --month 2026-10 --out reports",
-            "refund-cost report --data exports/ --from 2026-07-01 --to 2026-10-01 --out reports --grace 30m",
-            "refund-cost report --data exports/ --month 2026-10 --out reports --as-of 2026-11-03T00:00:00Z",
+            "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --trust-root Data/sample/test-root.der",
+            "refund-cost report --data Data/sample --from 2026-08-01 --to 2026-11-01 --out /tmp/refund-cost-example/reports --grace 30m --trust-root Data/sample/test-root.der",
+            "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --as-of 2026-11-03T00:00:00Z --trust-root Data/sample/test-root.der",
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

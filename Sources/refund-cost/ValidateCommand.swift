@@ -33,9 +33,9 @@ enum ValidateCommand: Command {
             rows were rejected than allowed or a file cannot be read, 2 for a usage error.
             """,
         examples: [
-            "refund-cost validate --data Data/sample",
-            "refund-cost validate --data exports/ --rejects /tmp/rejects.csv --max-rejects 100",
-            "refund-cost validate --data exports/ --cost-column cost=amount_usd --cost-column timestamp=ts",
+            "refund-cost validate --data Data/sample --trust-root Data/sample/test-root.der",
+            "refund-cost validate --data Data/sample --rejects /tmp/refund-cost-example/rejects.csv --max-rejects 100 --trust-root Data/sample/test-root.der",
+            "refund-cost validate --data Data/sample --cost-column 'vendor-*.csv:cost=amount_usd' --trust-root Data/sample/test-root.der",
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

@@ -72,14 +72,8 @@ struct ToolRun {
 /// Runs the built executable as a user or a script would; kills it after `timeout` seconds
 /// (status 124), so a hang fails the test instead of stopping the suite.
 func runTool(_ arguments: [String], timeout: Double = 120, environment: [String: String] = [:]) throws -> ToolRun {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var executable = binary.appendingPathComponent("refund-cost")
-    if !FileManager.default.fileExists(atPath: executable.path) {
-        // xctest bundles live one level deeper than the executable on some layouts.
-        executable = binary.deletingLastPathComponent().appendingPathComponent("refund-cost")
-    }
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = toolExecutable()
     process.arguments = withTestRoot(arguments)
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -100,6 +94,15 @@ func runTool(_ arguments: [String], timeout: Double = 120, environment: [String:
     return ToolRun(
         status: killed ? 124 : process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
         stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// The built `refund-cost` beside the test bundle.
+func toolExecutable() -> URL {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let executable = binary.appendingPathComponent("refund-cost")
+    // xctest bundles live one level deeper than the executable on some layouts.
+    if FileManager.default.fileExists(atPath: executable.path) { return executable }
+    return binary.deletingLastPathComponent().appendingPathComponent("refund-cost")
 }
 
 /// Data written by `generate` and by the fixtures is signed with a test chain whose root lies
