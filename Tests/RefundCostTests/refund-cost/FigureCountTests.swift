@@ -58,7 +58,8 @@ struct FigureCountTests {
         let family = try rows(folder + "family_spend.csv")
         let members = family.filter { $0["role"] == "member" }
         #expect(figure("family_members") == Set(members.compactMap { $0["account_id"] }).count)
-        #expect(figure("shared_purchases") == Set(family.compactMap { $0["purchaser_transaction_id"] }.filter { !$0.isEmpty }).count)
+        #expect(
+            figure("shared_purchases") == Set(family.compactMap { $0["purchaser_transaction_id"] }.filter { !$0.isEmpty }).count)
         let requests = try rows(folder + "consumption_requests.csv")
         #expect(figure("consumption_requests") == requests.count)
         let byOutcome = try #require(figures["consumption_by_apple_outcome"] as? [String: Int])
@@ -74,7 +75,8 @@ struct FigureCountTests {
         // The console and the page print the same numbers.
         #expect(
             run.stdout.contains(
-                "\(figure("leaking_accounts")) accounts served after access ended, \(figure("leaking_accounts_beyond_grace")) beyond grace"))
+                "\(figure("leaking_accounts")) accounts served after access ended, \(figure("leaking_accounts_beyond_grace")) beyond grace"
+            ))
         let page = try TestFiles.read(folder + "report.html")
         #expect(page.contains("\(figure("leaking_accounts")) accounts served after a refund or a family exit"))
         #expect(page.contains("of \(figure("leaking_accounts")) accounts.</p>"))
