@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps page-deps build report test lint page-check fuzz bench bench-scale bench-validate clean static-build spark-deps \
+.PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs three Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -24,6 +24,14 @@ page-deps:
 
 build: deps
 	$(SWIFT) build -c release
+	@echo "built .build/release/refund-cost (make install PREFIX=/usr/local puts it in PREFIX/bin)"
+
+# Copies the release binary to PREFIX/bin (default /usr/local/bin); it needs libcsv, libssl and
+# zlib at run time, which `make deps` installed.
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 .build/release/refund-cost $(DESTDIR)$(PREFIX)/bin/refund-cost
 
 # The monthly report of the sample's latest complete month, into out/ (not in git; reports/2026-10/
 # is the committed copy, kept equal to the test golden).
