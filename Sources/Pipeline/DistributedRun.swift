@@ -14,10 +14,23 @@ import Support
 ///
 /// Each step takes the options `report` takes, and refuses inputs made with others.
 package enum DistributedRun {
+    /// Refused, with the message every command gives, when its rejects are beyond
+    /// `--max-rejects`: a cluster never spends its partials on data the merge would refuse.
     package static func snapshot(_ options: ReportOptions, to path: String) throws -> LedgerSnapshot {
         let snapshot = try LedgerSnapshot(data: options.data, options: options.ledgerOptions)
+        try refuseBeyondLimit(snapshot.rejects, options, consequence: "No snapshot was written to \(path).")
         try StepFiles.write(snapshot, to: path)
         return snapshot
+    }
+
+    /// The same count as `report`: the rows the rejects stand for.
+    static func refuseBeyondLimit(_ rejects: [Reject], _ options: ReportOptions, consequence: String) throws {
+        let log = RejectLog()
+        for reject in rejects { try log.record(reject) }
+        let tally = log.tally
+        if RejectsBeyondLimit.exceeds(tally, options.maxRejects) {
+            throw RejectsBeyondLimit(tally, maxRejects: options.maxRejects, consequence: consequence)
+        }
     }
 
     /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`).
@@ -40,6 +53,10 @@ package enum DistributedRun {
             ReportMerge.attributor(try snapshot.load(), options), files: ordered, options: options,
             settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
+        // Its own rows against the limit; the merge adds up every partial's and the snapshot's.
+        try refuseBeyondLimit(
+            snapshot.rejects + partial.headerRejects + partial.rowRejects, options,
+            consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, to: out)
         return partial
     }

@@ -52,10 +52,11 @@ enum InputCount {
             completeness.folders.append(file)
         }
         completeness.rejectedRows = rejects.rows
-        completeness.wholeFiles = rejects.wholeFiles.map { reject in
+        for reject in rejects.wholeFiles {
             var shown = reject
             shown.file = HumanText.relative(reject.file, to: root)
-            return shown
+            completeness.wholeFiles.append(shown)
+            completeness.wholeFileBytes[shown.file] = FileSystem.fileSize(reject.file) ?? 0
         }
         return completeness
     }

@@ -24,6 +24,8 @@ package struct InputCompleteness: Sendable, Hashable {
     package var rejectedRows = 0
     /// Files refused whole: none of their rows counted.
     package var wholeFiles: [Reject] = []
+    /// Their sizes as stored, by the path `wholeFiles` names.
+    package var wholeFileBytes: [String: Int] = [:]
 
     package init() {}
 
@@ -75,6 +77,7 @@ package struct InputCompleteness: Sendable, Hashable {
                     wholeFiles.map { reject in
                         .object([
                             ("file", .string(reject.file)), ("rows", .integer(Int64(reject.rows))),
+                            ("bytes", .integer(Int64(wholeFileBytes[reject.file] ?? 0))),
                             ("reason", .string(reject.reason)),
                         ])
                     })

@@ -54,6 +54,8 @@ struct CompletenessTests {
         #expect(costs["folder"] as? String == "costs" && costs["read"] as? Int == 12_005 && costs["rejected"] as? Int == 250)
         let whole = try #require(folders["files_refused_whole"] as? [[String: Any]])
         #expect(whole.count == 1 && whole[0]["file"] as? String == "costs/vendor-b.csv" && whole[0]["rows"] as? Int == 250)
+        let size = try FileManager.default.attributesOfItem(atPath: data + "/costs/vendor-b.csv")[.size] as? Int
+        #expect(whole.first?["bytes"] as? Int == size)
         let page = try TestFiles.read(out + "/2026-10/report.html")
         #expect(page.contains("<div class=\"alert\" role=\"alert\">1 input file refused whole"))
         #expect(page.contains("costs/vendor-b.csv: 250 rows"))
@@ -82,12 +84,23 @@ struct CompletenessTests {
         let expected = "error: 1,985 input rows rejected, more than --max-rejects 0"
         let fix = "test data needs its root: --trust-root FILE"
         let access = out + "/access.csv"
+        let snapshot = out + "/work/2026-10.snapshot"
+        let step = ["--data", data, "--month", "2026-10"]
         let runs = [
             try runTool(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet"]),
             try runTool(["validate", "--data", data, "--quiet"]),
             try runTool(["explain", "--data", data, "--account", "acct-000016"]),
             try runTool(["export-access", "--data", data, "--out", access]),
+            try runTool(["snapshot", "--snapshot", snapshot] + step),
         ]
+        #expect(!FileManager.default.fileExists(atPath: snapshot), "snapshot writes nothing when it refuses")
+        // A snapshot allowed its rejects still refuses a partial held to the limit.
+        let allowedSnapshot = try runTool(["snapshot", "--snapshot", snapshot, "--max-rejects", "2000"] + step)
+        #expect(allowedSnapshot.status == 0, "\(allowedSnapshot.stderr)")
+        let partial = try runTool(
+            ["partial", "--snapshot", snapshot, "--file", "2026-10.csv", "--partial", out + "/work/a.partial"] + step)
+        #expect(partial.status == 1 && partial.stderr.contains(expected), "\(partial.stderr.suffix(400))")
+        #expect(!FileManager.default.fileExists(atPath: out + "/work/a.partial"))
         for run in runs {
             #expect(run.status == 1)
             #expect(run.stderr.contains(expected), "\(run.stderr.suffix(600))")
