@@ -61,7 +61,7 @@ enum ReportPage {
             text +=
                 "<div class=\"alert\" role=\"alert\">\(T.counted(whole.count, "input file")) refused whole, none of \(whole.count == 1 ? "its" : "their") rows counted:<ul>"
             for reject in whole {
-                text += "<li>\(T.escape(reject.file)): \(T.count(reject.rows)) rows; \(T.escape(reject.reason))</li>"
+                text += "<li>\(T.escape(reject.file)): \(T.counted(reject.rows, "row")); \(T.escape(reject.reason))</li>"
             }
             text += "</ul></div>\n"
         }
