@@ -7,12 +7,13 @@ OUT ?= out
 .PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
-# The build needs three Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
-# signatures) and zlib1g-dev (gzip inputs).
+# The build needs four Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
+# signatures), zlib1g-dev (gzip inputs) and libcurl4-openssl-dev (the App Store Server API).
 deps:
-	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ] || [ ! -f /usr/include/zlib.h ]; then \
-		echo "installing libcsv-dev, libssl-dev and zlib1g-dev"; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev; \
+	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ] || [ ! -f /usr/include/zlib.h ] \
+		|| [ -z "$$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null)" ]; then \
+		echo "installing libcsv-dev, libssl-dev, zlib1g-dev and libcurl4-openssl-dev"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev libcurl4-openssl-dev; \
 	fi
 
 # The page check opens report.html in headless Chromium (Debian's chromium package).

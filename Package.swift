@@ -25,6 +25,11 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libcurl, the HTTP client of the App Store Server API (TLS, proxies, timeouts).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // Linux calls the Swift Glibc module does not expose (header only).
         .systemLibrary(name: "CSystem"),
         // Money, time, durations, hashing, diagnostics, files and threads.
@@ -39,18 +44,20 @@ let package = Package(
         .target(name: "Report", dependencies: ["Attribution", "Support"], swiftSettings: releaseSettings),
         // Load -> ledger -> attribution -> report, once, for every command.
         .target(
-            name: "Pipeline", dependencies: ["Report", "Attribution", "Ledger", "Ingest", "Support"],
+            name: "Pipeline", dependencies: ["Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support"],
             swiftSettings: releaseSettings),
+        // Talking to Apple: the App Store Server API client (JWT, HTTP, retries, rate).
+        .target(name: "AppStoreAPI", dependencies: ["Ingest", "Support", "CCurl"], swiftSettings: releaseSettings),
         // The synthetic dataset generator: writes inputs, so it sits beside Ingest, not above it.
         .target(name: "Synthetic", dependencies: ["Ingest", "Support"], swiftSettings: releaseSettings),
         .executableTarget(
             name: "refund-cost",
-            dependencies: ["Pipeline", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "Support"]
+            dependencies: ["Pipeline", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support"]
         ),
         .testTarget(
             name: "RefundCostTests",
             dependencies: [
-                "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Synthetic", "refund-cost",
+                "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Synthetic", "AppStoreAPI", "refund-cost",
             ],
             exclude: ["Fixtures", "Golden"]
         ),

@@ -19,7 +19,7 @@ package enum FileRowCount {
             while true {
                 let count = try stream.read(into: buffer)
                 if count == 0 { break }
-                for byte in buffer[..<count] where byte == 0x0A { lines += 1 }
+                if let base = buffer.baseAddress { lines += countLineFeeds(base, count) }
                 lastByte = buffer[count - 1]
             }
         } catch {

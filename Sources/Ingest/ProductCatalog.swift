@@ -53,11 +53,13 @@ package struct Product: Sendable, Hashable, Codable {
     package var period: BillingPeriod?
     /// Units one purchase of a consumable grants (times the transaction's quantity).
     package var credits: Int64?
+    /// `sample_content` (optional column): the product lets customers try it before they buy.
+    package var sampleContent = false
 
     package var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }
 }
 
-/// Reads the optional `products.csv` (`product_id,type,period,credits`).
+/// Reads the optional `products.csv` (`product_id,type,period,credits`, optionally `sample_content`).
 package enum ProductCatalogReader {
     static let purpose = "products.csv needs product_id and may have type, period and credits"
 
@@ -89,6 +91,13 @@ package enum ProductCatalogReader {
                     return try reject("credits", text, "not a whole number of credits from 0 to 1000000000")
                 }
                 product.credits = credits
+            }
+            if let text = field("sample_content") {
+                switch text.lowercased() {
+                case "true", "yes", "1": product.sampleContent = true
+                case "false", "no", "0", "": product.sampleContent = false
+                default: return try reject("sample_content", text, "not true or false")
+                }
             }
             if products[id] != nil { return try reject("product_id", id, "listed twice; the first row is kept") }
             products[id] = product

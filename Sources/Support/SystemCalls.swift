@@ -39,6 +39,37 @@ package final class FileDescriptor {
         return FileDescriptor(path: path, fd: fd)
     }
 
+    /// Opens for appending, creating the file readable and writable by its owner only: each
+    /// write lands at the end, whoever else appends.
+    package static func openForAppending(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        if fd < 0 { throw SystemError(operation: "open for appending", path: path, code: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Opens read-write, creating the file when missing (for a lock file).
+    package static func openForLocking(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw SystemError(operation: "open", path: path, code: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Takes the exclusive lock on the file without waiting; false when another process holds it.
+    ///
+    /// The lock goes with the descriptor: closing it, or the process ending, releases it.
+    package func tryLockExclusively() throws(SystemError) -> Bool {
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+        if errno == EWOULDBLOCK { return false }
+        throw SystemError(operation: "lock", path: path, code: errno)
+    }
+
+    /// Replaces the file's content with `bytes` (for the lock file's holder).
+    package func replaceContent(_ bytes: [UInt8]) throws(SystemError) {
+        if ftruncate(fd, 0) != 0 { throw SystemError(operation: "truncate", path: path, code: errno) }
+        let written = bytes.withUnsafeBytes { buffer in buffer.isEmpty ? 0 : pwrite(fd, buffer.baseAddress, buffer.count, 0) }
+        if written < 0 { throw SystemError(operation: "write", path: path, code: errno) }
+    }
+
     /// Reads up to `buffer.count` bytes; 0 means end of file.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         while true {
@@ -106,6 +137,13 @@ package enum FileSystem {
     ///
     /// A sticky folder (like `/tmp`) counts as not writable by others: they cannot replace or
     /// remove a file of ours in it, and a file they put there first is theirs, which is refused.
+    /// True when group or others may read `path` (a private key must not be).
+    package static func readableByOthers(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & (S_IRGRP | S_IROTH | S_IWGRP | S_IWOTH) != 0
+    }
+
     package static func ownership(_ path: String) -> (ownedByUser: Bool, writableByOthers: Bool)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
@@ -251,6 +289,21 @@ package enum Clock {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// The wall clock, to the millisecond: what "now" means for tokens and deadlines.
+    package static func now() -> Timestamp {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Timestamp(milliseconds: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
+    }
+
+    /// Waits `seconds` (nothing for zero or less).
+    package static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var left = timespec()
+        while nanosleep(&wanted, &left) != 0 && errno == EINTR { wanted = left }
     }
 
     /// Peak resident set size of this process, in bytes.

@@ -13,7 +13,7 @@ enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
-            SnapshotCommand.self, PartialCommand.self, SettleCommand.self, MergeCommand.self,
+            RespondCommand.self, SnapshotCommand.self, PartialCommand.self, SettleCommand.self, MergeCommand.self,
         ]
     }
 

@@ -14,6 +14,8 @@ package struct ConsumptionFigure: Sendable {
     /// The customer's reason as Apple sent it.
     package var reason: String?
     package var receivedAt: Timestamp
+    /// When Apple signed the request: Apple's 12 hours count from here.
+    package var signedAt: Timestamp
     package var respondBy: Timestamp
     package var pastRespondBy: Bool
     package var consented: Bool
@@ -25,6 +27,9 @@ package struct ConsumptionFigure: Sendable {
     package var outcome: ConsumptionOutcome
     package var outcomeAt: Timestamp?
     package var deliveredCost: Money
+    /// The customer tried the product first: a free trial or an introductory offer for it
+    /// before the purchase, or a product products.csv marks `sample_content`.
+    package var sampleContentProvided = false
 
     /// Apple wants an answer within 12 hours of the request.
     static let answerWindow = TimeSpan.hours(12)
@@ -67,11 +72,28 @@ package struct ConsumptionFigure: Sendable {
         return ConsumptionFigure(
             notificationUUID: notification.uuid, transactionID: id,
             productID: transaction?.productID ?? notification.transaction?.productID, transactionIndex: index,
-            account: account, reason: notification.rawConsumptionRequestReason, receivedAt: received, respondBy: respondBy,
+            account: account, reason: notification.rawConsumptionRequestReason, receivedAt: received,
+            signedAt: notification.signedDate, respondBy: respondBy,
             pastRespondBy: window.asOf > respondBy,
             consented: account.map { evidence.consented(account: $0, at: received) } ?? false, delivery: delivery,
             consumptionPercentage: used.sentAsPercentage ? used.share : nil, preference: preference, basis: basis,
-            outcome: outcome, outcomeAt: outcomeAt, deliveredCost: index.map { totals.tiedByTransaction[$0] } ?? .zero)
+            outcome: outcome, outcomeAt: outcomeAt, deliveredCost: index.map { totals.tiedByTransaction[$0] } ?? .zero,
+            sampleContentProvided: index.map { sampled(before: $0, ledger: ledger) } ?? false)
+    }
+
+    /// A free trial or an introductory offer of the same product (or subscription) on or
+    /// before the purchase, by the same account; or a product marked `sample_content`.
+    private static func sampled(before index: Int, ledger: Ledger) -> Bool {
+        let transaction = ledger.transactions[index]
+        if ledger.products[transaction.productID]?.sampleContent == true { return true }
+        let purchase = transaction.grantStart
+        let held = transaction.account.map { ledger.transactionsByAccount[$0] } ?? [index]
+        return held.contains { other in
+            let record = ledger.transactions[other].box.record
+            let sameProduct =
+                record.productID == transaction.productID || record.originalTransactionID == transaction.originalTransactionID
+            return sameProduct && record.sampledFirst && record.purchaseDate <= purchase
+        }
     }
 
     /// The exact body of Apple's Send Consumption Information request.
@@ -80,7 +102,7 @@ package struct ConsumptionFigure: Sendable {
         if let consumptionPercentage { members.append(("consumptionPercentage", .integer(consumptionPercentage))) }
         members.append(("deliveryStatus", .string(delivery.rawValue)))
         members.append(("refundPreference", .string(preference.rawValue)))
-        members.append(("sampleContentProvided", .bool(false)))
+        members.append(("sampleContentProvided", .bool(sampleContentProvided)))
         return .object(members)
     }
 }

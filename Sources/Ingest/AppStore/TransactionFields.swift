@@ -22,6 +22,8 @@ struct TransactionFields {
     var revocationType: String?
     var revocationPercentage: Int64?
     var isUpgraded: Bool?
+    var offerType: Int64?
+    var offerDiscountType: String?
     var environment: String?
     var price: Int64?
     var currency: String?
@@ -68,6 +70,10 @@ struct TransactionFields {
             revocationType = try cursor.optionalString()
         } else if key == "revocationPercentage" {
             revocationPercentage = try cursor.optionalInteger()
+        } else if key == "offerType" {
+            offerType = try cursor.optionalInteger()
+        } else if key == "offerDiscountType" {
+            offerDiscountType = try cursor.optionalString()
         } else if key == "isUpgraded" {
             isUpgraded = cursor.null() ? nil : try cursor.bool()
         } else if key == "environment" {
@@ -150,7 +156,8 @@ struct TransactionFields {
             rawRevocationReason: revocationReason.map { Int($0) }, rawRevocationType: revocationType,
             revocationPercentage: revocationPercentage.map { Int($0) }, isUpgraded: isUpgraded ?? false,
             rawEnvironment: environment,
-            price: price, currency: currency, source: location)
+            price: price, currency: currency, source: location,
+            sampledFirst: offerType == 1 || offerDiscountType == "FREE_TRIAL")
     }
 }
 

@@ -43,6 +43,10 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     package var price: Int64?
     package var currency: String?
     package var source: SourceLocation
+    /// Bought with an introductory offer (`offerType` 1) or a free trial (`offerDiscountType`
+    /// `FREE_TRIAL`): the customer sampled the product first (Send Consumption Information's
+    /// `sampleContentProvided`).
+    package var sampledFirst = false
 
     package var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }
     package var ownership: Ownership? { rawOwnership.flatMap(Ownership.init(rawValue:)) }

@@ -1,0 +1,164 @@
+import Support
+
+/// What `respond` did about one consumption request, one event a line of the journal.
+package struct JournalEvent: Sendable, Hashable {
+    package enum State: String, Sendable, Hashable, CaseIterable {
+        /// About to send `body`; written and flushed before the request goes out.
+        case sending
+        /// Apple took the answer (202).
+        case sent
+        /// Apple refused it (4xx); `apple_error_code` says why.
+        case refused
+        /// No answer after the retries (5xx, network); a later run tries again while time is left.
+        case failed
+        /// Not sent on purpose: `reason` says why (no consent, an answer Apple's rules forbid).
+        case skipped
+        /// The 12 hours passed with no answer sent.
+        case missed
+
+        /// A request whose last event is one of these gets nothing more.
+        package var isFinal: Bool { self == .sent || self == .refused || self == .skipped || self == .missed }
+    }
+
+    package var notificationUUID: String
+    package var transactionID: String
+    package var state: State
+    package var at: Timestamp
+    package var httpStatus: Int?
+    package var appleErrorCode: Int?
+    /// The exact JSON body sent (compact), on `sending` and on the answer that follows.
+    package var body: String?
+    package var attempt: Int
+    package var reason: String?
+
+    package init(
+        notificationUUID: String, transactionID: String, state: State, at: Timestamp, httpStatus: Int? = nil,
+        appleErrorCode: Int? = nil, body: String? = nil, attempt: Int, reason: String? = nil
+    ) {
+        self.notificationUUID = notificationUUID
+        self.transactionID = transactionID
+        self.state = state
+        self.at = at
+        self.httpStatus = httpStatus
+        self.appleErrorCode = appleErrorCode
+        self.body = body
+        self.attempt = attempt
+        self.reason = reason
+    }
+
+    /// One line of the journal: absent values are left out.
+    package var line: String {
+        var members: [(String, JSONValue)] = [
+            ("notificationUUID", .string(notificationUUID)), ("transactionId", .string(transactionID)),
+            ("state", .string(state.rawValue)), ("at", .string(at.description)),
+        ]
+        if let httpStatus { members.append(("http_status", .integer(Int64(httpStatus)))) }
+        if let appleErrorCode { members.append(("apple_error_code", .integer(Int64(appleErrorCode)))) }
+        members.append(("attempt", .integer(Int64(attempt))))
+        if let reason { members.append(("reason", .string(reason))) }
+        var text = JSONValue.object(members).compact
+        // The body goes in as the bytes that were sent, so a resend sends exactly them.
+        if let body { text = String(text.dropLast()) + ",\"body\":" + body + "}" }
+        return text + "\n"
+    }
+}
+
+/// A damaged journal: never skipped, since one answer per request depends on every line.
+package struct JournalError: Error, CustomStringConvertible {
+    package var path: String
+    package var line: Int
+    package var reason: String
+
+    package var description: String {
+        "\(path):\(line): error: \(reason); the journal must be repaired by hand (each line one JSON event), or moved aside to start anew"
+    }
+}
+
+/// The journal of `respond` (JSON lines, appended and flushed): every event of every request,
+/// and for each request its latest event.
+package struct ConsumptionJournal: Sendable {
+    package var path: String
+    /// The last event of each request, by notification UUID.
+    package private(set) var latest: [String: JournalEvent] = [:]
+    /// The first `sent` event of each request: when it was answered.
+    package private(set) var firstSent: [String: JournalEvent] = [:]
+    /// Events read, for attempt numbers.
+    package private(set) var attempts: [String: Int] = [:]
+
+    /// Reads the journal at `path`; a missing file is an empty journal.
+    package init(path: String) throws {
+        self.path = path
+        guard FileSystem.kind(path) != .missing else { return }
+        var events: [JournalEvent] = []
+        try InputStream.readLines(path: path) { line, bytes in
+            guard !bytes.isEmpty else { return }
+            do {
+                events.append(try Self.event(bytes))
+            } catch let error as JSONError {
+                throw JournalError(path: path, line: line, reason: error.description)
+            }
+        }
+        for event in events { note(event) }
+    }
+
+    private mutating func note(_ event: JournalEvent) {
+        latest[event.notificationUUID] = event
+        attempts[event.notificationUUID, default: 0] = max(attempts[event.notificationUUID] ?? 0, event.attempt)
+        if event.state == .sent, firstSent[event.notificationUUID] == nil { firstSent[event.notificationUUID] = event }
+    }
+
+    /// Appends `event` and flushes it to disk before returning.
+    package mutating func append(_ event: JournalEvent) throws {
+        let file = try FileDescriptor.openForAppending(path)
+        try Array(event.line.utf8).withUnsafeBytes { try file.write($0) }
+        try file.synchronize()
+        note(event)
+    }
+
+    private static func event(_ bytes: UnsafeRawBufferPointer) throws -> JournalEvent {
+        var uuid: String?
+        var transaction = ""
+        var state: JournalEvent.State?
+        var at: Timestamp?
+        var status: Int?
+        var code: Int?
+        var body: String?
+        var attempt = 0
+        var reason: String?
+        var cursor = JSONCursor(bytes)
+        try cursor.members { cursor, key in
+            if key == "notificationUUID" {
+                uuid = try cursor.string()
+            } else if key == "transactionId" {
+                transaction = try cursor.optionalString() ?? ""
+            } else if key == "state" {
+                let text = try cursor.string()
+                guard let known = JournalEvent.State(rawValue: text) else {
+                    throw JSONError(reason: "'\(text)' is not a journal state", field: "state")
+                }
+                state = known
+            } else if key == "at" {
+                at = try cursor.timestamp()
+            } else if key == "http_status" {
+                status = Int(try cursor.integer())
+            } else if key == "apple_error_code" {
+                code = Int(try cursor.integer())
+            } else if key == "body" {
+                body = String(decoding: try cursor.valueBytes(), as: UTF8.self)
+            } else if key == "attempt" {
+                attempt = Int(try cursor.integer())
+            } else if key == "reason" {
+                reason = try cursor.optionalString()
+            } else {
+                try cursor.skip()
+            }
+        }
+        try cursor.finish()
+        guard let uuid, !uuid.isEmpty else { throw JSONError(reason: "no notificationUUID", field: "notificationUUID") }
+        guard let state else { throw JSONError(reason: "no state", field: "state") }
+        guard let at else { throw JSONError(reason: "no time", field: "at") }
+        return JournalEvent(
+            notificationUUID: uuid, transactionID: transaction, state: state, at: at, httpStatus: status, appleErrorCode: code,
+            body: body, attempt: attempt, reason: reason)
+    }
+}

@@ -1,0 +1,165 @@
+import AppStoreAPI
+import Attribution
+import Ingest
+import Ledger
+import Support
+
+/// What `refund-cost respond` was asked to do.
+package struct RespondOptions {
+    /// The inputs as a report reads them, as of `report.window.asOf` (default: now).
+    package var report: ReportOptions
+    package var journal: String
+    /// Nil with `--dry-run`: nothing is signed or sent.
+    package var api: AppStoreServerAPI?
+    package var baseURL: String
+    package var dryRun = false
+    /// Where the dry run's lines and each answer's line go (stdout in the command).
+    package var say: (String) -> Void = { _ in }
+
+    package init(report: ReportOptions, journal: String, api: AppStoreServerAPI?, baseURL: String) {
+        self.report = report
+        self.journal = journal
+        self.api = api
+        self.baseURL = baseURL
+    }
+}
+
+/// How a respond run ended: what it did to each request.
+package struct RespondOutcome {
+    package var sent = 0
+    package var refused = 0
+    package var failed = 0
+    package var skipped = 0
+    package var missed = 0
+    /// Open requests answered before (sent, refused or skipped), left alone.
+    package var alreadyAnswered = 0
+    package var open = 0
+    /// 401: the run stopped, with what to check.
+    package var unauthorized: String?
+    package var warnings: [String] = []
+
+    /// 0 when every answerable request was sent (or there was none); 1 otherwise.
+    package var status: Int32 { refused + failed + missed > 0 || unauthorized != nil ? 1 : 0 }
+}
+
+/// The 12-hour answer to every `CONSUMPTION_REQUEST`: work out the answer the report gives,
+/// check it against Apple's rules, journal `sending`, send, journal the answer.
+///
+/// One answer per request: a request whose last event is final gets nothing more; one whose
+/// last event is `sending` (a run killed mid-request) is sent again with the recorded body,
+/// never recomputed (PUT is idempotent); one whose 12 hours passed unanswered is journaled
+/// `missed` once.
+package enum RespondRun {
+    /// Apple's window for an answer, counted from its signing of the request.
+    package static let answerWindow = TimeSpan.hours(12)
+
+    package static func execute(_ options: RespondOptions) throws -> RespondOutcome {
+        // The lock first: two runs must never both decide what to send.
+        let lock = options.dryRun ? nil : try JournalLock(journal: options.journal)
+        defer { withExtendedLifetime(lock) {} }
+        var journal = try ConsumptionJournal(path: options.journal)
+        let answers = try ConsumptionAnswers.compute(options.report)
+        var outcome = RespondOutcome()
+        outcome.warnings = answers.warnings
+        let now = options.report.window.asOf
+        for request in answers.requests where request.signedAt <= now {
+            let uuid = request.notificationUUID
+            let transaction = request.transactionID ?? ""
+            let latest = journal.latest[uuid]
+            if latest?.state.isFinal == true {
+                if now < request.signedAt.adding(answerWindow) { outcome.alreadyAnswered += 1 }
+                continue
+            }
+            let deadline = request.signedAt.adding(answerWindow)
+            let attempt = (journal.attempts[uuid] ?? 0) + 1
+            guard now < deadline else {
+                outcome.missed += 1
+                options.say("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
+                if !options.dryRun {
+                    try journal.append(
+                        JournalEvent(
+                            notificationUUID: uuid, transactionID: transaction, state: .missed, at: Clock.now(), attempt: attempt,
+                            reason: "the 12 hours ended \(deadline) with no answer sent"))
+                }
+                continue
+            }
+            outcome.open += 1
+            let body: String
+            if let recorded = latest?.body {
+                // Sent before (`sending` cut short, or `failed` with no sure answer): Apple may
+                // hold it already, so the same bytes go again, never a recomputed answer.
+                body = recorded
+            } else {
+                if let reason = ConsumptionRules.refusal(request, type: request.transactionID.flatMap { answers.types[$0] }) {
+                    outcome.skipped += 1
+                    options.say("skipped  \(uuid)  transaction \(transaction): \(reason)")
+                    if !options.dryRun {
+                        try journal.append(
+                            JournalEvent(
+                                notificationUUID: uuid, transactionID: transaction, state: .skipped, at: Clock.now(),
+                                attempt: attempt, reason: reason))
+                    }
+                    continue
+                }
+                body = request.requestBody.compact
+            }
+            let path = AppStoreServerAPI.consumptionPath(transaction)
+            guard !options.dryRun, let api = options.api else {
+                options.say("would send PUT \(options.baseURL)\(path)  (\(uuid), answer by \(deadline))\n  body \(body)")
+                continue
+            }
+            try journal.append(
+                JournalEvent(
+                    notificationUUID: uuid, transactionID: transaction, state: .sending, at: Clock.now(), body: body,
+                    attempt: attempt))
+            // Tokens and retries run on the real clock; --as-of only decides which requests are open,
+            // so the time left is the request's, counted from now.
+            let timeLeft = TimeSpan(milliseconds: deadline.milliseconds - now.milliseconds)
+            let answer = try api.sendConsumption(
+                transactionID: transaction, body: Array(body.utf8), deadline: Clock.now().adding(timeLeft))
+            var event = JournalEvent(
+                notificationUUID: uuid, transactionID: transaction, state: .failed, at: Clock.now(), body: body, attempt: attempt)
+            switch answer {
+            case .accepted(let response):
+                event.state = .sent
+                event.httpStatus = response.status
+                outcome.sent += 1
+            case .refused(let status, let code, let message):
+                event.state = .refused
+                event.httpStatus = status
+                event.appleErrorCode = code
+                event.reason = message
+                outcome.refused += 1
+            case .unauthorized(let status, let code, let message):
+                event.httpStatus = status
+                event.appleErrorCode = code
+                event.reason = "401 " + (message ?? "unauthorized")
+                try journal.append(event)
+                outcome.failed += 1
+                outcome.unauthorized =
+                    "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's in-app purchase key "
+                    + "from App Store Connect (Users and Access, Integrations, In-App Purchase) and --bundle-id its bundle id. "
+                    + "Nothing more was sent; \(transaction) will be sent again by the next run."
+                return outcome
+            case .failed(let reason, let status, let code):
+                event.httpStatus = status
+                event.appleErrorCode = code
+                event.reason = reason
+                outcome.failed += 1
+            }
+            try journal.append(event)
+            var line = "\(event.state.rawValue.padding(8))  \(uuid)  transaction \(transaction)"
+            if let status = event.httpStatus { line += ": HTTP \(status)" }
+            if let code = event.appleErrorCode { line += ", Apple error \(code)" }
+            if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
+            options.say(line)
+        }
+        return outcome
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
