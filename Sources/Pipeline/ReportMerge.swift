@@ -76,9 +76,10 @@ package enum ReportMerge {
                 counts: loaded.appStore.input.counts)
         }
         let draws = try attributor.settle(&totals)
-        let figures = try ReportFigures(
+        var figures = try ReportFigures(
             ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,
             draws: draws, evidence: loaded.evidence, policy: options.consumptionPolicy)
+        if let journal = options.journal { figures.attach(journal: try ConsumptionJournal(path: journal)) }
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         let conservation = try Conservation(figures: figures, accepted: accepted)

@@ -18,6 +18,8 @@ package struct ReportOptions: Sendable {
     package var consumptionPolicy = ConsumptionPolicy()
     /// Write a report of a window that holds no cost row and no App Store data (else an error).
     package var allowEmpty = false
+    /// The journal of `respond` (`--journal`): whether each consumption request was answered in time.
+    package var journal: String?
     /// Threads reading cost files (default: every core).
     package var threads = FileSystem.processorCount
     /// The process ends once the report is written (the command line, not a test or a library

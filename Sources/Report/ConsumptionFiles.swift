@@ -10,8 +10,12 @@ enum ConsumptionFiles {
         "outcome_at", "delivered_cost", "past_respond_by",
     ]
 
+    /// Added at the end with `report --journal`: what `respond` did about each request.
+    static let journalColumns = ["answer_state", "answered_at", "answered_in_time", "apple_error_code"]
+
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/consumption_requests.csv", header: header)
+        let file = try CSVFileWriter(
+            path: folder + "/consumption_requests.csv", header: header + (figures.journalRead ? journalColumns : []))
         let responses = try AtomicFileWriter(path: folder + "/consumption_responses.jsonl")
         for request in figures.consumption {
             file.text(request.notificationUUID)
@@ -30,6 +34,13 @@ enum ConsumptionFiles {
             file.timestamp(request.outcomeAt)
             file.money(request.deliveredCost)
             file.bool(request.pastRespondBy)
+            if figures.journalRead {
+                let answered = request.answered
+                file.text(answered?.state ?? "none")
+                file.timestamp(answered?.answeredAt)
+                file.bool(answered?.inTime ?? false)
+                if let code = answered?.appleErrorCode { file.integer(code) } else { file.empty() }
+            }
             try file.endRow()
             // Apple rejects a body without consent: only consented requests get one.
             if request.consented, let id = request.transactionID {

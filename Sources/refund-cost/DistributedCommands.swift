@@ -33,6 +33,7 @@ enum DistributedHelp {
             OptionSpec(name: "out", value: "DIR", help: "The report's output folder (written by merge only)."),
             OptionSpec(name: "heavy-use", value: "PERCENT", help: "As for report."),
             OptionSpec(name: "allow-empty", value: nil, help: "As for report."),
+            OptionSpec(name: "journal", value: "FILE", help: "As for report."),
         ] + extra + DataOptions.specs.dropFirst() + [CommonOptions.help]
     }
 }

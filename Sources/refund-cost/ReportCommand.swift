@@ -24,6 +24,9 @@ enum ReportCommand: Command {
                 name: "heavy-use", value: "PERCENT",
                 help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
             OptionSpec(
+                name: "journal", value: "FILE",
+                help: "The journal of refund-cost respond: say which refund requests were answered within 12 hours."),
+            OptionSpec(
                 name: "allow-empty", value: nil,
                 help: "Write the report even when the window holds no cost row and no App Store data."),
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
@@ -86,6 +89,7 @@ enum ReportCommand: Command {
         options.costColumns = common.costColumns
         options.threads = common.threads
         options.allowEmpty = arguments.has("allow-empty")
+        options.journal = arguments.value("journal")
         if let text = arguments.value("heavy-use") {
             guard let percent = Int64(text), (1...100).contains(percent) else {
                 throw UsageError.invalidValue(
@@ -125,6 +129,9 @@ enum ReportCommand: Command {
         if counts.consumptionRequests > 0 {
             let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
             print("  consumption requests \(counts.consumptionRequests): Apple's decision \(outcomes)")
+            if let inTime = counts.consumptionAnsweredInTime {
+                print("  answered within 12 hours \(inTime) of \(counts.consumptionRequests) (from the journal)")
+            }
         }
         print("  \(conservation.sentence(currency: currency))")
         let earlier = outcome.filesVerifiedEarlier

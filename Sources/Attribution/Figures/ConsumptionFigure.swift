@@ -30,6 +30,8 @@ package struct ConsumptionFigure: Sendable {
     /// The customer tried the product first: a free trial or an introductory offer for it
     /// before the purchase, or a product products.csv marks `sample_content`.
     package var sampleContentProvided = false
+    /// What the journal of `respond` says, with `report --journal`.
+    package var answered: ConsumptionAnswered?
 
     /// Apple wants an answer within 12 hours of the request.
     static let answerWindow = TimeSpan.hours(12)

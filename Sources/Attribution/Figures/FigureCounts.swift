@@ -28,6 +28,8 @@ package struct FigureCounts: Sendable {
     package var consumptionRequests = 0
     package var consumptionByOutcome: [(ConsumptionOutcome, Int)] = []
     package var consumptionByRecommendation: [(RefundPreference, Int)] = []
+    /// With a journal of `respond`: requests answered within Apple's 12 hours (nil: not known).
+    package var consumptionAnsweredInTime: Int?
 
     package init(_ figures: ReportFigures) {
         let leaks = figures.leaks.filter(\.isLeak)
@@ -47,6 +49,9 @@ package struct FigureCounts: Sendable {
         consumptionRequests = figures.consumption.count
         consumptionByOutcome = [ConsumptionOutcome.granted, .declined, .pending].map { outcome in
             (outcome, figures.consumption.filter { $0.outcome == outcome }.count)
+        }
+        if figures.journalRead {
+            consumptionAnsweredInTime = figures.consumption.filter { $0.answered?.inTime ?? false }.count
         }
         consumptionByRecommendation = RefundPreference.allCases.map { preference in
             (preference, figures.consumption.filter { $0.preference == preference }.count)
@@ -74,6 +79,7 @@ package struct FigureCounts: Sendable {
                 "consumption_by_recommendation",
                 .object(consumptionByRecommendation.map { ($0.0.rawValue.lowercased(), count($0.1)) })
             ),
+            ("consumption_answered_in_time", consumptionAnsweredInTime.map(count) ?? .null),
         ])
     }
 }

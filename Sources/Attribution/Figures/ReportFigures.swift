@@ -21,6 +21,8 @@ package struct ReportFigures: Sendable {
     package var familyLinks: [FamilyLinkFigure] = []
     package var familySpend: [FamilySpendFigure] = []
     package var consumption: [ConsumptionFigure] = []
+    /// True when a journal of `respond` was read (`report --journal`): whether answers were sent is known.
+    package var journalRead = false
     /// Transactions in the ledger and accounts holding them, for the page's footnote.
     package var transactionCount: Int
     package var accountCount: Int

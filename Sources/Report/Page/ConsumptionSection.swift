@@ -4,17 +4,39 @@ import Support
 /// Refund requests (CONSUMPTION_REQUEST): how they ended, what the evidence supports, and
 /// the deadline Apple gives for an answer.
 enum ConsumptionSection {
-    /// A warning at the top of the page when requests went past Apple's 12-hour deadline.
+    /// A warning at the top of the page for requests the journal shows unanswered in time.
+    ///
+    /// Only with the journal of `respond`: without it nothing is known, and nothing is
+    /// flagged; the section says so in one sentence.
     static func deadlineAlert(_ figures: ReportFigures) -> String {
-        let late = figures.consumption.filter(\.pastRespondBy)
+        guard figures.journalRead else { return "" }
+        let late = figures.consumption.filter { !($0.answered?.inTime ?? false) }
         guard !late.isEmpty else { return "" }
-        let pending = late.filter { $0.outcome == .pending }.count
-        let total = figures.consumption.count
+        return
+            "<p class=\"alert\">\(late.count) of \(PageText.counted(figures.consumption.count, "refund request")) got no answer within Apple's 12 hours"
+            + " (refused, failed, missed or never sent): Apple decided those without your data. See answer_state in consumption_requests.csv.</p>\n"
+    }
+
+    /// Whether answers went out in time: from the journal, or a sentence saying it is not known.
+    static func answers(_ figures: ReportFigures) -> String {
+        typealias T = PageText
+        guard figures.journalRead else {
+            return
+                "<p class=\"muted\">Whether these requests were answered in time is not known here: answers are sent by <code>refund-cost respond</code>, and a report run with its <code>--journal</code> says which were.</p>\n"
+        }
+        let inTime = figures.consumption.filter { $0.answered?.inTime ?? false }.count
         var text =
-            "<p class=\"alert\">\(late.count) of \(PageText.counted(total, "refund request")) passed Apple's 12-hour deadline for consumption information by \(figures.window.asOf.civilDate)"
-        text += pending > 0 ? "; \(pending) still \(pending == 1 ? "has" : "have") no decision." : "."
-        return text
-            + " Apple decides without your data unless your server answered in time: check each in consumption_requests.csv.</p>\n"
+            "<p>Answered within 12 hours: <b>\(inTime) of \(figures.consumption.count)</b> (from the journal of refund-cost respond).</p>\n"
+        let late = figures.consumption.filter { !($0.answered?.inTime ?? false) }
+        guard !late.isEmpty else { return text }
+        text +=
+            "<div class=\"scroll\"><table><tr><th>request</th><th>transaction</th><th>signed</th><th>what the journal says</th><th class=\"n\">Apple error</th></tr>\n"
+        for request in late {
+            let answered = request.answered
+            text +=
+                "<tr><td>\(T.escape(request.notificationUUID))</td><td>\(T.escape(request.transactionID ?? ""))</td><td class=\"d\">\(request.signedAt)</td><td>\(T.escape(answered?.state ?? "none"))</td><td class=\"n\">\(answered?.appleErrorCode.map(String.init) ?? "")</td></tr>\n"
+        }
+        return text + "</table></div>\n"
     }
 
     static func html(_ figures: ReportFigures) throws -> String {
@@ -24,7 +46,6 @@ enum ConsumptionSection {
             return text + "<p>No refund request (CONSUMPTION_REQUEST) in this window.</p>\n"
         }
         var cells: [String: [ConsumptionOutcome: (count: Int, cost: Money)]] = [:]
-        var late = 0
         var consented = 0
         for request in figures.consumption {
             let reason = request.reason.map(T.words) ?? "no reason given"
@@ -32,7 +53,6 @@ enum ConsumptionSection {
             cell.count += 1
             cell.cost = try cell.cost.adding(request.deliveredCost)
             cells[reason, default: [:]][request.outcome] = cell
-            if request.pastRespondBy { late += 1 }
             if request.consented { consented += 1 }
         }
         let counts = FigureCounts(figures)
@@ -56,8 +76,7 @@ enum ConsumptionSection {
         text += counts.consumptionByRecommendation.map { "\(T.words($0.0.rawValue)) \($0.1)" }.joined(separator: ", ")
         text +=
             ". \(consented) of \(figures.consumption.count) customers consented to share consumption data (only those answers can be sent, in consumption_responses.jsonl); "
-        text +=
-            "\(late) past the 12-hour answer window as of \(figures.window.asOf.civilDate). See consumption_requests.csv.</p>\n"
-        return text
+        text += "see consumption_requests.csv.</p>\n"
+        return text + answers(figures)
     }
 }

@@ -14,9 +14,10 @@ struct RespondTests {
 
     /// A pack of 500 credits bought on October 2; 100 used; a refund request signed October 4,
     /// 12:00, with the customer's consent.
-    func data(consent: Bool = true, label: String = #function) throws -> String {
+    func data(consent: Bool = true, signed: Int64? = nil, label: String = #function) throws -> String {
         var fixture = AppStoreFixture()
-        let purchase = october + day
+        let requestSigned = signed ?? self.requestSigned
+        let purchase = requestSigned - 2 * day - 12 * hour
         fixture.products += "credits.500,Consumable,,500\n"
         let pack = AppStoreFixture.transaction(
             "2000000000000101", product: "credits.500", type: "Consumable", purchase: purchase, signed: purchase)
@@ -25,7 +26,7 @@ struct RespondTests {
         fixture.cost("a1", at: purchase + hour, "0.50", credits: 100)
         fixture.notify(
             "CONSUMPTION_REQUEST", uuid: "request-1", signed: requestSigned, transaction: pack, reason: "UNINTENDED_PURCHASE")
-        fixture.consent = "account_id,consented,at\na1,\(consent),2026-10-01T00:00:00Z\n"
+        fixture.consent = "account_id,consented,at\na1,\(consent),\(Timestamp(milliseconds: purchase - day))\n"
         return try fixture.write(label)
     }
 
@@ -103,6 +104,37 @@ struct RespondTests {
         #expect(again.status == 0)
         #expect(stub.requests.count == 1)
         #expect(!run.stdout.contains(authorization) && !run.stderr.contains("Bearer"))
+    }
+
+    @Test func theReportKnowsWhatWasAnswered() throws {
+        // The journal holds real times: a request signed an hour ago, answered now.
+        let signed = Int64(Date().timeIntervalSince1970 * 1000) - hour
+        let data = try data(signed: signed)
+        let stub = try APIStub([["status": 202]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let now = Timestamp(milliseconds: signed + hour).description
+        #expect(try respond(data, stub: stub, journal: journal, extra: ["--as-of", now]).status == 0)
+        let out = try TestFiles.temporaryDirectory("report")
+        let day = Timestamp(milliseconds: signed).civilDate
+        let window = ["--from", "\(day)", "--to", "\(Timestamp(milliseconds: signed + self.day).civilDate)"]
+        let label = "\(day)_\(Timestamp(milliseconds: signed + self.day).civilDate)"
+        let run = try runTool(
+            ["report", "--data", data] + window + ["--out", out, "--journal", journal, "--as-of", now, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("answered within 12 hours 1 of 1 (from the journal)"))
+        let csv = try TestFiles.read(out + "/\(label)/consumption_requests.csv").split(separator: "\n")
+        #expect(csv[0].hasSuffix(",past_respond_by,answer_state,answered_at,answered_in_time,apple_error_code"))
+        #expect(csv[1].contains(",sent,") && csv[1].hasSuffix(",true,"), "\(csv[1])")
+        #expect(try TestFiles.read(out + "/\(label)/run.json").contains("\"consumption_answered_in_time\": 1"))
+        #expect(try TestFiles.read(out + "/\(label)/report.html").contains("Answered within 12 hours: <b>1 of 1</b>"))
+
+        // Without the journal nothing is known, and the page says so in a sentence, not an alarm.
+        let plain = try TestFiles.temporaryDirectory("plain")
+        #expect(try runTool(["report", "--data", data] + window + ["--out", plain, "--as-of", now, "--quiet"]).status == 0)
+        let page = try TestFiles.read(plain + "/\(label)/report.html")
+        #expect(page.contains("Whether these requests were answered in time is not known here"))
+        #expect(!page.contains("<p class=\"alert\">"))
+        #expect(!(try TestFiles.read(plain + "/\(label)/consumption_requests.csv")).contains("answer_state"))
     }
 
     @Test(arguments: [
