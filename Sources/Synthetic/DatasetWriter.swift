@@ -34,6 +34,7 @@ package enum DatasetGenerator {
             household += 1
             if household % 1000 == 0 { progress(builder.accountCount) }
         }
+        builder.openRequests(options.openRequests)
         summary.costRows = try costs.finish(random: &builder.random)
         summary.accounts = builder.accountCount
         summary.transactions = builder.transactions.count

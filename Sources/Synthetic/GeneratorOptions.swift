@@ -13,6 +13,9 @@ package struct GeneratorOptions: Sendable, Hashable {
     /// When false, credit-pack buyers' use is written as ordinary cost rows (no `credit` unit),
     /// so every row is classified by access alone (the benchmark's baseline needs that).
     package var creditMeteredUse = true
+    /// Refund requests still open at the data's end (signed in its last hours, with consent),
+    /// so `respond` on the set has work to do; none by default, so existing sets stay the same.
+    package var openRequests = 0
 
     package init(
         accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,

@@ -24,6 +24,9 @@ enum GenerateCommand: Command {
             OptionSpec(name: "last-month", value: "YYYY-MM", help: "The last generated month (default 2026-10)."),
             OptionSpec(
                 name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
+            OptionSpec(
+                name: "open-requests", value: "N",
+                help: "Add N refund requests still open at the data's end, with consent, for respond (default 0)."),
             OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."), CommonOptions.help,
         ],
         discussion: """
@@ -58,6 +61,7 @@ enum GenerateCommand: Command {
             options.lastMonth = date
         }
         options.creditMeteredUse = !arguments.has("no-credit-use")
+        options.openRequests = try arguments.count("open-requests", default: 0, command: command)
         let quiet = arguments.has("quiet")
         let started = Clock.monotonicSeconds()
         try FileSystem.createDirectory(out)

@@ -90,12 +90,17 @@ enum RespondCommand: Command {
         }
         var options = RespondOptions(report: report, journal: journal, api: api, baseURL: baseURL)
         options.dryRun = dryRun
+        options.useCheckpoint = common.asOf == nil
         options.say = { print($0) }
         let outcome = try RespondRun.execute(options)
         for warning in outcome.warnings { writeStandardError("warning: \(warning)\n") }
         if let unauthorized = outcome.unauthorized {
             writeStandardError("error: \(unauthorized)\n")
             return 1
+        }
+        if outcome.upToDate {
+            if !common.quiet { print("refund-cost respond: nothing new since the last run, and nothing left to answer") }
+            return 0
         }
         if !common.quiet {
             print(

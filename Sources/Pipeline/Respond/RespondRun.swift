@@ -13,6 +13,9 @@ package struct RespondOptions {
     package var api: AppStoreServerAPI?
     package var baseURL: String
     package var dryRun = false
+    /// Stop at once when nothing changed since a run that left nothing to answer (only when
+    /// "now" is the clock's: a run with another --as-of reads everything).
+    package var useCheckpoint = false
     /// Where the dry run's lines and each answer's line go (stdout in the command).
     package var say: (String) -> Void = { _ in }
 
@@ -37,6 +40,8 @@ package struct RespondOutcome {
     /// 401: the run stopped, with what to check.
     package var unauthorized: String?
     package var warnings: [String] = []
+    /// Nothing changed since the last run, which left nothing to answer: nothing was read.
+    package var upToDate = false
 
     /// 0 when every answerable request was sent (or there was none); 1 otherwise.
     package var status: Int32 { refused + failed + missed > 0 || unauthorized != nil ? 1 : 0 }
@@ -58,8 +63,14 @@ package enum RespondRun {
         let lock = options.dryRun ? nil : try JournalLock(journal: options.journal)
         defer { withExtendedLifetime(lock) {} }
         var journal = try ConsumptionJournal(path: options.journal)
-        let answers = try ConsumptionAnswers.compute(options.report)
+        let checkpoint = RespondCheckpoint(journal: options.journal)
+        let fingerprint = try RespondCheckpoint.fingerprint(options.report)
         var outcome = RespondOutcome()
+        if !options.dryRun && options.useCheckpoint && checkpoint.upToDate(fingerprint) {
+            outcome.upToDate = true
+            return outcome
+        }
+        let answers = try ConsumptionAnswers.compute(options.report)
         outcome.warnings = answers.warnings
         let now = options.report.window.asOf
         for request in answers.requests where request.signedAt <= now {
@@ -153,6 +164,13 @@ package enum RespondRun {
             if let code = event.appleErrorCode { line += ", Apple error \(code)" }
             if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
             options.say(line)
+        }
+        if !options.dryRun && options.useCheckpoint {
+            // Open requests the journal does not close yet (failed ones are tried again).
+            let pending = answers.requests.filter { request in
+                now < request.signedAt.adding(answerWindow) && journal.latest[request.notificationUUID]?.state.isFinal != true
+            }.count
+            try checkpoint.save(fingerprint, pending: pending)
         }
         return outcome
     }

@@ -137,6 +137,40 @@ struct RespondTests {
         #expect(!(try TestFiles.read(plain + "/\(label)/consumption_requests.csv")).contains("answer_state"))
     }
 
+    @Test func aGeneratedSetHasOpenRequestsAndASecondRunHasNothingToDo() throws {
+        let data = try TestFiles.temporaryDirectory("generated") + "/data"
+        let generate = try runTool([
+            "generate", "--out", data, "--accounts", "400", "--seed", "5", "--open-requests", "4", "--quiet",
+        ])
+        #expect(generate.status == 0, "\(generate.stderr)")
+        let stub = try APIStub([["status": 202]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let run = try respond(data, stub: stub, journal: journal, extra: ["--as-of", "2026-11-01T00:00:00Z"])
+        #expect(run.stdout.contains("4 open requests: 4 sent"), "\(run.stdout)")
+        #expect(stub.requests.count == 4)
+        #expect(Set(stub.requests.map(\.path)).count == 4)
+    }
+
+    @Test func aRunWithNothingNewReadsNothing() throws {
+        // Signed an hour ago, by the real clock: respond runs as of now, as from cron.
+        let data = try data(signed: Int64(Date().timeIntervalSince1970 * 1000) - hour)
+        let stub = try APIStub([["status": 202]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let arguments = [
+            "respond", "--data", data, "--journal", journal, "--key", try privateTestKey(), "--key-id", "TEST123456",
+            "--issuer-id", "issuer", "--bundle-id", "com.example.app", "--api-url", stub.url,
+        ]
+        let first = try runTool(arguments)
+        #expect(first.status == 0 && first.stdout.contains("1 sent"), "\(first.stdout)\(first.stderr)")
+        let second = try runTool(arguments)
+        #expect(second.stdout.contains("nothing new since the last run"), "\(second.stdout)")
+        // A new notification file is news: everything is read again.
+        try FileManager.default.copyItem(atPath: data + "/notifications/n.jsonl", toPath: data + "/notifications/n2.jsonl")
+        let third = try runTool(arguments)
+        #expect(!third.stdout.contains("nothing new"), "\(third.stdout)")
+        #expect(stub.requests.count == 1)
+    }
+
     @Test(arguments: [
         (400, 4_000_185, "refused"), (404, 4_040_010, "refused"),
     ])

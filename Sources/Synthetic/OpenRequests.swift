@@ -1,0 +1,23 @@
+import Ingest
+import Support
+
+extension ScenarioBuilder {
+    /// `wanted` refund requests on credit packs, signed in the last hours of the data, with
+    /// their buyers' consent: open for `respond` as of the data's end (their 12 hours run on).
+    ///
+    /// Drawn after every household, so a dataset without them is byte for byte the same.
+    mutating func openRequests(_ wanted: Int) {
+        let packs = transactions.filter { $0.type == .consumable && $0.revocationDate == nil }.prefix(wanted)
+        guard !packs.isEmpty else { return }
+        // Ten minutes apart, all inside the last 11 hours.
+        let spacing = min(10 * 60_000, 11 * Self.hour / Int64(packs.count))
+        let accounts = Dictionary(accountRows.map { ($0.token, $0.account) }, uniquingKeysWith: { first, _ in first })
+        for (position, pack) in packs.enumerated() {
+            notify(.consumptionRequest, nil, at: windowEnd - Int64(position + 1) * spacing, pack, reason: .unintendedPurchase)
+            if let token = pack.token, let account = accounts[token] {
+                consentRows.append((account, true, windowStart - 60 * Self.day))
+            }
+            count("open_consumption_request")
+        }
+    }
+}
