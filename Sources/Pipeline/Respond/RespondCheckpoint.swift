@@ -1,9 +1,10 @@
 import Ingest
 import Support
 
-/// What the last `respond` run saw, kept beside the journal (`JOURNAL.inputs`): the App Store
-/// files and evidence it read (path, size, time) and whether it left any open request
-/// unanswered. When nothing changed and nothing was left, a run has nothing to do and stops
+/// What the last `respond` run saw, kept beside the journal (`JOURNAL.inputs`).
+///
+/// The App Store files and evidence it read (path, size, time) and whether it left any open
+/// request unanswered. When nothing changed and nothing was left, a run has nothing to do and stops
 /// at once, instead of reading every input again every few minutes.
 struct RespondCheckpoint {
     let path: String
