@@ -28,8 +28,8 @@ in_window AS (
 ),
 converted AS (
     SELECT c.ts, c.account_id,
-        -- Each row in the report currency, rounded half to even to six decimals, as refund-cost takes it.
-        round_even(CASE WHEN c.currency = 'USD' THEN c.cost ELSE round_even(c.cost * f.rate, 9) END, 6) AS amount
+        -- Each row in the report currency, rounded half to even once, to six decimals, as refund-cost takes it.
+        round_even(CASE WHEN c.currency = 'USD' THEN c.cost ELSE c.cost * f.rate END, 6) AS amount
     FROM in_window c
     ASOF LEFT JOIN fx f ON c.currency = f.currency AND c.day >= f.day
 ),
