@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-validate clean static-build spark-deps \
+.PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs four Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -102,6 +102,10 @@ bench: build
 SCALE ?= 10000,30000,100000
 bench-scale: build
 	python3 bench/run_bench.py --scale $(SCALE) $(BENCH_ARGS)
+
+# Only `report` and `respond` (against the test stub of Apple's API) on the bench set.
+bench-respond: build
+	python3 bench/run_bench.py --respond-only $(BENCH_ARGS)
 
 # Validation speed on a generated 1-million-row cost file, beside libcsv's raw parse rate.
 bench-validate: build

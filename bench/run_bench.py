@@ -49,14 +49,69 @@ def timed(command, env=None, stdin=None):
     return seconds, peak_kb / 1024, result.stdout
 
 
+# Refund requests still open at the data's end, so `respond` has work to do.
+OPEN_REQUESTS = 50
+
+
 def generate(accounts, rows_per_account, months):
-    data = os.path.join(DATA, f"bench-{accounts}-{rows_per_account}-{months}")
+    data = os.path.join(DATA, f"bench-{accounts}-{rows_per_account}-{months}-open{OPEN_REQUESTS}")
     if not os.path.isdir(os.path.join(data, "costs")):
         print(f"generating {data} ...", flush=True)
         subprocess.run([TOOL, "generate", "--out", data, "--accounts", str(accounts), "--seed", "7", "--months", str(months),
-                        "--cost-rows-per-account", str(rows_per_account), "--no-credit-use", "--quiet"],
+                        "--cost-rows-per-account", str(rows_per_account), "--no-credit-use",
+                        "--open-requests", str(OPEN_REQUESTS), "--quiet"],
                        check=True, stdout=subprocess.DEVNULL)
     return data
+
+
+def respond_bench(data, month, report_seconds, runs):
+    """`respond` against the test stub of Apple's API on 127.0.0.1: a run that answers every open
+    request (as of the data's end), beside the report's time, and a run with nothing new."""
+    key = os.path.join(DATA, "AuthKey_BENCH.p8")
+    shutil.copyfile(os.path.join(ROOT, "Tests", "RefundCostTests", "Fixtures", "api", "test-key.p8"), key)
+    os.chmod(key, 0o600)
+    script = os.path.join(DATA, "stub-script.json")
+    with open(script, "w") as handle:
+        json.dump({"routes": [{"method": "PUT", "prefix": "/inApps/v2/transactions/consumption/",
+                               "responses": [{"status": 202}]}]}, handle)
+    log = os.path.join(DATA, "stub-requests.jsonl")
+    if os.path.exists(log):
+        os.remove(log)
+    stub = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "stub", "appstore_stub.py"), "--script", script,
+                             "--log", log, "--lifetime", "3600"], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(stub.stdout.readline().split()[-1])
+        end = (datetime.date.fromisoformat(month + "-01") + datetime.timedelta(days=32)).replace(day=1)
+        common = [TOOL, "respond", "--data", data, "--key", key, "--key-id", "BENCH12345", "--issuer-id", "bench",
+                  "--bundle-id", "com.example.app", "--api-url", f"http://127.0.0.1:{port}", "--no-verify",
+                  "--verified-files", "none", "--threads", "2", "--quiet"]
+        answering, peaks = [], []
+        for _ in range(runs):
+            journal = os.path.join(DATA, "respond-journal.jsonl")
+            for path in (journal, journal + ".inputs", journal + ".lock"):
+                if os.path.exists(path):
+                    os.remove(path)
+            elapsed, peak, _ = timed(common + ["--journal", journal, "--as-of", f"{end.isoformat()}T00:00:00Z"])
+            answering.append(elapsed)
+            peaks.append(peak)
+        sent = sum(1 for _ in open(log)) // runs
+        # As of the real clock: every request of the data is past its 12 hours (journaled missed,
+        # exit 1 by design), then nothing is new.
+        idle = os.path.join(DATA, "respond-idle.jsonl")
+        for path in (idle, idle + ".inputs", idle + ".lock"):
+            if os.path.exists(path):
+                os.remove(path)
+        subprocess.run(common + ["--journal", idle], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        quiet = []
+        for _ in range(runs):
+            elapsed, _, _ = timed(common + ["--journal", idle])
+            quiet.append(elapsed)
+    finally:
+        stub.terminate()
+    ratio = statistics.median(answering) / statistics.median(report_seconds)
+    return [line(f"refund-cost respond, answering {sent} open requests", answering, peaks,
+                 f"{ratio:.2f}x the report's time (target at most 1x)"),
+            line("refund-cost respond, nothing new since the last run", quiet, None, "(target under 2 s)")]
 
 
 def duckdb_python():
@@ -182,6 +237,8 @@ def main_bench(options):
     lines.append(f"refund-cost end to end vs DuckDB's two parts together ({both:.2f} s): "
                  f"{both / statistics.median(seconds):.2f}x")
 
+    lines += respond_bench(data, options.month, seconds, options.runs)
+
     # Signatures: the same run verifying every JWS, then once more reading the record of files verified.
     record = os.path.join(DATA, "verified-files.tsv")
     if os.path.exists(record):
@@ -249,6 +306,16 @@ def main_scale(options):
     return lines, True
 
 
+def main_respond(options):
+    data = generate(options.accounts, options.rows_per_account, options.months)
+    seconds, peaks, _ = report(data, options.month, os.path.join(DATA, "reports"), ["--no-verify", "--verified-files", "none"],
+                               options.runs)
+    lines = [f"refund-cost bench --respond-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+             f"{os.cpu_count()} cores, {options.accounts:,} accounts", "",
+             line("refund-cost report --no-verify, 2 threads", seconds, peaks)]
+    return lines + respond_bench(data, options.month, seconds, options.runs)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--accounts", type=int, default=100_000)
@@ -257,11 +324,15 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--month", default="2026-10")
     parser.add_argument("--scale", default=None, help="comma-separated account counts, e.g. 10000,100000,1000000")
+    parser.add_argument("--respond-only", action="store_true", help="only report and respond (no DuckDB)")
     options = parser.parse_args()
     if not os.path.exists(TOOL):
         sys.exit("build first: make build")
     os.makedirs(DATA, exist_ok=True)
-    lines, ok = main_scale(options) if options.scale else main_bench(options)
+    if options.respond_only:
+        lines, ok = main_respond(options), True
+    else:
+        lines, ok = main_scale(options) if options.scale else main_bench(options)
     text = "\n".join(lines)
     print(text)
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)

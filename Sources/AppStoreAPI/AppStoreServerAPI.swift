@@ -86,11 +86,6 @@ package final class AppStoreServerAPI {
             "PUT", "/inApps/v2/transactions/consumption/" + Self.pathComponent(transactionID), body: body, deadline: deadline)
     }
 
-    /// The request a call would send, for `--dry-run`: no token, only what it would claim.
-    package func describe(_ method: String, _ path: String, body: [UInt8]) -> String {
-        "\(method) \(baseURL)\(path)\n  \(credentials.describeToken(now: Clock.now()))\n  body \(String(decoding: body, as: UTF8.self))"
-    }
-
     package static func consumptionPath(_ transactionID: String) -> String {
         "/inApps/v2/transactions/consumption/" + pathComponent(transactionID)
     }

@@ -84,12 +84,19 @@ enum RespondCommand: Command {
         }
         let maxWait = try arguments.duration("max-wait", default: .minutes(10), upTo: .hours(12), command: command)
         var api: AppStoreServerAPI?
-        if !dryRun {
+        var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
+        // A dry run needs no key, but checks and describes one when it is given.
+        if !dryRun || arguments.value("key") != nil {
             let credentials = try APICredentialsReader.read(arguments, bundleID: common.bundleID, command: command)
-            api = try AppStoreServerAPI(credentials: credentials, baseURL: baseURL, maxWait: Double(maxWait.milliseconds) / 1000)
+            tokenDescription = credentials.describeToken(now: Clock.now())
+            if !dryRun {
+                api = try AppStoreServerAPI(
+                    credentials: credentials, baseURL: baseURL, maxWait: Double(maxWait.milliseconds) / 1000)
+            }
         }
         var options = RespondOptions(report: report, journal: journal, api: api, baseURL: baseURL)
         options.dryRun = dryRun
+        options.tokenDescription = tokenDescription
         options.useCheckpoint = common.asOf == nil
         options.say = { print($0) }
         let outcome = try RespondRun.execute(options)

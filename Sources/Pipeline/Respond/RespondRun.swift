@@ -16,6 +16,8 @@ package struct RespondOptions {
     /// Stop at once when nothing changed since a run that left nothing to answer (only when
     /// "now" is the clock's: a run with another --as-of reads everything).
     package var useCheckpoint = false
+    /// What a token would claim, for `--dry-run` (never the token).
+    package var tokenDescription = ""
     /// Where the dry run's lines and each answer's line go (stdout in the command).
     package var say: (String) -> Void = { _ in }
 
@@ -116,7 +118,10 @@ package enum RespondRun {
             }
             let path = AppStoreServerAPI.consumptionPath(transaction)
             guard !options.dryRun, let api = options.api else {
-                options.say("would send PUT \(options.baseURL)\(path)  (\(uuid), answer by \(deadline))\n  body \(body)")
+                options.say(
+                    "would send PUT \(options.baseURL)\(path)  (\(uuid), answer by \(deadline))\n"
+                        + "  Content-Type: application/json; Authorization: Bearer <a fresh token>; \(options.tokenDescription)\n"
+                        + "  body \(body)")
                 continue
             }
             try journal.append(

@@ -329,6 +329,8 @@ struct RespondTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("would send PUT \(stub.url)/inApps/v2/transactions/consumption/2000000000000101"))
         #expect(run.stdout.contains("\"customerConsented\":true"))
+        #expect(run.stdout.contains("JWT header {\"alg\":\"ES256\",\"kid\":\"TEST123456\",\"typ\":\"JWT\"}"), "\(run.stdout)")
+        #expect(run.stdout.contains("\"aud\":\"appstoreconnect-v1\",\"bid\":\"com.example.app\""))
         #expect(!run.stdout.contains("eyJ"))
         #expect(stub.requests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: journal))
