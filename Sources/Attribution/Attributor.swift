@@ -70,7 +70,7 @@ package struct Attributor: Sendable {
         try record(decided, account: account, at: t, cost: cost, original: row.cost, currency: row.currency, category: category)
     }
 
-    /// Settles the credit-metered rows (DOMAIN.md rule 7) into `totals`, once all rows are in
+    /// Settles the credit-metered rows (docs/domain.md rule 7) into `totals`, once all rows are in
     /// (after merging partial totals): per account in time order, each row draws its quantity
     /// from the oldest pack with credits left.
     ///

@@ -2,7 +2,7 @@ import Ingest
 import Ledger
 import Support
 
-/// The one class every cost row gets (DOMAIN.md rule 6).
+/// The one class every cost row gets (docs/domain.md rule 6).
 ///
 /// The raw values are the order of the columns the classes first had in `summary.csv`; `billingGrace`
 /// came later and is last there. `ruleOrder` is the order of rule 6.
@@ -15,7 +15,7 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable, Codab
     case afterExpiry
     case unentitled
     case unlinked
-    /// Served in a billing grace period that was never paid (DOMAIN.md rule 13).
+    /// Served in a billing grace period that was never paid (docs/domain.md rule 13).
     case billingGrace
 
     /// Rule 6's order, billing grace after family_shared: how the page lists the classes.

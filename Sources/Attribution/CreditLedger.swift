@@ -27,7 +27,7 @@ struct CreditPack: Sendable {
     var revokedAt: Timestamp?
 }
 
-/// Every account's credit packs (DOMAIN.md rule 7), from consumable transactions and the
+/// Every account's credit packs (docs/domain.md rule 7), from consumable transactions and the
 /// `credits` column of products.csv.
 package struct CreditLedger: Sendable {
     private var packsByAccount: [Int32: [CreditPack]] = [:]

@@ -2,7 +2,7 @@ import Support
 
 /// Where each field of a cost row sits in a cost file, found from its header row.
 package struct CostColumns: Sendable, Hashable {
-    /// The columns a cost file may have, by the names CONTRACT.md gives them.
+    /// The columns a cost file may have, by the names docs/contract.md gives them.
     package enum Name: String, Sendable, CaseIterable, Codable {
         case timestamp
         case accountID = "account_id"

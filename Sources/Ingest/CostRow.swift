@@ -15,7 +15,7 @@ package struct CostRow {
     package var unit: UnsafeRawBufferPointer
     package var line: Int
 
-    /// True when the row draws prepaid credits (`unit` is `credit`), DOMAIN.md rule 7.
+    /// True when the row draws prepaid credits (`unit` is `credit`), docs/domain.md rule 7.
     @inline(__always)
     package var usesCredits: Bool {
         unit.count == 6 && unit.elementsEqual("credit".utf8)

@@ -1,7 +1,7 @@
 import Ingest
 import Support
 
-/// What an account had at one moment (DOMAIN.md rules 1, 5 and 6), as the ledger answers it.
+/// What an account had at one moment (docs/domain.md rules 1, 5 and 6), as the ledger answers it.
 package enum Access: Sendable, Hashable {
     /// Entitled, through this granting transaction (PURCHASED before FAMILY_SHARED, then the
     /// latest `purchaseDate`, then the smallest `transactionId`).
@@ -10,7 +10,7 @@ package enum Access: Sendable, Hashable {
     case premature(transaction: Int)
     /// Not entitled; this transaction's access ended most recently.
     case ended(transaction: Int)
-    /// In a billing grace of this transaction that no renewal paid for (DOMAIN.md rule 13).
+    /// In a billing grace of this transaction that no renewal paid for (docs/domain.md rule 13).
     case billingGrace(transaction: Int)
     /// Linked, but no access before or around this moment.
     case none
@@ -116,7 +116,7 @@ package struct AccessTimelines: Sendable {
     }
 
     /// The granting transaction at `t` (a position in `grants`): a grant in force, or the
-    /// renewal that paid for a billing grace `t` falls in (DOMAIN.md rule 13), whichever comes
+    /// renewal that paid for a billing grace `t` falls in (docs/domain.md rule 13), whichever comes
     /// first in rule 6's order.
     private static func entitled(at t: Timestamp, _ grants: [LedgerTransaction], _ indices: [Int]) -> Int? {
         var best: Int?
@@ -149,7 +149,7 @@ package struct AccessTimelines: Sendable {
         a.grantStart != b.grantStart ? a.grantStart < b.grantStart : TransactionID.precedes(a.id, b.id)
     }
 
-    /// DOMAIN.md rule 6's order for the granting transaction.
+    /// docs/domain.md rule 6's order for the granting transaction.
     static func grantPrecedes(_ a: LedgerTransaction, _ b: LedgerTransaction) -> Bool {
         if a.ownership != b.ownership { return a.ownership == .purchased }
         if a.grantStart != b.grantStart { return a.grantStart > b.grantStart }

@@ -2,7 +2,7 @@ import Ingest
 import Support
 
 /// Finds the billing grace periods of auto-renewable transactions from renewal info
-/// (DOMAIN.md rule 13), and whether billing recovered in each.
+/// (docs/domain.md rule 13), and whether billing recovered in each.
 enum BillingGraceFinder {
     /// Sets `grace` on every transaction whose renewal failed with billing grace: the renewal
     /// info that came with it (or, when renewal info came alone, with the latest period of its

@@ -1,7 +1,7 @@
 import Ingest
 import Support
 
-/// Decides what ended a transaction's access and when the server could know (DOMAIN.md rule 3).
+/// Decides what ended a transaction's access and when the server could know (docs/domain.md rule 3).
 enum EndOfAccess {
     /// For a consumable, which grants no standing access, only a refund counts: it voids the
     /// pack's remaining credits (rule 7), and rows drawn on them after it are measured from it.

@@ -1,7 +1,7 @@
 import Ingest
 import Support
 
-/// How a FAMILY_SHARED transaction was tied to the purchase that paid for it (CONTRACT.md).
+/// How a FAMILY_SHARED transaction was tied to the purchase that paid for it (docs/contract.md).
 package enum FamilyLinkMethod: String, Sendable, Hashable, CaseIterable {
     /// A PURCHASED refund of the same product within an hour of the member's revocation.
     case revocationMatch = "revocation_match"

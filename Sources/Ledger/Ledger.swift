@@ -4,7 +4,7 @@ import Support
 /// Options that change what the ledger answers.
 package struct LedgerOptions: Sendable, Hashable {
     package var asOf: Timestamp
-    /// Cost this long before a grant starts is `premature` (DOMAIN.md rule 5).
+    /// Cost this long before a grant starts is `premature` (docs/domain.md rule 5).
     package var prematureWindow: TimeSpan
 
     package init(asOf: Timestamp, prematureWindow: TimeSpan = .hours(2)) {
@@ -14,7 +14,7 @@ package struct LedgerOptions: Sendable, Hashable {
 }
 
 /// Every transaction's state as of the as-of time, the accounts holding them, the family
-/// links, and each account's access over time (DOMAIN.md rules 1-5 and 9).
+/// links, and each account's access over time (docs/domain.md rules 1-5 and 9).
 package struct Ledger: Sendable {
     package var options: LedgerOptions
     /// Sorted by transaction id.

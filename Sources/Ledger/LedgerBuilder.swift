@@ -2,7 +2,7 @@ import Ingest
 import Support
 
 extension Ledger {
-    /// Rebuilds the ledger from the whole history (DOMAIN.md rule 2): for every transaction the
+    /// Rebuilds the ledger from the whole history (docs/domain.md rule 2): for every transaction the
     /// latest copy signed by the as-of time, then what ended it, who holds it, and how members
     /// link to purchases.
     package init(

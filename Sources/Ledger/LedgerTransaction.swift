@@ -1,7 +1,7 @@
 import Ingest
 import Support
 
-/// What ended a transaction's access (DOMAIN.md rule 3).
+/// What ended a transaction's access (docs/domain.md rule 3).
 package enum EndKind: String, Sendable, Hashable, CaseIterable {
     case refundFull = "refund_full"
     case refundProrated = "refund_prorated"
@@ -65,7 +65,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     /// How many copies of it were read.
     package var copies: Int = 1
     /// The billing grace period after its `expiresDate`, when a renewal failed and Apple kept
-    /// the access while it retried the payment (DOMAIN.md rule 13).
+    /// the access while it retried the payment (docs/domain.md rule 13).
     package var grace: BillingGrace?
 
     package init(
@@ -99,7 +99,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     }
 }
 
-/// A billing grace period (DOMAIN.md rule 13): `[start, end)` from the expiry of the period
+/// A billing grace period (docs/domain.md rule 13): `[start, end)` from the expiry of the period
 /// whose renewal failed to the renewal info's `gracePeriodExpiresDate`.
 package struct BillingGrace: Sendable, Hashable {
     package var start: Timestamp

@@ -4,7 +4,7 @@ import Ledger
 import Report
 import Support
 
-/// `report` in steps that can run on other machines (CONTRACT.md, Past one machine).
+/// `report` in steps that can run on other machines (docs/contract.md, Past one machine).
 ///
 /// 1. `snapshot`: the App Store side read and verified once, into one file;
 /// 2. `partial`: the cost rows of a group of whole cost files against it, into exact totals;

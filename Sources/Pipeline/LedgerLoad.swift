@@ -37,7 +37,7 @@ package struct LedgerLoad: Sendable {
             self.asOf = asOf
         }
 
-        /// What the signature checks trust and require (DOMAIN.md rule 12).
+        /// What the signature checks trust and require (docs/domain.md rule 12).
         package var signaturePolicy: SignaturePolicy {
             SignaturePolicy(
                 roots: [AppleRoot.g3] + extraTrustRoots, verify: verifySignatures, bundleID: bundleID, appAppleID: appAppleID,

@@ -2,7 +2,7 @@ import Attribution
 import Support
 
 /// What the report says about the run beside its figures: the inputs read and how far the
-/// App Store data's signatures were checked (DOMAIN.md rule 12).
+/// App Store data's signatures were checked (docs/domain.md rule 12).
 package struct RunContext: Sendable {
     package var inputs: [InputFileRecord]
     package var signatures: SignatureStatement

@@ -3,7 +3,7 @@ import Support
 
 extension ScenarioBuilder {
     /// A renewal fails and Apple keeps the access for a billing grace period while it retries
-    /// (DOMAIN.md rule 13).
+    /// (docs/domain.md rule 13).
     ///
     /// Billing recovers inside the grace (a renewal bought then, the
     /// renewal date unmoved, the subscription going on) or it does not (the chain stops).

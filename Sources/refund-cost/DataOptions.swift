@@ -2,7 +2,7 @@ import Ingest
 import Pipeline
 import Support
 
-/// The options every command that reads `--data` takes (CONTRACT.md, Common options), parsed
+/// The options every command that reads `--data` takes (docs/contract.md, Common options), parsed
 /// once into types and checked against ranges that make sense, so no command sees text.
 struct DataOptions {
     var data: String

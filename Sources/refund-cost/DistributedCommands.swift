@@ -1,7 +1,7 @@
 import Pipeline
 import Support
 
-/// The steps of a report run on many machines (CONTRACT.md, Past one machine).
+/// The steps of a report run on many machines (docs/contract.md, Past one machine).
 ///
 /// Each takes the
 /// options `report` takes (the same ones for every step), plus its own.

@@ -27,7 +27,7 @@ package struct ConsumptionPolicy: Sendable, Hashable {
     }
 }
 
-/// DOMAIN.md rule 11: the reason is a lens, not a verdict; delivery facts and use decide.
+/// docs/domain.md rule 11: the reason is a lens, not a verdict; delivery facts and use decide.
 package enum ConsumptionAnswer {
     /// The preference and, in words, which facts decided it.
     package static func preference(

@@ -102,7 +102,7 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     /// App transactions (Get App Transaction Info): recognised and counted, never costed.
     package var appTransactions = 0
     package var rejectedLines = 0
-    /// How the signatures of the App Store data fared (DOMAIN.md rule 12).
+    /// How the signatures of the App Store data fared (docs/domain.md rule 12).
     package var signatures = SignatureCounts()
     /// Files whose signatures an earlier run verified (same bytes, same settings): not checked again.
     package var filesVerifiedEarlier = 0

@@ -2,7 +2,7 @@ import Support
 
 /// One copy of a subscription's renewal info (`signedRenewalInfo`), as notifications and
 /// subscription statuses carry it: what Apple knows about the next renewal, and in particular
-/// the billing grace period (DOMAIN.md rule 13).
+/// the billing grace period (docs/domain.md rule 13).
 package struct RenewalRecord: Sendable, Hashable, Codable {
     package var originalTransactionID: String
     package var productID: String?

@@ -1,7 +1,7 @@
 import Support
 import Synchronization
 
-/// Checks signed App Store payloads as Apple's own library decides (DOMAIN.md rule 12): `alg`
+/// Checks signed App Store payloads as Apple's own library decides (docs/domain.md rule 12): `alg`
 /// is ES256; `x5c` holds leaf, intermediate and root; the chain verifies up to a trusted root;
 /// the intermediate and the leaf carry Apple's OIDs; every certificate is valid at the
 /// payload's `signedDate`; the signature over `header.payload` verifies with the leaf's key.

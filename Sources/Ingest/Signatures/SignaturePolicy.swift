@@ -1,6 +1,6 @@
 import Support
 
-/// What a run trusts (DOMAIN.md rule 12): the roots a chain must reach, whether to check at
+/// What a run trusts (docs/domain.md rule 12): the roots a chain must reach, whether to check at
 /// all, and which app the data must belong to.
 package struct SignaturePolicy: Sendable, Hashable {
     /// Trusted roots as DER: Apple Root CA - G3 always, plus `--trust-root` files.

@@ -5,7 +5,7 @@ import Testing
 @testable import Support
 @testable import Synthetic
 
-/// DOMAIN.md rule 12 against Apple's own vectors (Fixtures/apple, from Apple's library) and
+/// docs/domain.md rule 12 against Apple's own vectors (Fixtures/apple, from Apple's library) and
 /// against chains of our own built to fail one check each.
 ///
 /// Every reason a JWS can be refused

@@ -8,7 +8,7 @@ import Testing
 @testable import Support
 @testable import Synthetic
 
-/// One test per DOMAIN.md ledger rule, on hand-built histories with figures worked out by hand.
+/// One test per docs/domain.md ledger rule, on hand-built histories with figures worked out by hand.
 @Suite("Entitlement ledger")
 struct LedgerTests {
     typealias F = AppStoreFixture

@@ -7,7 +7,7 @@ import Testing
 @testable import Report
 @testable import Support
 
-/// DOMAIN.md rule 13 in hand-computed months.
+/// docs/domain.md rule 13 in hand-computed months.
 ///
 /// A monthly subscription bought Sep 10 expires
 /// Oct 10; its renewal fails and Apple keeps access while it retries. Amounts in USD.

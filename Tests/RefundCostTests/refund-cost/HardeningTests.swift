@@ -277,7 +277,7 @@ struct HardeningTests {
 }
 
 /// A forged, tampered, re-signed or other-app payload never changes a figure without the run
-/// failing on it (DOMAIN.md rule 12), through the real command on a copy of the sample.
+/// failing on it (docs/domain.md rule 12), through the real command on a copy of the sample.
 @Suite("Forged App Store data")
 struct ForgedDataTests {
     /// A REFUND notification for an existing lifetime purchase, signed as `jws` says.
