@@ -109,10 +109,17 @@ package struct ConsumptionJournal: Sendable {
 
     /// Appends `event` and flushes it to disk before returning.
     package mutating func append(_ event: JournalEvent) throws {
+        try append(contentsOf: [event])
+    }
+
+    /// Appends `events` in one write and one flush: for events no request waits on (`missed`,
+    /// `skipped`), which a first run on a long history has thousands of.
+    package mutating func append(contentsOf events: [JournalEvent]) throws {
+        guard !events.isEmpty else { return }
         let file = try FileDescriptor.openForAppending(path)
-        try Array(event.line.utf8).withUnsafeBytes { try file.write($0) }
+        try Array(events.map(\.line).joined().utf8).withUnsafeBytes { try file.write($0) }
         try file.synchronize()
-        note(event)
+        for event in events { note(event) }
     }
 
     private static func event(_ bytes: UnsafeRawBufferPointer) throws -> JournalEvent {

@@ -37,7 +37,7 @@ package struct ConsumptionFigure: Sendable {
     static let answerWindow = TimeSpan.hours(12)
 
     /// Requests signed in the window, in the order they were received.
-    static func all(
+    package static func all(
         ledger: Ledger, totals: AttributionTotals, credits: CreditLedger, draws: CreditDraws, evidence: ConsumptionEvidence,
         window: ReportWindow, policy: ConsumptionPolicy
     ) -> [ConsumptionFigure] {

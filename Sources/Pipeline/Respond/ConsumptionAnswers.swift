@@ -28,15 +28,16 @@ package struct ConsumptionAnswers {
         }
         var totals = reading.totals
         let draws = try attributor.settle(&totals)
-        let figures = try ReportFigures(
-            ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,
-            draws: draws, evidence: loaded.evidence, policy: options.consumptionPolicy)
+        // Only the requests' figures: the rest of a report is not needed to answer them.
+        let requests = ConsumptionFigure.all(
+            ledger: loaded.ledger, totals: totals, credits: attributor.credits, draws: draws, evidence: loaded.evidence,
+            window: options.window, policy: options.consumptionPolicy)
         var types: [String: ProductType] = [:]
-        for request in figures.consumption {
+        for request in requests {
             guard let index = request.transactionIndex, let id = request.transactionID else { continue }
             if let type = loaded.ledger.transactions[index].type { types[id] = type }
         }
-        return ConsumptionAnswers(requests: figures.consumption, types: types, rejects: tally, warnings: loaded.warnings)
+        return ConsumptionAnswers(requests: requests, types: types, rejects: tally, warnings: loaded.warnings)
     }
 }
 

@@ -75,6 +75,9 @@ package enum RespondRun {
         let answers = try ConsumptionAnswers.compute(options.report)
         outcome.warnings = answers.warnings
         let now = options.report.window.asOf
+        // Missed and skipped events: journaled together (one flush), before the next send and at the end.
+        var settled: [JournalEvent] = []
+        defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }
         for request in answers.requests where request.signedAt <= now {
             let uuid = request.notificationUUID
             let transaction = request.transactionID ?? ""
@@ -88,12 +91,10 @@ package enum RespondRun {
             guard now < deadline else {
                 outcome.missed += 1
                 options.say("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
-                if !options.dryRun {
-                    try journal.append(
-                        JournalEvent(
-                            notificationUUID: uuid, transactionID: transaction, state: .missed, at: Clock.now(), attempt: attempt,
-                            reason: "the 12 hours ended \(deadline) with no answer sent"))
-                }
+                settled.append(
+                    JournalEvent(
+                        notificationUUID: uuid, transactionID: transaction, state: .missed, at: Clock.now(), attempt: attempt,
+                        reason: "the 12 hours ended \(deadline) with no answer sent"))
                 continue
             }
             outcome.open += 1
@@ -106,12 +107,10 @@ package enum RespondRun {
                 if let reason = ConsumptionRules.refusal(request, type: request.transactionID.flatMap { answers.types[$0] }) {
                     outcome.skipped += 1
                     options.say("skipped  \(uuid)  transaction \(transaction): \(reason)")
-                    if !options.dryRun {
-                        try journal.append(
-                            JournalEvent(
-                                notificationUUID: uuid, transactionID: transaction, state: .skipped, at: Clock.now(),
-                                attempt: attempt, reason: reason))
-                    }
+                    settled.append(
+                        JournalEvent(
+                            notificationUUID: uuid, transactionID: transaction, state: .skipped, at: Clock.now(),
+                            attempt: attempt, reason: reason))
                     continue
                 }
                 body = request.requestBody.compact
@@ -124,6 +123,9 @@ package enum RespondRun {
                         + "  body \(body)")
                 continue
             }
+            // What was settled so far goes to disk first, in one write, then this request's `sending`.
+            try journal.append(contentsOf: settled)
+            settled = []
             try journal.append(
                 JournalEvent(
                     notificationUUID: uuid, transactionID: transaction, state: .sending, at: Clock.now(), body: body,
@@ -150,7 +152,8 @@ package enum RespondRun {
                 event.httpStatus = status
                 event.appleErrorCode = code
                 event.reason = "401 " + (message ?? "unauthorized")
-                try journal.append(event)
+                try journal.append(contentsOf: settled + [event])
+                settled = []
                 outcome.failed += 1
                 outcome.unauthorized =
                     "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's in-app purchase key "
@@ -169,6 +172,10 @@ package enum RespondRun {
             if let code = event.appleErrorCode { line += ", Apple error \(code)" }
             if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
             options.say(line)
+        }
+        if !options.dryRun {
+            try journal.append(contentsOf: settled)
+            settled = []
         }
         if !options.dryRun && options.useCheckpoint {
             // Open requests the journal does not close yet (failed ones are tried again).
