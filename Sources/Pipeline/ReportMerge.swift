@@ -92,7 +92,7 @@ package enum ReportMerge {
         try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: loaded.appStore.input.counts,
-            totals: totals, rejects: rejects.tally, completeness: outcome.completeness, figureCounts: FigureCounts(figures),
+            totals: totals, rejects: rejects.tally, completeness: outcome.completeness, figureCounts: figures.counts,
             conservation: conservation,
             unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
             timings: [

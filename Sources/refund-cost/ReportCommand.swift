@@ -116,7 +116,7 @@ enum ReportCommand: Command {
         }
         guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
         let all = figures.total
-        let counts = FigureCounts(figures)
+        let counts = figures.counts
         let currency = figures.currency
         print("refund-cost report \(window.label): \(outcome.folder)/")
         print("  cost served          \(try all.classes.total()) \(currency)")

@@ -34,5 +34,6 @@ extension ReportFigures {
     package mutating func attach(journal: ConsumptionJournal) {
         ConsumptionAnswered.attach(journal, to: &consumption)
         journalRead = true
+        counts = FigureCounts(self)
     }
 }

@@ -31,6 +31,8 @@ package struct FigureCounts: Sendable {
     /// With a journal of `respond`: requests answered within Apple's 12 hours (nil: not known).
     package var consumptionAnsweredInTime: Int?
 
+    package init() {}
+
     package init(_ figures: ReportFigures) {
         let leaks = figures.leaks.filter(\.isLeak)
         let expiries = figures.leaks.filter { !$0.isLeak }

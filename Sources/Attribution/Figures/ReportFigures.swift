@@ -23,6 +23,8 @@ package struct ReportFigures: Sendable {
     package var consumption: [ConsumptionFigure] = []
     /// True when a journal of `respond` was read (`report --journal`): whether answers were sent is known.
     package var journalRead = false
+    /// Every count the page, the console and run.json show, worked out once from the figures above.
+    package var counts = FigureCounts()
     /// Transactions in the ledger and accounts holding them, for the page's footnote.
     package var transactionCount: Int
     package var accountCount: Int
@@ -65,6 +67,7 @@ package struct ReportFigures: Sendable {
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)
         summary = rows.filter { !$0.isEmpty }
         total = try SummaryFigure.total(of: rows, totals: totals)
+        counts = FigureCounts(self)
     }
 
     /// The kinds of figure worked out apart, before the summary that reads them.

@@ -55,7 +55,7 @@ enum ConsumptionSection {
             cells[reason, default: [:]][request.outcome] = cell
             if request.consented { consented += 1 }
         }
-        let counts = FigureCounts(figures)
+        let counts = figures.counts
         let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
         text +=
             "<p>\(T.counted(counts.consumptionRequests, "refund request")). <b>Apple's decision</b>, as later notifications show it: \(outcomes).</p>\n"

@@ -23,7 +23,7 @@ enum FamilySection {
         }
         var families: [String: Family] = [:]
         var order: [String] = []
-        let counts = FigureCounts(figures)
+        let counts = figures.counts
         var unlinked = 0
         var membersEntitled = Money.zero, unlinkedCost = Money.zero
         for person in figures.familySpend {

@@ -7,7 +7,7 @@ enum Headline {
         typealias T = PageText
         let currency = figures.currency.description
         let all = figures.total
-        let counts = FigureCounts(figures)
+        let counts = figures.counts
         let leaked = try all.leakedCost()
         let rate =
             all.paidTransactions == 0

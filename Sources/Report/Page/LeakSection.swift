@@ -49,7 +49,7 @@ enum LeakSection {
         }.prefix(15).map(\.element)
         var text = "<h2>Largest leaks: cost after access ended</h2>\n"
         guard !leaks.isEmpty else { return text + "<p>No cost was served after a refund or a family exit in this window.</p>\n" }
-        let counts = FigureCounts(figures)
+        let counts = figures.counts
         text +=
             "<p class=\"muted\">\(shown(leaks.count, of: counts.leakRows, file: "leaks.csv")), by cost beyond grace: "
             + "\(T.counted(counts.leakRows, "ended transaction")) of \(T.counted(counts.leakingAccounts, "account")).</p>\n"
