@@ -23,24 +23,23 @@ enum InputCount {
         costs.rejected = rejected("costs")
         costs.rows = summaries.reduce(0) { $0 + $1.rows } + wholeRows("costs")
 
-        var notifications = InputCompleteness.Folder(name: "notifications")
-        notifications.unit = "lines"
-        notifications.files = layout.notificationFiles.count
-        notifications.bytes = bytes(layout.notificationFiles)
-        notifications.rejected = rejected("notifications")
-        notifications.rows = counts.notificationLines + wholeRows("notifications")
-        notifications.accepted = max(0, notifications.rows - notifications.rejected)
-
-        var transactions = InputCompleteness.Folder(name: "transactions")
-        transactions.unit = "lines"
-        transactions.files = layout.transactionFiles.count
-        transactions.bytes = bytes(layout.transactionFiles)
-        transactions.rejected = rejected("transactions")
-        transactions.rows = counts.historyLines + wholeRows("transactions")
-        transactions.accepted = max(0, transactions.rows - transactions.rejected)
+        // The App Store folders count lines: one line may hold a page of many records.
+        func lines(_ name: String, _ files: [String], read: Int) -> InputCompleteness.Folder {
+            var folder = InputCompleteness.Folder(name: name)
+            folder.unit = "lines"
+            folder.files = files.count
+            folder.bytes = bytes(files)
+            folder.rejected = rejected(name)
+            folder.rows = read + wholeRows(name)
+            folder.accepted = max(0, folder.rows - folder.rejected)
+            return folder
+        }
 
         var completeness = InputCompleteness()
-        completeness.folders = [costs, notifications, transactions]
+        completeness.folders = [
+            costs, lines("notifications", layout.notificationFiles, read: counts.notificationLines),
+            lines("transactions", layout.transactionFiles, read: counts.historyLines),
+        ]
         for path in [layout.accounts, layout.products, layout.exchangeRates, layout.consent, layout.deliveries] {
             guard let path else { continue }
             var file = InputCompleteness.Folder(name: HumanText.relative(path, to: root))

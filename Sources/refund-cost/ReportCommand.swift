@@ -90,14 +90,18 @@ enum ReportCommand: Command {
         options.threads = common.threads
         options.allowEmpty = arguments.has("allow-empty")
         options.journal = arguments.value("journal")
-        if let text = arguments.value("heavy-use") {
-            guard let percent = Int64(text), (1...100).contains(percent) else {
-                throw UsageError.invalidValue(
-                    option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
-            }
-            options.consumptionPolicy.heavyUse = percent * 1000
-        }
+        if let heavyUse = try heavyUse(arguments, command: command) { options.consumptionPolicy.heavyUse = heavyUse }
         return (options, common.quiet)
+    }
+
+    /// `--heavy-use PERCENT` in milliunits: use at or above it leans DECLINE (report and respond).
+    static func heavyUse(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Int64? {
+        guard let text = arguments.value("heavy-use") else { return nil }
+        guard let percent = Int64(text), (1...100).contains(percent) else {
+            throw .invalidValue(
+                option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
+        }
+        return percent * 1000
     }
 
     /// What the console says after a report: the headline figures, the reconciliation, the

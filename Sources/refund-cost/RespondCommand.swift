@@ -66,13 +66,7 @@ enum RespondCommand: Command {
         report.maxRejects = common.maxRejects
         report.costColumns = common.costColumns
         report.threads = common.threads
-        if let text = arguments.value("heavy-use") {
-            guard let percent = Int64(text), (1...100).contains(percent) else {
-                throw UsageError.invalidValue(
-                    option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
-            }
-            report.consumptionPolicy.heavyUse = percent * 1000
-        }
+        if let heavyUse = try ReportCommand.heavyUse(arguments, command: command) { report.consumptionPolicy.heavyUse = heavyUse }
         let baseURL: String
         switch APIBase.url(sandbox: common.environment == .sandbox, override: arguments.value("api-url")) {
         case .success(let url): baseURL = url
