@@ -7,7 +7,7 @@ import Testing
 struct HelpExampleTests {
     /// In the order a user would try them: the distributed steps build on each other.
     static let commands = [
-        "report", "validate", "explain", "generate", "export-access", "snapshot", "partial", "settle", "merge",
+        "report", "validate", "explain", "generate", "export-access", "respond", "snapshot", "partial", "settle", "merge",
     ]
 
     func shell(_ command: String, in folder: String) throws -> (status: Int32, output: String) {
@@ -46,7 +46,7 @@ struct HelpExampleTests {
                 ran += 1
             }
         }
-        #expect(ran >= 14)
+        #expect(ran >= 15)
         let after = try shell("git status --porcelain --untracked-files=all", in: root)
         #expect(after.output == before.output, "the examples wrote into the repository")
     }
