@@ -122,7 +122,8 @@ package struct ConsumptionJournal: Sendable {
         for event in events { note(event) }
     }
 
-    private static func event(_ bytes: UnsafeRawBufferPointer) throws -> JournalEvent {
+    /// One line of the journal; a JSONError says what is wrong with it.
+    package static func event(_ bytes: UnsafeRawBufferPointer) throws -> JournalEvent {
         var uuid: String?
         var transaction = ""
         var state: JournalEvent.State?

@@ -1,0 +1,20 @@
+import Ingest
+import Support
+
+/// One line of the journal of `respond`: an event or a JSONError that says why, never a crash;
+/// an event read back from its own line is the same event.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJournal(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    do {
+        let event = try ConsumptionJournal.event(bytes)
+        var line = Array(event.line.utf8.dropLast())
+        let again = try line.withUnsafeMutableBytes { try ConsumptionJournal.event(UnsafeRawBufferPointer($0)) }
+        precondition(again.notificationUUID == event.notificationUUID && again.state == event.state, "a line reads back")
+    } catch let error as JSONError {
+        precondition(!error.reason.isEmpty, "a refused line says why")
+    } catch {
+        preconditionFailure("only JSONError: \(error)")
+    }
+    return 0
+}
