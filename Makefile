@@ -27,8 +27,8 @@ build: deps
 	$(SWIFT) build -c release
 	@echo "built .build/release/refund-cost (make install PREFIX=/usr/local puts it in PREFIX/bin)"
 
-# Copies the release binary to PREFIX/bin (default /usr/local/bin); it needs libcsv, libssl and
-# zlib at run time, which `make deps` installed.
+# Copies the release binary to PREFIX/bin (default /usr/local/bin); it needs libcsv, libssl,
+# zlib and libcurl at run time, which `make deps` installed.
 PREFIX ?= /usr/local
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -56,7 +56,7 @@ page-check: page-deps
 	python3 Tests/page/check_report_page.py reports/2026-10/report.html
 
 # Past one machine: the binary Spark executors run (the Swift standard library linked in, so a
-# worker needs only libc, libcsv, libssl and zlib), Java and the pinned PySpark, the driver.
+# worker needs only libc, libcsv, libssl, zlib and libcurl), Java and the pinned PySpark, the driver.
 STATIC_BINARY := .build/static/release/refund-cost
 SPARK_PYTHON := scaleout/.venv/bin/python
 static-build: deps
