@@ -70,7 +70,8 @@ package struct ConsumptionFigure: Sendable {
             reason: notification.rawConsumptionRequestReason, delivery: delivery, used: used.share, usedText: used.text,
             policy: policy)
         let (outcome, outcomeAt) = outcomes.outcome(of: notification, transaction: transaction)
-        let respondBy = received.adding(answerWindow)
+        // Apple's 12 hours run from its signing of the request (rule 11), not from its arrival.
+        let respondBy = notification.signedDate.adding(answerWindow)
         return ConsumptionFigure(
             notificationUUID: notification.uuid, transactionID: id,
             productID: transaction?.productID ?? notification.transaction?.productID, transactionIndex: index,

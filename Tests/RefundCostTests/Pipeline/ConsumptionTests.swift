@@ -115,7 +115,8 @@ struct ConsumptionTests {
         #expect(p["basis"] == "UNSATISFIED_WITH_PURCHASE; 4000 of 5000 credits used, heavy use (at least 50.0%) -> DECLINE")
         #expect(p["customer_consented"] == "true")
         #expect(p["received_at"] == "2026-10-04T00:01:00.000Z")
-        #expect(p["respond_by"] == "2026-10-04T12:01:00.000Z")
+        // Signed at midnight, received a minute later: Apple's 12 hours run from the signing.
+        #expect(p["respond_by"] == "2026-10-04T12:00:00.000Z")
         #expect(p["outcome"] == "declined")
         #expect(p["outcome_at"] == "2026-10-05T00:00:00.000Z")
         #expect(p["delivered_cost"] == "6.000000")
