@@ -54,7 +54,7 @@ struct GoldenReportTests {
             let expected = try TestFiles.read(Self.goldenFolder + "/" + file)
             #expect(
                 actual == expected,
-                "\(file) differs from Golden/sample-2026-10/\(file): \(firstDifference(actual, expected)); re-record with RECORD_GOLDENS=1 if intended"
+                "\(file) differs from Golden/sample-2026-10/\(file) (re-record with RECORD_GOLDENS=1 if intended):\(unifiedDiff(actual, expected))"
             )
         }
     }
@@ -132,13 +132,21 @@ struct GoldenReportTests {
 }
 
 /// Where two texts first differ, as `line N: "expected" / "actual"`, for failure messages.
-func firstDifference(_ actual: String, _ expected: String) -> String {
-    let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
-    let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
-    for index in 0..<max(a.count, e.count) {
-        let left = index < a.count ? String(a[index]) : "<end>"
-        let right = index < e.count ? String(e[index]) : "<end>"
-        if left != right { return "line \(index + 1): expected \"\(right.prefix(160))\" got \"\(left.prefix(160))\"" }
-    }
-    return "no difference"
+func unifiedDiff(_ actual: String, _ expected: String) -> String {
+    // A unified diff of the file (diff -U5, as one reviews it), cut to its first 60 lines.
+    let folder = NSTemporaryDirectory() + "golden-diff-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try? expected.write(toFile: folder + "/expected", atomically: true, encoding: .utf8)
+    try? actual.write(toFile: folder + "/actual", atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["diff", "-U5", folder + "/expected", folder + "/actual"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return "no diff to show" }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+    return "\n" + lines.prefix(60).joined(separator: "\n") + (lines.count > 60 ? "\n... (\(lines.count - 60) more lines)" : "")
 }
