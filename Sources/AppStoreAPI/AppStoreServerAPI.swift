@@ -86,6 +86,9 @@ package final class AppStoreServerAPI {
             "PUT", "/inApps/v2/transactions/consumption/" + Self.pathComponent(transactionID), body: body, deadline: deadline)
     }
 
+    /// What a token of this client claims, for `--dry-run` (never the token).
+    package var tokenDescription: String { credentials.describeToken(now: Clock.now()) }
+
     package static func consumptionPath(_ transactionID: String) -> String {
         "/inApps/v2/transactions/consumption/" + pathComponent(transactionID)
     }
@@ -179,8 +182,9 @@ package final class AppStoreServerAPI {
         return Double(number)
     }
 
-    /// A transaction id is digits; anything else is percent-encoded rather than trusted in a path.
-    private static func pathComponent(_ text: String) -> String {
+    /// A transaction id or a page token, percent-encoded but for letters, digits and `-_.`: never
+    /// trusted raw in a path or a query.
+    package static func pathComponent(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             let safe =

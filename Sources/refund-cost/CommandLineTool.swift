@@ -13,12 +13,18 @@ enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
-            RespondCommand.self, SnapshotCommand.self, PartialCommand.self, SettleCommand.self, MergeCommand.self,
+            RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, SnapshotCommand.self,
+            PartialCommand.self, SettleCommand.self, MergeCommand.self,
         ]
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ given: [String]) -> Int32 {
         let specs = commands.map { $0.spec }
+        // `fetch notifications` and `fetch transactions` are named by two words.
+        var arguments = given
+        if given.first == "fetch", given.count > 1, !given[1].hasPrefix("-") {
+            arguments = ["fetch " + given[1]] + given.dropFirst(2)
+        }
         guard let first = arguments.first else {
             print(Help.tool(commands: specs), terminator: "")
             return 0
@@ -36,6 +42,12 @@ enum CommandLineTool {
             return 0
         default:
             break
+        }
+        if first == "fetch" {
+            writeStandardError(
+                "error: fetch needs what to fetch: 'refund-cost fetch notifications' or 'refund-cost fetch transactions'\n"
+                    + "Run 'refund-cost fetch notifications --help' for usage.\n")
+            return 2
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
             let error = UsageError.unknownCommand(first, suggestion: ArgumentParser.closest(to: first, among: specs.map(\.name)))

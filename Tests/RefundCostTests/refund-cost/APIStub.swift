@@ -17,12 +17,16 @@ final class APIStub {
     private(set) var port = 0
 
     /// `responses` for Send Consumption Information, in order (the last repeats).
-    init(_ responses: [[String: Any]], label: String = #function) throws {
+    convenience init(_ responses: [[String: Any]], label: String = #function) throws {
+        try self.init(
+            routes: [["method": "PUT", "prefix": "/inApps/v2/transactions/consumption/", "responses": responses]], label: label)
+    }
+
+    /// Routes of `method`, path `prefix` and `responses` (in order, the last repeating).
+    init(routes: [[String: Any]], label: String = #function) throws {
         let folder = try TestFiles.temporaryDirectory("stub-" + label)
         log = folder + "/requests.jsonl"
-        let script: [String: Any] = [
-            "routes": [["method": "PUT", "prefix": "/inApps/v2/transactions/consumption/", "responses": responses]]
-        ]
+        let script: [String: Any] = ["routes": routes]
         try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: folder + "/script.json"))
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [

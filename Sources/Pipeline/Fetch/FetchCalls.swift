@@ -1,0 +1,105 @@
+import AppStoreAPI
+import Ingest
+import Support
+
+/// What `fetch` asks Apple for, and where each listing lands in the input layout.
+package enum FetchCalls {
+    /// How far back Apple keeps notification history: 180 days in Production, 30 in Sandbox.
+    package static func historyKept(sandbox: Bool) -> TimeSpan { .days(sandbox ? 30 : 180) }
+
+    /// Get Notification History for [since, until), every page, into
+    /// `DIR/notifications/history-<start>-<end>.jsonl`; returns the file and its pages.
+    package static func notifications(
+        _ fetch: PagedFetch, data: String, since: Timestamp, until: Timestamp, onlyFailures: Bool
+    ) throws -> (file: String, pages: Int) {
+        var members: [(String, JSONValue)] = [
+            ("startDate", .integer(since.milliseconds)), ("endDate", .integer(until.milliseconds)),
+        ]
+        if onlyFailures { members.append(("onlyFailures", .bool(true))) }
+        let body = Array(JSONValue.object(members).compact.utf8)
+        let file = data + "/notifications/history-\(compact(since))-\(compact(until)).jsonl"
+        if !fetch.dryRun { try FileSystem.createDirectory(data + "/notifications") }
+        let pages = try fetch.fetch(
+            into: file, scratch: scratch(data),
+            request: { token in
+                (
+                    "POST",
+                    "/inApps/v1/notifications/history"
+                        + (token.map { "?paginationToken=" + AppStoreServerAPI.pathComponent($0) } ?? ""), body
+                )
+            }, next: pageInfo)
+        return (file, pages)
+    }
+
+    /// Get Transaction History (and with `refunds`, Get Refund History) of each customer.
+    ///
+    /// Into `DIR/transactions/history-<id>.jsonl` and `refunds-<id>.jsonl`. A customer whose
+    /// file is there is complete and skipped, and one cut short goes on from its next page: a
+    /// rerun continues where a cut run stopped.
+    package static func transactions(
+        _ fetch: PagedFetch, data: String, ids: [String], refunds: Bool, progress: (FetchProgress) -> Void
+    ) throws -> FetchProgress {
+        if !fetch.dryRun { try FileSystem.createDirectory(data + "/transactions") }
+        var state = FetchProgress(customers: ids.count)
+        let started = Clock.monotonicSeconds()
+        for id in ids {
+            var listings: [(String, String)] = [("history", "/inApps/v2/history/")]
+            if refunds { listings.append(("refunds", "/inApps/v2/refund/lookup/")) }
+            for (name, prefix) in listings {
+                let file = data + "/transactions/\(name)-\(AppStoreServerAPI.pathComponent(id)).jsonl"
+                guard FileSystem.kind(file) == .missing else {
+                    state.skipped += 1
+                    continue
+                }
+                do {
+                    state.calls += try fetch.fetch(
+                        into: file, scratch: scratch(data), resumable: true,
+                        request: { revision in
+                            (
+                                "GET",
+                                prefix + AppStoreServerAPI.pathComponent(id)
+                                    + (revision.map { "?revision=" + AppStoreServerAPI.pathComponent($0) } ?? ""), []
+                            )
+                        }, next: pageInfo)
+                    state.files += 1
+                } catch let error as FetchError where !error.unauthorized {
+                    // One customer's failure is reported; the others go on.
+                    state.failures.append("\(id): \(error.message)")
+                }
+            }
+            state.done += 1
+            state.seconds = Clock.monotonicSeconds() - started
+            progress(state)
+        }
+        return state
+    }
+
+    /// Where listings are put together before they are renamed into place: beside the input
+    /// folders, so a cut one is never read as input.
+    static func scratch(_ data: String) -> String { data + "/.refund-cost-fetch" }
+
+    /// `20261001T000000Z`: a time for a file name.
+    static func compact(_ time: Timestamp) -> String {
+        let text = time.description  // 2026-10-01T00:00:00.000Z
+        return text.prefix(19).filter { $0 != "-" && $0 != ":" } + "Z"
+    }
+}
+
+/// How far `fetch transactions` got.
+package struct FetchProgress: Sendable {
+    package var customers: Int
+    package var done = 0
+    package var calls = 0
+    package var files = 0
+    package var skipped = 0
+    package var failures: [String] = []
+    package var seconds = 0.0
+
+    package var line: String {
+        let rate = seconds > 0 ? Double(calls) / seconds : 0
+        let left = done > 0 ? seconds / Double(done) * Double(customers - done) : 0
+        let tenths = Int((rate * 10).rounded())
+        return
+            "customers \(done) of \(customers), \(calls) calls, \(tenths / 10).\(tenths % 10) calls/s, about \(Int(left)) s left"
+    }
+}

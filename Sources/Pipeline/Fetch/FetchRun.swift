@@ -1,0 +1,140 @@
+import AppStoreAPI
+import Ingest
+import Support
+
+/// Why a fetch stopped.
+package struct FetchError: Error, CustomStringConvertible {
+    package var message: String
+    /// 401: nothing else can work either; the run stops.
+    package var unauthorized = false
+
+    package var description: String { "error: " + message }
+}
+
+/// Pages of an App Store Server API listing, fetched whole or not at all: each page is written
+/// as Apple returned it, one a line, to a temporary file that is renamed into place when the
+/// last page is in, so an input folder never holds a cut file.
+package struct PagedFetch {
+    package var api: AppStoreServerAPI
+    /// Longest a listing may run (`--max-pages`): a listing past it is an error, never a hang.
+    package var maxPages: Int
+    package var dryRun = false
+    package var say: (String) -> Void = { _ in }
+
+    package init(api: AppStoreServerAPI, maxPages: Int) {
+        self.api = api
+        self.maxPages = maxPages
+    }
+
+    /// Fetches every page of one listing into `destination`.
+    ///
+    /// `request(token)` names the call for the page after `token` (nil: the first), `next(page)`
+    /// reads a page's `hasMore` and token. Returns the pages written; nothing is at
+    /// `destination` unless every page came. With `resumable`, a listing cut short keeps its
+    /// pages and the next page's token in `scratch`, and the next run goes on from there.
+    package func fetch(
+        into destination: String, scratch: String, resumable: Bool = false,
+        request: (String?) -> (method: String, path: String, body: [UInt8]),
+        next: (UnsafeRawBufferPointer) throws -> (hasMore: Bool, token: String?)
+    ) throws -> Int {
+        let temporary = scratch + "/" + (destination.split(separator: "/").last.map(String.init) ?? "fetch") + ".partial"
+        let resumeAt = temporary + ".next"
+        var token: String?
+        var pages = 0
+        let resuming = resumable && FileSystem.kind(temporary) == .regularFile
+        if resuming, let saved = try? FileDescriptor.readAll(resumeAt) {
+            // A cut listing: its pages so far stand, the next one is asked for.
+            token = String(decoding: saved, as: UTF8.self)
+        }
+        if dryRun {
+            let call = request(token)
+            say(
+                "would send \(call.method) \(api.baseURL)\(call.path)"
+                    + (call.body.isEmpty ? "" : "  body \(String(decoding: call.body, as: UTF8.self))")
+                    + "\n  then each next page until hasMore is false, into \(destination)")
+            return 0
+        }
+        try FileSystem.createDirectory(scratch)
+        let file = try token != nil ? FileDescriptor.openForAppending(temporary) : FileDescriptor.create(temporary)
+        do {
+            while true {
+                let call = request(token)
+                let deadline = Clock.now().adding(.hours(1))
+                let outcome = try api.call(call.method, call.path, body: call.body, deadline: deadline)
+                var body: [UInt8]
+                switch outcome {
+                case .accepted(let response): body = response.body
+                case .refused(let status, let code, let message):
+                    throw FetchError(
+                        message: "Apple refused \(call.method) \(call.path) (HTTP \(status)\(code.map { ", error \($0)" } ?? ""))"
+                            + (message.map { ": \($0)" } ?? ""))
+                case .unauthorized:
+                    throw FetchError(
+                        message: "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's "
+                            + "in-app purchase key and --bundle-id its bundle id", unauthorized: true)
+                case .failed(let reason, _, _):
+                    throw FetchError(message: "\(call.method) \(call.path) got no answer: \(reason)")
+                }
+                // One page a line: a line feed in Apple's JSON can only be white space between tokens.
+                for index in body.indices where body[index] == 0x0A || body[index] == 0x0D { body[index] = 0x20 }
+                let paging: (hasMore: Bool, token: String?)
+                do {
+                    paging = try body.withUnsafeBytes(next)
+                } catch {
+                    throw FetchError(message: "page \(pages + 1) of \(call.path) is not the JSON Apple sends: \(error)")
+                }
+                try (body + [0x0A]).withUnsafeBytes { try file.write($0) }
+                pages += 1
+                if resumable, let following = paging.token, paging.hasMore {
+                    let marker = try FileDescriptor.create(resumeAt)
+                    try Array(following.utf8).withUnsafeBytes { try marker.write($0) }
+                }
+                guard paging.hasMore else { break }
+                guard let following = paging.token, !following.isEmpty else {
+                    throw FetchError(message: "page \(pages) says hasMore but gives no token for the next page")
+                }
+                guard following != token else {
+                    throw FetchError(message: "page \(pages) repeats the previous page's token \(following): stopped (a loop)")
+                }
+                guard pages < maxPages else {
+                    throw FetchError(message: "more than --max-pages \(maxPages) pages: stopped")
+                }
+                token = following
+            }
+            try file.synchronize()
+            try FileSystem.rename(temporary, to: destination)
+            FileSystem.remove(resumeAt)
+            return pages
+        } catch {
+            if !resumable || pages == 0 && token == nil {
+                FileSystem.remove(temporary)
+                FileSystem.remove(resumeAt)
+            }
+            if let failure = error as? FetchError {
+                var said = failure
+                said.message += "; \(pages) page\(pages == 1 ? "" : "s") had come, nothing was written to \(destination)"
+                if resumable && (pages > 0 || token != nil) { said.message += " (a rerun goes on from the next page)" }
+                throw said
+            }
+            throw error
+        }
+    }
+}
+
+/// The paging members of a page: `hasMore`, and `paginationToken` or `revision`.
+package func pageInfo(_ bytes: UnsafeRawBufferPointer) throws -> (hasMore: Bool, token: String?) {
+    var hasMore = false
+    var token: String?
+    var cursor = JSONCursor(bytes)
+    try cursor.members { cursor, key in
+        if key == "hasMore" {
+            hasMore = try cursor.bool()
+        } else if key == "paginationToken" || key == "revision" {
+            token = try cursor.optionalString()
+        } else {
+            try cursor.skip()
+        }
+    }
+    try cursor.finish()
+    return (hasMore, token)
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import Support
+
+/// `fetch` against the stub of Apple's API: the requests Apple's library would send, files
+/// written whole or not at all, and a report on fetched data equal to one on complete data.
+@Suite("fetch: what a server never stored")
+struct FetchTests {
+    let october = AppStoreFixture.october
+    let day = AppStoreFixture.day
+
+    /// A purchase, its family member, and a refund of both: six notifications, a server that
+    /// stored all of them (`missing` false) or missed the refund's (`missing` true).
+    func folder(missing: Bool, label: String = #function) throws -> (data: String, missed: [String]) {
+        var fixture = AppStoreFixture()
+        let purchase = october + day
+        let refunded = october + 10 * day
+        let buyer = AppStoreFixture.transaction("3000000000000001", purchase: purchase, signed: purchase)
+        let member = AppStoreFixture.transaction(
+            "3000000000000002", ownership: "FAMILY_SHARED", purchase: purchase + AppStoreFixture.hour,
+            signed: purchase + AppStoreFixture.hour)
+        fixture.notify("ONE_TIME_CHARGE", uuid: "n-buy", signed: purchase, transaction: buyer)
+        fixture.notify("ONE_TIME_CHARGE", uuid: "n-member", signed: purchase + AppStoreFixture.hour, transaction: member)
+        let kept = fixture.notificationLines.count
+        var revoked = buyer
+        revoked["revocationDate"] = refunded
+        revoked["signedDate"] = refunded
+        fixture.notify("REFUND", uuid: "n-refund", signed: refunded, transaction: revoked)
+        var memberRevoked = member
+        memberRevoked["revocationDate"] = refunded
+        memberRevoked["signedDate"] = refunded + 60_000
+        fixture.notify("REVOKE", uuid: "n-revoke", signed: refunded + 60_000, transaction: memberRevoked)
+        fixture.link("buyer", "3000000000000001")
+        fixture.link("member", "3000000000000002")
+        for offset in [2, 5, 12, 15] {
+            fixture.cost("buyer", at: october + Int64(offset) * day, "1.00")
+            fixture.cost("member", at: october + Int64(offset) * day, "0.50")
+        }
+        let missed = Array(fixture.notificationLines[kept...])
+        if missing { fixture.notificationLines.removeLast(missed.count) }
+        return (try fixture.write(label + (missing ? "missing" : "complete")), missed)
+    }
+
+    /// `{"signedPayload": JWS}` of a stored line, as a history entry.
+    func entry(_ line: String) throws -> [String: Any] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return ["signedPayload": try #require(object["signedPayload"] as? String)]
+    }
+
+    func page(_ entries: [[String: Any]], token: String?) -> String {
+        var page: [String: Any] = ["notificationHistory": entries, "hasMore": token != nil]
+        if let token { page["paginationToken"] = token }
+        return AppStoreFixture.json(page)
+    }
+
+    func fetch(_ command: [String], data: String, stub: APIStub, extra: [String] = []) throws -> ToolRun {
+        try runTool(
+            ["fetch"] + command + [
+                "--data", data, "--key", try privateTestKey(), "--key-id", "TEST123456", "--issuer-id", "issuer",
+                "--bundle-id", "com.example.app", "--api-url", stub.url, "--max-wait", "20s",
+            ] + extra)
+    }
+
+    var since: String { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 10 * day).description }
+
+    @Test func fetchedNotificationsGiveTheReportOfTheCompleteFolder() throws {
+        let complete = try folder(missing: false)
+        let (data, missed) = try folder(missing: true)
+        let pages = [
+            page([try entry(missed[0])], token: "t1"), page([], token: "t2"), page([try entry(missed[1])], token: nil),
+        ]
+        let stub = try APIStub(routes: [
+            [
+                "method": "POST", "prefix": "/inApps/v1/notifications/history",
+                "responses": pages.map { ["status": 200, "body": $0] },
+            ]
+        ])
+        let run = try fetch(["notifications"], data: data, stub: stub, extra: ["--since", since, "--only-failures"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let requests = stub.requests
+        #expect(requests.map(\.method) == ["POST", "POST", "POST"])
+        #expect(
+            requests.map(\.path) == [
+                "/inApps/v1/notifications/history", "/inApps/v1/notifications/history?paginationToken=t1",
+                "/inApps/v1/notifications/history?paginationToken=t2",
+            ])
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[0].body.utf8)) as? [String: Any])
+        #expect(body["startDate"] is Int && body["endDate"] is Int && body["onlyFailures"] as? Bool == true)
+        #expect(requests.allSatisfy { $0.headers["authorization"]?.hasPrefix("Bearer ") == true })
+        let written = try FileManager.default.contentsOfDirectory(atPath: data + "/notifications").filter {
+            $0.hasPrefix("history-")
+        }
+        try #require(written.count == 1)
+        #expect(try TestFiles.read(data + "/notifications/" + written[0]) == pages.joined(separator: "\n") + "\n")
+        #expect(!FileManager.default.fileExists(atPath: data + "/.refund-cost-fetch/" + written[0] + ".partial"))
+
+        let outA = try TestFiles.temporaryDirectory("complete")
+        let outB = try TestFiles.temporaryDirectory("fetched")
+        #expect(try runTool(["report", "--data", complete.data, "--month", "2026-10", "--out", outA, "--quiet"]).status == 0)
+        let report = try runTool(["report", "--data", data, "--month", "2026-10", "--out", outB, "--quiet"])
+        #expect(report.status == 0, "\(report.stderr)")
+        for file in [
+            "summary.csv", "totals.csv", "refunds.csv", "leaks.csv", "cost_by_day.csv", "family_links.csv", "family_spend.csv",
+        ] {
+            #expect(try TestFiles.read(outA + "/2026-10/" + file) == TestFiles.read(outB + "/2026-10/" + file), "\(file)")
+        }
+        #expect(try TestFiles.read(outB + "/2026-10/totals.csv").contains(",1,"), "the refund is there")
+    }
+
+    @Test func aPageThatRepeatsItsTokenStopsAndWritesNothing() throws {
+        let (data, _) = try folder(missing: true)
+        let looping = page([], token: "same")
+        let stub = try APIStub(routes: [
+            ["method": "POST", "prefix": "/inApps/v1/notifications/history", "responses": [["status": 200, "body": looping]]]
+        ])
+        let run = try fetch(["notifications"], data: data, stub: stub, extra: ["--since", since])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("repeats the previous page's token same: stopped (a loop)"), "\(run.stderr)")
+        #expect(run.stderr.contains("2 pages had come, nothing was written"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/notifications") == ["n.jsonl"])
+        #expect(stub.requests.count == 2)
+    }
+
+    @Test func aRangeOlderThanAppleKeepsIsAUsageError() throws {
+        let (data, _) = try folder(missing: true)
+        let stub = try APIStub(routes: [])
+        let old = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 200 * day).description
+        let run = try fetch(["notifications"], data: data, stub: stub, extra: ["--since", old])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("180 days of history, so --since"), "\(run.stderr)")
+        let sandbox = try fetch(["notifications"], data: data, stub: stub, extra: ["--since", since, "--environment", "Sandbox"])
+        #expect(sandbox.status != 2 || !sandbox.stderr.contains("30 days"), "ten days back is inside Sandbox's 30")
+        #expect(try runTool(["fetch"]).status == 2)
+    }
+
+    @Test func aCutHistoryGoesOnFromItsNextPage() throws {
+        let (data, _) = try folder(missing: true)
+        let first = AppStoreFixture.json(["signedTransactions": [], "hasMore": true, "revision": "r1"])
+        let second = AppStoreFixture.json(["signedTransactions": [], "hasMore": false, "revision": "r2"])
+        let failing = try APIStub(
+            routes: [
+                [
+                    "method": "GET", "prefix": "/inApps/v2/history/",
+                    "responses": [["status": 200, "body": first], ["status": 404, "body": ["errorCode": 4040010]]],
+                ]
+            ], label: "failing")
+        let ids = ["--original-transaction-id", "3000000000000001"]
+        let cut = try fetch(["transactions"], data: data, stub: failing, extra: ids)
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("a rerun goes on from the next page"), "\(cut.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/transactions/history-3000000000000001.jsonl"))
+        let stub = try APIStub(routes: [
+            ["method": "GET", "prefix": "/inApps/v2/history/", "responses": [["status": 200, "body": second]]]
+        ])
+        let dry = try fetch(["transactions"], data: data, stub: stub, extra: ids + ["--dry-run"])
+        #expect(dry.stdout.contains("would send GET \(stub.url)/inApps/v2/history/3000000000000001?revision=r1"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("JWT header") && !dry.stdout.contains("eyJ"))
+        #expect(stub.requests.isEmpty)
+        let rerun = try fetch(["transactions"], data: data, stub: stub, extra: ids)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(stub.requests.map(\.path) == ["/inApps/v2/history/3000000000000001?revision=r1"])
+        #expect(try TestFiles.read(data + "/transactions/history-3000000000000001.jsonl") == first + "\n" + second + "\n")
+    }
+
+    @Test func histories429And500AreRetriedAndARerunSkipsCompleteCustomers() throws {
+        let (data, _) = try folder(missing: true)
+        let first = AppStoreFixture.json(["signedTransactions": [], "hasMore": true, "revision": "r1"])
+        let second = AppStoreFixture.json(["signedTransactions": [], "hasMore": false, "revision": "r2"])
+        let other = AppStoreFixture.json(["signedTransactions": [], "hasMore": false, "revision": "x1"])
+        let stub = try APIStub(routes: [
+            [
+                "method": "GET", "prefix": "/inApps/v2/history/",
+                "responses": [
+                    ["status": 429, "headers": ["Retry-After": "+300"]], ["status": 200, "body": first], ["status": 500],
+                    ["status": 200, "body": second], ["status": 200, "body": other],
+                ],
+            ]
+        ])
+        let ids = ["--original-transaction-id", "3000000000000001", "--original-transaction-id", "3000000000000002"]
+        let run = try fetch(["transactions"], data: data, stub: stub, extra: ids)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("customers 2 of 2"), "\(run.stderr)")
+        #expect(
+            stub.requests.map(\.path) == [
+                "/inApps/v2/history/3000000000000001", "/inApps/v2/history/3000000000000001",
+                "/inApps/v2/history/3000000000000001?revision=r1", "/inApps/v2/history/3000000000000001?revision=r1",
+                "/inApps/v2/history/3000000000000002",
+            ])
+        #expect(try TestFiles.read(data + "/transactions/history-3000000000000001.jsonl") == first + "\n" + second + "\n")
+        #expect(try TestFiles.read(data + "/transactions/history-3000000000000002.jsonl") == other + "\n")
+        let again = try fetch(["transactions"], data: data, stub: stub, extra: ids)
+        #expect(again.status == 0 && again.stdout.contains("2 already complete"), "\(again.stdout)")
+        #expect(stub.requests.count == 5)
+    }
+}
