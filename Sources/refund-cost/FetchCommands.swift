@@ -34,18 +34,11 @@ enum FetchOptions {
                 option: "--environment", value: environment.rawValue, expected: "Production or Sandbox", command: command)
         }
         let sandbox = environment == .sandbox
-        let baseURL: String
-        switch APIBase.url(sandbox: sandbox, override: arguments.value("api-url")) {
-        case .success(let url): baseURL = url
-        case .failure(let error):
-            throw UsageError.invalidValue(
-                option: "--api-url", value: error.url, expected: "an https:// URL, or http:// to a loopback address",
-                command: command)
-        }
+        let baseURL = try APICredentialsReader.baseURL(arguments, sandbox: sandbox, command: command)
         let credentials = try APICredentialsReader.read(arguments, bundleID: arguments.value("bundle-id"), command: command)
-        let maxWait = try arguments.duration("max-wait", default: .minutes(10), upTo: .hours(12), command: command)
         let maxPages = try arguments.count("max-pages", default: 10_000, command: command)
-        let api = try AppStoreServerAPI(credentials: credentials, baseURL: baseURL, maxWait: Double(maxWait.milliseconds) / 1000)
+        let api = try AppStoreServerAPI(
+            credentials: credentials, baseURL: baseURL, maxWait: try APICredentialsReader.maxWait(arguments, command: command))
         var fetch = PagedFetch(api: api, maxPages: max(1, maxPages))
         fetch.dryRun = arguments.has("dry-run")
         fetch.say = { print($0) }

@@ -67,16 +67,8 @@ enum RespondCommand: Command {
         report.costColumns = common.costColumns
         report.threads = common.threads
         if let heavyUse = try ReportCommand.heavyUse(arguments, command: command) { report.consumptionPolicy.heavyUse = heavyUse }
-        let baseURL: String
-        switch APIBase.url(sandbox: common.environment == .sandbox, override: arguments.value("api-url")) {
-        case .success(let url): baseURL = url
-        case .failure(let error):
-            throw UsageError.invalidValue(
-                option: "--api-url", value: error.url,
-                expected: "an https:// URL, or http:// to a loopback address (127.0.0.1, ::1, localhost)",
-                command: command)
-        }
-        let maxWait = try arguments.duration("max-wait", default: .minutes(10), upTo: .hours(12), command: command)
+        let baseURL = try APICredentialsReader.baseURL(arguments, sandbox: common.environment == .sandbox, command: command)
+        let maxWait = try APICredentialsReader.maxWait(arguments, command: command)
         var api: AppStoreServerAPI?
         var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
         // A dry run needs no key, but checks and describes one when it is given.
@@ -85,7 +77,7 @@ enum RespondCommand: Command {
             tokenDescription = credentials.describeToken(now: Clock.now())
             if !dryRun {
                 api = try AppStoreServerAPI(
-                    credentials: credentials, baseURL: baseURL, maxWait: Double(maxWait.milliseconds) / 1000)
+                    credentials: credentials, baseURL: baseURL, maxWait: maxWait)
             }
         }
         var options = RespondOptions(report: report, journal: journal, api: api, baseURL: baseURL)
@@ -116,6 +108,22 @@ enum RespondCommand: Command {
 /// The credentials of a command that calls Apple, from `--key`, `--key-id`, `--issuer-id` and
 /// `--bundle-id`; the key file must be readable by its owner only.
 enum APICredentialsReader {
+    /// Apple's host for the environment, or `--api-url` (plain http:// only to a loopback address).
+    static func baseURL(_ arguments: ParsedArguments, sandbox: Bool, command: String) throws(UsageError) -> String {
+        switch APIBase.url(sandbox: sandbox, override: arguments.value("api-url")) {
+        case .success(let url): return url
+        case .failure(let error):
+            throw .invalidValue(
+                option: "--api-url", value: error.url,
+                expected: "an https:// URL, or http:// to a loopback address (127.0.0.1, ::1, localhost)", command: command)
+        }
+    }
+
+    /// `--max-wait`: the longest one call waits in all for its retries, in seconds.
+    static func maxWait(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double {
+        Double(try arguments.duration("max-wait", default: .minutes(10), upTo: .hours(12), command: command).milliseconds) / 1000
+    }
+
     static func read(_ arguments: ParsedArguments, bundleID: String?, command: String) throws -> APICredentials {
         let path = try arguments.required("key", command: command)
         let keyID = try arguments.required("key-id", command: command)
