@@ -111,11 +111,14 @@ enum FetchTransactionsCommand: Command {
         name: "fetch transactions",
         summary: "Fetch customers' transaction histories (and refunds) into DIR/transactions/.",
         usage:
-            "refund-cost fetch transactions --data DIR (--original-transaction-id ID... | --accounts FILE) [--refunds] --key FILE --key-id ID --issuer-id ID --bundle-id ID",
+            "refund-cost fetch transactions --data DIR (--incomplete | --original-transaction-id ID... | --accounts FILE) [--refunds] --key FILE --key-id ID --issuer-id ID --bundle-id ID",
         options: FetchOptions.specs + [
             OptionSpec(
                 name: "original-transaction-id", value: "ID", help: "A customer's transaction id. Repeatable.", repeatable: true),
             OptionSpec(name: "accounts", value: "FILE", help: "Every original_transaction_id of this accounts.csv."),
+            OptionSpec(
+                name: "incomplete", value: nil,
+                help: "The pages after every history of the data whose last page says hasMore."),
             OptionSpec(name: "refunds", value: nil, help: "Also each customer's refund history (refunds-<id>.jsonl)."),
             CommonOptions.help,
         ],
@@ -133,7 +136,22 @@ enum FetchTransactionsCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name
-        let (fetch, _, data) = try FetchOptions.fetch(arguments, command: command)
+        let (fetch, sandbox, data) = try FetchOptions.fetch(arguments, command: command)
+        let quiet = arguments.has("quiet")
+        if arguments.has("incomplete") {
+            // The pages after each cut history, named so that the next report takes it as complete.
+            let cut = try FetchCalls.cutHistories(data: data, sandbox: sandbox)
+            let result = try FetchCalls.continuations(fetch, data: data, cut: cut) { state in
+                if !quiet { writeStandardError(state.line + "\n") }
+            }
+            for failure in result.failures { writeStandardError("error: \(failure)\n") }
+            if !quiet && !fetch.dryRun {
+                print(
+                    "completed \(result.files) of \(cut.count) cut histories (\(result.calls) pages); \(result.failures.count) not fetched"
+                )
+            }
+            return result.failures.isEmpty ? 0 : 1
+        }
         var ids = arguments.all("original-transaction-id")
         if let accounts = arguments.value("accounts") {
             let rejects = RejectLog()
@@ -144,9 +162,8 @@ enum FetchTransactionsCommand: Command {
         var seen = Set<String>()
         ids = ids.filter { seen.insert($0).inserted }
         guard !ids.isEmpty else {
-            throw UsageError.missingOption("--original-transaction-id ID or --accounts FILE", command: command)
+            throw UsageError.missingOption("--incomplete, --original-transaction-id ID or --accounts FILE", command: command)
         }
-        let quiet = arguments.has("quiet")
         do {
             let result = try FetchCalls.transactions(fetch, data: data, ids: ids, refunds: arguments.has("refunds")) { state in
                 if !quiet { writeStandardError(state.line + "\n") }

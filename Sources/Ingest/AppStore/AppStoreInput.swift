@@ -109,6 +109,9 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     package var renewalCopiesSignedAfterAsOf = 0
     /// History pages that say Apple has more, with no later page after them: the data may miss some.
     package var incompleteHistories: [String] = []
+    /// Transaction histories cut short (their last page says hasMore) with no continuation
+    /// fetched: what `fetch transactions --incomplete` asks Apple for.
+    package var cutHistories: [CutHistory] = []
 
     package init() {}
 

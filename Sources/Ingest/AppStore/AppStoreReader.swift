@@ -43,6 +43,14 @@ package final class AppStoreReader {
         try Parallel.ordered(
             threads: threads, window: 2 * threads, next: parts.next,
             transform: { part in try DecodedPart.decode(part, verdicts: verdicts) }, consume: keep)
+        // A cut history is complete when the pages after it lie beside it, whole.
+        let present = Set(layout.transactionFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
+        for history in cut where !present.contains(history.continuationName) {
+            input.counts.cutHistories.append(history)
+            input.counts.incompleteHistories.append(
+                "\(history.file):\(history.line): the last history page says hasMore (revision \(history.revision)), but no later page "
+                    + "follows; refund-cost fetch transactions --incomplete fetches the rest")
+        }
         return input
     }
 
@@ -71,6 +79,8 @@ package final class AppStoreReader {
 
     /// What is known of the file being kept, gathered over its pieces.
     private var fileSoFar: (signatures: SignatureCounts, lastPage: (line: Int, page: HistoryPage)?) = (SignatureCounts(), nil)
+    /// Transaction histories whose last page says hasMore, in file order.
+    private var cut: [CutHistory] = []
 
     private func keep(_ decoded: DecodedPart) throws {
         input.counts.notificationLines += decoded.notificationLines
@@ -113,9 +123,14 @@ package final class AppStoreReader {
         }
         // Pages are read in file order: a history is complete when its last page says Apple has no more.
         if let (line, page) = fileSoFar.lastPage, page.hasMore {
-            let token = page.paginationToken.map { " (paginationToken \($0))" } ?? ""
-            input.counts.incompleteHistories.append(
-                "\(file.path):\(line): the last history page says hasMore\(token), but no later page follows; fetch the rest")
+            if !file.notifications, let id = page.customerTransactionID, let revision = page.paginationToken {
+                // Said at the end of reading, unless the pages after it were fetched beside it.
+                cut.append(CutHistory(file: file.path, line: line, transactionID: id, revision: revision))
+            } else {
+                let token = page.paginationToken.map { " (paginationToken \($0))" } ?? ""
+                input.counts.incompleteHistories.append(
+                    "\(file.path):\(line): the last history page says hasMore\(token), but no later page follows; fetch the rest")
+            }
         }
         fileSoFar = (SignatureCounts(), nil)
     }

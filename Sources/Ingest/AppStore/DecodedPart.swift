@@ -81,7 +81,10 @@ struct DecodedPart: Sendable {
         do throws(AppStoreDecodingError) {
             let decoded = try decodeTransactionLine(bytes, at: SourceLocation(file: path, line: line), verifier: verifier)
             items.append(.transactions(decoded))
-            if let page = decoded.page { lastPage = (line, page) }
+            if var page = decoded.page {
+                page.customerTransactionID = decoded.transactions.first?.transactionID
+                lastPage = (line, page)
+            }
         } catch {
             items.append(.rejected(reject(error, bytes.preview(), line)))
         }

@@ -74,6 +74,43 @@ package enum FetchCalls {
         return state
     }
 
+    /// The pages after every cut transaction history of the data (`--incomplete`), each into
+    /// `DIR/transactions/` under the name the reader then takes for its continuation.
+    package static func continuations(
+        _ fetch: PagedFetch, data: String, cut: [CutHistory], progress: (FetchProgress) -> Void
+    ) throws -> FetchProgress {
+        var state = FetchProgress(customers: cut.count)
+        let started = Clock.monotonicSeconds()
+        for history in cut {
+            let file = data + "/transactions/" + history.continuationName
+            do {
+                state.calls += try fetch.fetch(
+                    into: file, scratch: scratch(data), resumable: true, startingAfter: history.revision,
+                    request: { revision in
+                        let path = "/inApps/v2/history/" + AppStoreServerAPI.pathComponent(history.transactionID)
+                        return ("GET", path + (revision.map { "?revision=" + AppStoreServerAPI.pathComponent($0) } ?? ""), [])
+                    }, next: pageInfo)
+                state.files += 1
+            } catch let error as FetchError where !error.unauthorized {
+                state.failures.append("\(history.file):\(history.line): \(error.message)")
+            }
+            state.done += 1
+            state.seconds = Clock.monotonicSeconds() - started
+            progress(state)
+        }
+        return state
+    }
+
+    /// The cut transaction histories of `data`, read without signature checks: only which
+    /// customer and which revision are needed, not what the pages say.
+    package static func cutHistories(data: String, sandbox: Bool) throws -> [CutHistory] {
+        let layout = try InputLayout(root: data)
+        let environment: AppStoreEnvironment = sandbox ? .sandbox : .production
+        let options = AppStoreOptions(
+            environment: environment, asOf: .latestAccepted, signatures: SignaturePolicy(verify: false, environment: environment))
+        return try AppStoreLoad(layout: layout, options: options, rejects: RejectLog()).input.counts.cutHistories
+    }
+
     /// Where listings are put together before they are renamed into place: beside the input
     /// folders, so a cut one is never read as input.
     static func scratch(_ data: String) -> String { data + "/.refund-cost-fetch" }

@@ -33,13 +33,13 @@ package struct PagedFetch {
     /// `destination` unless every page came. With `resumable`, a listing cut short keeps its
     /// pages and the next page's token in `scratch`, and the next run goes on from there.
     package func fetch(
-        into destination: String, scratch: String, resumable: Bool = false,
+        into destination: String, scratch: String, resumable: Bool = false, startingAfter first: String? = nil,
         request: (String?) -> (method: String, path: String, body: [UInt8]),
         next: (UnsafeRawBufferPointer) throws -> (hasMore: Bool, token: String?)
     ) throws -> Int {
         let temporary = scratch + "/" + (destination.split(separator: "/").last.map(String.init) ?? "fetch") + ".partial"
         let resumeAt = temporary + ".next"
-        var token: String?
+        var token = first
         var pages = 0
         let resuming = resumable && FileSystem.kind(temporary) == .regularFile
         if resuming, let saved = try? FileDescriptor.readAll(resumeAt) {
@@ -55,7 +55,7 @@ package struct PagedFetch {
             return 0
         }
         try FileSystem.createDirectory(scratch)
-        let file = try token != nil ? FileDescriptor.openForAppending(temporary) : FileDescriptor.create(temporary)
+        let file = try resuming && token != first ? FileDescriptor.openForAppending(temporary) : FileDescriptor.create(temporary)
         do {
             while true {
                 let call = request(token)
@@ -106,14 +106,14 @@ package struct PagedFetch {
             FileSystem.remove(resumeAt)
             return pages
         } catch {
-            if !resumable || pages == 0 && token == nil {
+            if !resumable || pages == 0 && token == first {
                 FileSystem.remove(temporary)
                 FileSystem.remove(resumeAt)
             }
             if let failure = error as? FetchError {
                 var said = failure
                 said.message += "; \(pages) page\(pages == 1 ? "" : "s") had come, nothing was written to \(destination)"
-                if resumable && (pages > 0 || token != nil) { said.message += " (a rerun goes on from the next page)" }
+                if resumable && (pages > 0 || token != first) { said.message += " (a rerun goes on from the next page)" }
                 throw said
             }
             throw error

@@ -163,6 +163,37 @@ struct FetchTests {
         #expect(try TestFiles.read(data + "/transactions/history-3000000000000001.jsonl") == first + "\n" + second + "\n")
     }
 
+    @Test func incompleteHistoriesAreCompletedAndNoLongerWarned() throws {
+        var fixture = AppStoreFixture()
+        let purchase = october + day
+        let bought = AppStoreFixture.transaction("4000000000000001", purchase: purchase, signed: purchase)
+        let later = AppStoreFixture.transaction("4000000000000002", purchase: purchase + day, signed: purchase + day)
+        fixture.historyLines.append(
+            AppStoreFixture.json(["signedTransactions": [AppStoreFixture.jws(bought)], "hasMore": true, "revision": "r7"]))
+        fixture.link("a1", "4000000000000001")
+        fixture.link("a2", "4000000000000002")
+        fixture.cost("a2", at: purchase + 2 * day, "1.00")
+        let data = try fixture.write()
+        let before = try runTool(["validate", "--data", data, "--quiet"])
+        #expect(before.stderr.contains("history.jsonl:1: the last history page says hasMore (revision r7)"), "\(before.stderr)")
+        #expect(before.stderr.contains("fetch transactions --incomplete"))
+
+        let rest = AppStoreFixture.json(["signedTransactions": [AppStoreFixture.jws(later)], "hasMore": false, "revision": "r8"])
+        let stub = try APIStub(routes: [
+            ["method": "GET", "prefix": "/inApps/v2/history/", "responses": [["status": 200, "body": rest]]]
+        ])
+        let run = try fetch(["transactions"], data: data, stub: stub, extra: ["--incomplete"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(stub.requests.map(\.path) == ["/inApps/v2/history/4000000000000001?revision=r7"])
+        #expect(try TestFiles.read(data + "/transactions/history-4000000000000001-after-r7.jsonl") == rest + "\n")
+        let after = try runTool(["validate", "--data", data, "--quiet"])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(!after.stderr.contains("hasMore"), "the history is complete now: \(after.stderr)")
+        #expect(after.stdout.contains("transactions (latest copy of each)          2"), "\(after.stdout)")
+        let again = try fetch(["transactions"], data: data, stub: stub, extra: ["--incomplete"])
+        #expect(again.status == 0 && stub.requests.count == 1, "nothing left to fetch")
+    }
+
     @Test func histories429And500AreRetriedAndARerunSkipsCompleteCustomers() throws {
         let (data, _) = try folder(missing: true)
         let first = AppStoreFixture.json(["signedTransactions": [], "hasMore": true, "revision": "r1"])
