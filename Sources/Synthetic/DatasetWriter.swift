@@ -51,7 +51,9 @@ package enum DatasetGenerator {
         try writeNotifications(
             lines, encoder: encoder, notifications: builder.notifications, root: root, windowEnd: options.windowEnd,
             random: &random)
-        try writeHistory(builder.transactions, notifications: builder.notifications, root: root, encoder: encoder)
+        try writeHistory(
+            builder.transactions, notifications: builder.notifications, root: root, encoder: encoder,
+            cut: options.cutHistories)
         try writeBytes(chain.root, to: root + "/" + DatasetGenerator.testRootName)
         try writeAccounts(builder.accountRows, root: root)
         try write(SyntheticCatalog.productsCSV, to: root + "/products.csv")
@@ -127,9 +129,13 @@ package enum DatasetGenerator {
         try file.commit()
     }
 
+    /// One Get Transaction History page per original transaction; the first `cut` histories of
+    /// two or more transactions stop after their first one with `hasMore` (as a server that
+    /// stored only the first page would have them), each in a file of its own, for
+    /// `fetch transactions --incomplete`.
     private static func writeHistory(
         _ transactions: [SyntheticTransaction], notifications: [SyntheticNotification], root: String,
-        encoder: NotificationEncoder
+        encoder: NotificationEncoder, cut: Int
     ) throws {
         try FileSystem.createDirectory(root + "/transactions")
         var lastSigned: [String: Int64] = [:]
@@ -147,18 +153,32 @@ package enum DatasetGenerator {
             }
         }
         let file = try AtomicFileWriter(path: root + "/transactions/history.jsonl")
+        var cutSoFar = 0
         for chain in chains {
             var page = JSONObjectBuilder()
-            page.integer("revision", Int64(chain.items.count))
+            let isCut = cutSoFar < cut && chain.items.count > 1
+            if isCut {
+                cutSoFar += 1
+                page.string("revision", "cut-" + chain.original)
+            } else {
+                page.integer("revision", Int64(chain.items.count))
+            }
             page.string("bundleId", NotificationEncoder.bundleID)
             page.string("environment", "Production")
-            page.bool("hasMore", false)
-            let signed = chain.items.map { transaction in
+            page.bool("hasMore", isCut)
+            let signed = (isCut ? Array(chain.items.prefix(1)) : chain.items).map { transaction in
                 encoder.jws(
                     NotificationEncoder.transactionPayload(
                         transaction, signed: lastSigned[transaction.id] ?? transaction.purchase + 2000))
             }
             page.value("signedTransactions", .array(signed.map(JSONValue.string)))
+            if isCut {
+                // A history is one file's pages in order: a cut one stands in a file of its own.
+                let own = try AtomicFileWriter(path: root + "/transactions/history-cut-\(chain.original).jsonl")
+                try own.append(page.object.compact + "\n")
+                try own.commit()
+                continue
+            }
             try file.append(page.object.compact)
             try file.append("\n")
         }

@@ -25,6 +25,9 @@ enum GenerateCommand: Command {
             OptionSpec(
                 name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
             OptionSpec(
+                name: "cut-histories", value: "N",
+                help: "Write N transaction histories cut after their first page, hasMore true (default 0)."),
+            OptionSpec(
                 name: "open-requests", value: "N",
                 help: "Add N refund requests still open at the data's end, with consent, for respond (default 0)."),
             OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."), CommonOptions.help,
@@ -62,6 +65,7 @@ enum GenerateCommand: Command {
         }
         options.creditMeteredUse = !arguments.has("no-credit-use")
         options.openRequests = try arguments.count("open-requests", default: 0, command: command)
+        options.cutHistories = try arguments.count("cut-histories", default: 0, command: command)
         let quiet = arguments.has("quiet")
         let started = Clock.monotonicSeconds()
         try FileSystem.createDirectory(out)

@@ -54,6 +54,15 @@ struct AppStoreFixture {
         chain.sign(Array(json(object).utf8))
     }
 
+    /// The payload of a JWS, as JSON (a test reads what a generated file holds).
+    static func payload(_ jws: String) -> [String: Any] {
+        let parts = jws.split(separator: ".")
+        guard parts.count == 3, let bytes = Base64URL.decode(Array(parts[1].utf8)),
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        else { return [:] }
+        return object
+    }
+
     /// Signature checks trusting the fixture chain, as `--trust-root` would.
     static func signatures(environment: AppStoreEnvironment = .production, asOf: Timestamp, also: [[UInt8]] = [])
         -> SignaturePolicy

@@ -130,7 +130,14 @@ package func pageInfo(_ bytes: UnsafeRawBufferPointer) throws -> (hasMore: Bool,
         if key == "hasMore" {
             hasMore = try cursor.bool()
         } else if key == "paginationToken" || key == "revision" {
-            token = try cursor.optionalString()
+            // A string as Apple sends it; a number, as some exports write it, is taken as its digits.
+            if cursor.null() {
+                token = nil
+            } else if cursor.isString() {
+                token = try cursor.string()
+            } else {
+                token = String(try cursor.integer())
+            }
         } else {
             try cursor.skip()
         }

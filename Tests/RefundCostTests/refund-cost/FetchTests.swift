@@ -194,6 +194,52 @@ struct FetchTests {
         #expect(again.status == 0 && stub.requests.count == 1, "nothing left to fetch")
     }
 
+    /// A generated set whose server kept only the first page of three histories: after
+    /// `--incomplete` (the stub serving the rest of each), its report is the complete set's.
+    @Test func aGeneratedSetWithCutHistoriesIsCompleted() throws {
+        let base = try TestFiles.temporaryDirectory("generated")
+        let arguments = ["generate", "--accounts", "300", "--seed", "11", "--quiet"]
+        #expect(try runTool(arguments + ["--out", base + "/complete"]).status == 0)
+        #expect(try runTool(arguments + ["--out", base + "/cut", "--cut-histories", "3"]).status == 0)
+        func pages(_ set: String) throws -> [[String: Any]] {
+            let folder = base + "/" + set + "/transactions/"
+            return try FileManager.default.contentsOfDirectory(atPath: folder).sorted().flatMap { name in
+                try TestFiles.read(folder + name).split(separator: "\n").map { line in
+                    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                }
+            }
+        }
+        let cutPages = try pages("cut").filter { $0["hasMore"] as? Bool == true }
+        try #require(cutPages.count == 3)
+        let complete = try pages("complete")
+        var routes: [[String: Any]] = []
+        for page in cutPages {
+            let kept = try #require((page["signedTransactions"] as? [String])?.first)
+            let full = try #require(complete.first { ($0["signedTransactions"] as? [String])?.first == kept })
+            let rest = Array((full["signedTransactions"] as? [String] ?? []).dropFirst())
+            let id = try #require(AppStoreFixture.payload(kept)["transactionId"] as? String)
+            let body = AppStoreFixture.json(["signedTransactions": rest, "hasMore": false, "revision": "done"])
+            routes.append(["method": "GET", "prefix": "/inApps/v2/history/\(id)?", "responses": [["status": 200, "body": body]]])
+        }
+        let stub = try APIStub(routes: routes)
+        let run = try fetch(["transactions"], data: base + "/cut", stub: stub, extra: ["--incomplete"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("completed 3 of 3 cut histories"), "\(run.stdout)")
+        for set in ["complete", "cut"] {
+            let out = base + "/out-" + set
+            let report = try runTool(["report", "--data", base + "/" + set, "--month", "2026-10", "--out", out, "--quiet"])
+            #expect(report.status == 0, "\(report.stderr)")
+            #expect(!report.stderr.contains("hasMore"))
+        }
+        for file in [
+            "summary.csv", "refunds.csv", "leaks.csv", "cost_by_day.csv", "family_spend.csv", "consumption_requests.csv",
+        ] {
+            #expect(
+                try TestFiles.read(base + "/out-complete/2026-10/" + file) == TestFiles.read(base + "/out-cut/2026-10/" + file),
+                "\(file)")
+        }
+    }
+
     @Test func histories429And500AreRetriedAndARerunSkipsCompleteCustomers() throws {
         let (data, _) = try folder(missing: true)
         let first = AppStoreFixture.json(["signedTransactions": [], "hasMore": true, "revision": "r1"])
