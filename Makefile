@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-validate clean static-build spark-deps \
+.PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs four Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -106,6 +106,12 @@ bench-scale: build
 # Only `report` and `respond` (against the test stub of Apple's API) on the bench set.
 bench-respond: build
 	python3 bench/run_bench.py --respond-only $(BENCH_ARGS)
+
+# `fetch transactions` of 1,000 and 10,000 customers from the stub at Apple's 50 calls a second:
+# CPU per call and memory as the customers grow (FETCH=... for other sizes).
+FETCH ?= 1000,10000
+bench-fetch: build
+	python3 bench/run_bench.py --fetch-customers $(FETCH)
 
 # Validation speed on a generated 1-million-row cost file, beside libcsv's raw parse rate.
 bench-validate: build

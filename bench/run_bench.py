@@ -310,6 +310,59 @@ def main_scale(options):
     return lines, True
 
 
+def fetch_bench(customers_list):
+    """`fetch transactions` of many customers from the stub, which enforces a rate of 50 calls a
+    second as Apple does: the tool's own CPU per call, and memory as the customers grow."""
+    key = os.path.join(DATA, "AuthKey_BENCH.p8")
+    shutil.copyfile(os.path.join(ROOT, "Tests", "RefundCostTests", "Fixtures", "api", "test-key.p8"), key)
+    os.chmod(key, 0o600)
+    page = json.dumps({"signedTransactions": [], "hasMore": False, "revision": "r1"})
+    script = os.path.join(DATA, "stub-fetch.json")
+    with open(script, "w") as handle:
+        json.dump({"routes": [{"method": "GET", "prefix": "/inApps/v2/history/", "responses": [{"status": 200, "body": page}]}]},
+                  handle)
+    lines = []
+    for customers in customers_list:
+        data = os.path.join(DATA, f"fetch-{customers}")
+        shutil.rmtree(data, ignore_errors=True)
+        os.makedirs(os.path.join(data, "costs"))
+        with open(os.path.join(data, "costs", "none.csv"), "w") as handle:
+            handle.write("timestamp,account_id,category,cost\n")
+        with open(os.path.join(data, "accounts.csv"), "w") as handle:
+            handle.write("account_id,original_transaction_id\n")
+            for n in range(customers):
+                handle.write(f"a{n},{5_000_000_000_000_000 + n}\n")
+        log = os.path.join(DATA, "stub-fetch.log")
+        if os.path.exists(log):
+            os.remove(log)
+        stub = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "stub", "appstore_stub.py"), "--script", script,
+                                 "--log", log, "--lifetime", "3600", "--rate", "50"], stdout=subprocess.PIPE, text=True)
+        try:
+            port = int(stub.stdout.readline().split()[-1])
+            started = time.perf_counter()
+            result = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", TOOL, "fetch", "transactions", "--data", data,
+                                     "--accounts", os.path.join(data, "accounts.csv"), "--key", key, "--key-id", "BENCH12345",
+                                     "--issuer-id", "bench", "--bundle-id", "com.example.app",
+                                     "--api-url", f"http://127.0.0.1:{port}", "--quiet"], capture_output=True, text=True)
+            seconds = time.perf_counter() - started
+        finally:
+            stub.terminate()
+        user, system, peak = result.stderr.strip().splitlines()[-1].split()
+        calls = sum(1 for _ in open(log))
+        cpu = float(user) + float(system)
+        lines.append(f"refund-cost fetch transactions, {customers:,} customers: {seconds:.1f} s, {calls:,} calls "
+                     f"({calls / seconds:.1f}/s against the stub's 50/s), CPU {cpu / calls * 1000:.2f} ms a call, "
+                     f"peak RSS {int(peak) / 1024:.1f} MB")
+        print(lines[-1], flush=True)
+    return lines
+
+
+def main_fetch(options):
+    sizes = [int(size) for size in options.fetch_customers.split(",")]
+    return [f"refund-cost bench --fetch, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+            f"{os.cpu_count()} cores", ""] + fetch_bench(sizes)
+
+
 def main_respond(options):
     data = generate(options.accounts, options.rows_per_account, options.months)
     seconds, peaks, _ = report(data, options.month, os.path.join(DATA, "reports"), ["--no-verify", "--verified-files", "none"],
@@ -329,11 +382,14 @@ def main():
     parser.add_argument("--month", default="2026-10")
     parser.add_argument("--scale", default=None, help="comma-separated account counts, e.g. 10000,100000,1000000")
     parser.add_argument("--respond-only", action="store_true", help="only report and respond (no DuckDB)")
+    parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
     options = parser.parse_args()
     if not os.path.exists(TOOL):
         sys.exit("build first: make build")
     os.makedirs(DATA, exist_ok=True)
-    if options.respond_only:
+    if options.fetch_customers:
+        lines, ok = main_fetch(options), True
+    elif options.respond_only:
         lines, ok = main_respond(options), True
     else:
         lines, ok = main_scale(options) if options.scale else main_bench(options)

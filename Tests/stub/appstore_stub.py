@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stub of the App Store Server API for the tests, on 127.0.0.1 only.
+"""A stub of the App Store Server API for the tests and the bench, on 127.0.0.1 only.
 
 It answers from a script and logs every request it gets, so a test can check what the tool
 sent (method, path, headers, body) as Apple's own library tests do. It stops by itself after
@@ -10,6 +10,7 @@ Script (JSON): {"routes": [{"method": "PUT", "prefix": "/inApps/v2/transactions/
 A response may have "body" (a JSON value or a string), "headers", "delay" (seconds before
 answering), "drop" (send the headers and half the body, then close the connection), and a
 "Retry-After" header of "+MS", meaning MS milliseconds from now as Apple writes it (ms since 1970).
+With --rate N, a request past N in the last second gets 429 and a Retry-After, as Apple's limit does.
 """
 import argparse
 import json
@@ -24,11 +25,13 @@ def main():
     parser.add_argument("--script", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--lifetime", type=float, default=120)
+    parser.add_argument("--rate", type=float, default=0, help="answer 429 past this many requests a second (0: no limit)")
     args = parser.parse_args()
     with open(args.script) as handle:
         routes = json.load(handle)["routes"]
     used = [0] * len(routes)
     lock = threading.Lock()
+    recent = []
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -40,6 +43,18 @@ def main():
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             with lock:
+                now = time.time()
+                if args.rate:
+                    # Apple's limit, enforced: past it, 429 and when to come back.
+                    recent[:] = [t for t in recent if t > now - 1]
+                    if len(recent) >= args.rate:
+                        retry = int((recent[0] + 1) * 1000)
+                        self.send_response(429)
+                        self.send_header("Retry-After", str(retry))
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
+                    recent.append(now)
                 with open(args.log, "a") as log:
                     log.write(json.dumps({
                         "method": self.command, "path": self.path,
