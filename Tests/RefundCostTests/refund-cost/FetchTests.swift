@@ -10,8 +10,8 @@ struct FetchTests {
     let october = AppStoreFixture.october
     let day = AppStoreFixture.day
 
-    /// A purchase, its family member, and a refund of both: six notifications, a server that
-    /// stored all of them (`missing` false) or missed the refund's (`missing` true).
+    /// A purchase, its family member, a refund of both, and four more buyers refunded: a server
+    /// that stored every notification (`missing` false) or missed the ten after the purchases.
     func folder(missing: Bool, label: String = #function) throws -> (data: String, missed: [String]) {
         var fixture = AppStoreFixture()
         let purchase = october + day
@@ -22,7 +22,19 @@ struct FetchTests {
             signed: purchase + AppStoreFixture.hour)
         fixture.notify("ONE_TIME_CHARGE", uuid: "n-buy", signed: purchase, transaction: buyer)
         fixture.notify("ONE_TIME_CHARGE", uuid: "n-member", signed: purchase + AppStoreFixture.hour, transaction: member)
+        var others: [[String: Any]] = []
+        for k in 1...4 {
+            let id = "300000000000010\(k)"
+            let at = purchase + Int64(k) * 60_000
+            let bought = AppStoreFixture.transaction(id, purchase: at, signed: at)
+            fixture.notify("ONE_TIME_CHARGE", uuid: "n-other-\(k)", signed: at, transaction: bought)
+            fixture.link("other-\(k)", id)
+            fixture.cost("other-\(k)", at: october + 20 * day, "0.25")
+            others.append(bought)
+        }
         let kept = fixture.notificationLines.count
+        // What the server missed: the family's refund and revocation, and four refund requests
+        // each followed by its refund.
         var revoked = buyer
         revoked["revocationDate"] = refunded
         revoked["signedDate"] = refunded
@@ -31,6 +43,15 @@ struct FetchTests {
         memberRevoked["revocationDate"] = refunded
         memberRevoked["signedDate"] = refunded + 60_000
         fixture.notify("REVOKE", uuid: "n-revoke", signed: refunded + 60_000, transaction: memberRevoked)
+        for (k, bought) in others.enumerated() {
+            let asked = refunded + Int64(k + 1) * AppStoreFixture.hour
+            fixture.notify(
+                "CONSUMPTION_REQUEST", uuid: "n-ask-\(k)", signed: asked, transaction: bought, reason: "UNINTENDED_PURCHASE")
+            var refund = bought
+            refund["revocationDate"] = asked + day
+            refund["signedDate"] = asked + day
+            fixture.notify("REFUND", uuid: "n-refund-\(k)", signed: asked + day, transaction: refund)
+        }
         fixture.link("buyer", "3000000000000001")
         fixture.link("member", "3000000000000002")
         for offset in [2, 5, 12, 15] {
@@ -42,10 +63,19 @@ struct FetchTests {
         return (try fixture.write(label + (missing ? "missing" : "complete")), missed)
     }
 
-    /// `{"signedPayload": JWS}` of a stored line, as a history entry.
+    /// `{"signedPayload": JWS}` of a stored line, as a history entry: Apple's first attempt
+    /// failed, its retry reached the server at the time the payload was signed.
     func entry(_ line: String) throws -> [String: Any] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        return ["signedPayload": try #require(object["signedPayload"] as? String)]
+        let signed = try #require(object["signedPayload"] as? String)
+        let at = try #require(AppStoreFixture.payload(signed)["signedDate"] as? Int)
+        return [
+            "signedPayload": signed,
+            "sendAttempts": [
+                ["attemptDate": at - 3_600_000, "sendAttemptResult": "FAILED"],
+                ["attemptDate": at, "sendAttemptResult": "SUCCESS"],
+            ],
+        ]
     }
 
     func page(_ entries: [[String: Any]], token: String?) -> String {
@@ -67,8 +97,10 @@ struct FetchTests {
     @Test func fetchedNotificationsGiveTheReportOfTheCompleteFolder() throws {
         let complete = try folder(missing: false)
         let (data, missed) = try folder(missing: true)
+        try #require(missed.count == 10)
         let pages = [
-            page([try entry(missed[0])], token: "t1"), page([], token: "t2"), page([try entry(missed[1])], token: nil),
+            page(try missed.prefix(4).map(entry), token: "t1"), page([], token: "t2"),
+            page(try missed.dropFirst(4).map(entry), token: nil),
         ]
         let stub = try APIStub(routes: [
             [
@@ -88,6 +120,10 @@ struct FetchTests {
         let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[0].body.utf8)) as? [String: Any])
         #expect(body["startDate"] is Int && body["endDate"] is Int && body["onlyFailures"] as? Bool == true)
         #expect(requests.allSatisfy { $0.headers["authorization"]?.hasPrefix("Bearer ") == true })
+        let token = try #require(requests[0].headers["authorization"]?.dropFirst("Bearer ".count).split(separator: "."))
+        let claims = try #require(try JSONSerialization.jsonObject(with: base64URLDecode(token[1]) ?? Data()) as? [String: Any])
+        #expect(claims["aud"] as? String == "appstoreconnect-v1" && claims["bid"] as? String == "com.example.app")
+        #expect(requests[0].headers["content-type"] == "application/json")
         let written = try FileManager.default.contentsOfDirectory(atPath: data + "/notifications").filter {
             $0.hasPrefix("history-")
         }
@@ -105,7 +141,8 @@ struct FetchTests {
         ] {
             #expect(try TestFiles.read(outA + "/2026-10/" + file) == TestFiles.read(outB + "/2026-10/" + file), "\(file)")
         }
-        #expect(try TestFiles.read(outB + "/2026-10/totals.csv").contains(",1,"), "the refund is there")
+        let refunds = try TestFiles.read(outB + "/2026-10/refunds.csv").split(separator: "\n")
+        #expect(refunds.count == 6, "the five refunds the server missed are there")
     }
 
     @Test func aPageThatRepeatsItsTokenStopsAndWritesNothing() throws {
@@ -269,5 +306,27 @@ struct FetchTests {
         let again = try fetch(["transactions"], data: data, stub: stub, extra: ids)
         #expect(again.status == 0 && again.stdout.contains("2 already complete"), "\(again.stdout)")
         #expect(stub.requests.count == 5)
+    }
+
+    @Test func refundHistoriesAndA401() throws {
+        let (data, _) = try folder(missing: true)
+        let refunds = AppStoreFixture.json(["signedTransactions": [], "hasMore": false, "revision": "f1"])
+        let stub = try APIStub(routes: [
+            ["method": "GET", "prefix": "/inApps/v2/history/", "responses": [["status": 200, "body": refunds]]],
+            ["method": "GET", "prefix": "/inApps/v2/refund/lookup/", "responses": [["status": 200, "body": refunds]]],
+        ])
+        let run = try fetch(["transactions"], data: data, stub: stub, extra: ["--original-transaction-id", "7", "--refunds"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(stub.requests.map(\.path) == ["/inApps/v2/history/7", "/inApps/v2/refund/lookup/7"])
+        #expect(try TestFiles.read(data + "/transactions/refunds-7.jsonl") == refunds + "\n")
+
+        let refusing = try APIStub(routes: [["method": "GET", "prefix": "/inApps/v2/history/", "responses": [["status": 401]]]])
+        let denied = try fetch(
+            ["transactions"], data: data, stub: refusing,
+            extra: ["--original-transaction-id", "8", "--original-transaction-id", "9"])
+        #expect(denied.status == 1)
+        #expect(denied.stderr.contains("check --key-id and --issuer-id"), "\(denied.stderr)")
+        #expect(refusing.requests.count == 1, "401 stops at once")
+        #expect(!denied.stderr.contains("eyJ"))
     }
 }
