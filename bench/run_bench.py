@@ -12,6 +12,8 @@ Generates (outside git, in bench/data/) a dataset, then measures, several runs e
 - signature verification: the same report verifying every JWS, its cost per signature beside
   `openssl speed ecdsap256`, and a second run that reads the record of verified files;
 - gzip: the same data gzipped, its cost-row rate in compressed and uncompressed MB/s;
+- respond against the stub of Apple's API, beside the report, and with nothing new;
+- fetch transactions of 10,000 customers from the stub at Apple's 50 calls a second;
 
 and checks that refund-cost and DuckDB give the same cost in every class to the micro-unit.
 With --scale, it runs `report --no-verify` on several sizes and prints time and memory per
@@ -242,6 +244,7 @@ def main_bench(options):
                  f"{both / statistics.median(seconds):.2f}x")
 
     lines += respond_bench(data, options.month, seconds, options.runs)
+    lines += fetch_bench([10_000])
 
     # Signatures: the same run verifying every JWS, then once more reading the record of files verified.
     record = os.path.join(DATA, "verified-files.tsv")
