@@ -183,17 +183,8 @@ package final class AppStoreServerAPI {
     }
 
     /// A transaction id or a page token, percent-encoded but for letters, digits and `-_.`: never
-    /// trusted raw in a path or a query.
-    package static func pathComponent(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            let safe =
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F || byte == 0x2E
-            out += safe ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-        }
-        return out
-    }
+    /// trusted raw in a path or a query (the same escape names the files fetch writes).
+    package static func pathComponent(_ text: String) -> String { CutHistory.escaped(text) }
 }
 
 /// Apple's error body: `{"errorCode": 4000185, "errorMessage": "..."}`.

@@ -70,8 +70,8 @@ package struct CutHistory: Sendable, Hashable, Codable {
         "history-\(Self.escaped(transactionID))-after-\(Self.escaped(String(revision.prefix(40)))).jsonl"
     }
 
-    /// Letters, digits, `-`, `_` and `.` as they are; anything else as `%XX`.
-    static func escaped(_ text: String) -> String {
+    /// Letters, digits, `-`, `_` and `.` as they are; anything else as `%XX` (for URLs and file names).
+    package static func escaped(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             let safe =
