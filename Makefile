@@ -4,16 +4,27 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-fetch bench-validate clean static-build spark-deps \
+.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
-# The build needs four Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
-# signatures), zlib1g-dev (gzip inputs) and libcurl4-openssl-dev (the App Store Server API).
+# The build needs six Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
+# signatures), zlib1g-dev (gzip inputs), libcurl4-openssl-dev (the App Store Server API), and
+# libpq-dev and libsqlite3-dev (publish into PostgreSQL or SQLite).
 deps:
 	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ] || [ ! -f /usr/include/zlib.h ] \
-		|| [ -z "$$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null)" ]; then \
-		echo "installing libcsv-dev, libssl-dev, zlib1g-dev and libcurl4-openssl-dev"; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev libcurl4-openssl-dev; \
+		|| [ -z "$$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null)" ] \
+		|| [ ! -f /usr/include/postgresql/libpq-fe.h ] || [ ! -f /usr/include/sqlite3.h ]; then \
+		echo "installing libcsv-dev, libssl-dev, zlib1g-dev, libcurl4-openssl-dev, libpq-dev and libsqlite3-dev"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev libcurl4-openssl-dev \
+			libpq-dev libsqlite3-dev; \
+	fi
+
+# The publish tests start a real PostgreSQL server of their own (Debian's postgresql package;
+# nothing is started at install time that they use).
+test-deps:
+	@if [ -z "$$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ]; then \
+		echo "installing postgresql (for the publish tests)"; \
+		$(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; \
 	fi
 
 # The page check opens report.html in headless Chromium (Debian's chromium package).
@@ -44,7 +55,7 @@ report: build
 
 # Lint first (the toolchain's swift-format, configuration in .swift-format), then a build that
 # refuses an import of a stage not declared as a dependency, then every test.
-test: deps lint
+test: deps test-deps lint
 	$(SWIFT) build --explicit-target-dependency-import-check error
 	$(SWIFT) test
 	python3 scaleout/tests/test_steps.py .build/debug/refund-cost

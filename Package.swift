@@ -30,6 +30,15 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // libpq, the PostgreSQL client, and SQLite: where `publish` loads a report for dashboards.
+        .systemLibrary(
+            name: "CLibPQ",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Linux calls the Swift Glibc module does not expose (header only).
         .systemLibrary(name: "CSystem"),
         // Money, time, durations, hashing, diagnostics, files and threads.
@@ -48,16 +57,22 @@ let package = Package(
             swiftSettings: releaseSettings),
         // Talking to Apple: the App Store Server API client (JWT, HTTP, retries, rate).
         .target(name: "AppStoreAPI", dependencies: ["Ingest", "Support", "CCurl"], swiftSettings: releaseSettings),
+        // After the report: a finished report folder into PostgreSQL or SQLite, for dashboards.
+        .target(
+            name: "Publish", dependencies: ["Ingest", "Support", "CLibPQ", "CSQLite"], swiftSettings: releaseSettings),
         // The synthetic dataset generator: writes inputs, so it sits beside Ingest, not above it.
         .target(name: "Synthetic", dependencies: ["Ingest", "Support"], swiftSettings: releaseSettings),
         .executableTarget(
             name: "refund-cost",
-            dependencies: ["Pipeline", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support"]
+            dependencies: [
+                "Pipeline", "Publish", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support",
+            ]
         ),
         .testTarget(
             name: "RefundCostTests",
             dependencies: [
-                "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Synthetic", "AppStoreAPI", "refund-cost",
+                "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Publish", "Synthetic", "AppStoreAPI",
+                "refund-cost",
             ],
             exclude: ["Fixtures", "Golden"]
         ),

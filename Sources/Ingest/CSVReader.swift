@@ -122,8 +122,9 @@ package enum CSVReader {
         try read(part: FilePart(path: path, start: 0, end: Int.max, firstLine: 1), onBlock: onBlock, body)
     }
 
-    /// A whole gzip file, decompressed as it is read: it cannot be cut into parts.
-    private static func readCompressed(
+    /// A whole file from its start to its end, never seeking: a gzip file (decompressed as it
+    /// is read, it cannot be cut into parts), or a pipe.
+    package static func readInOrder(
         path: String, onBlock: (UnsafeRawBufferPointer) -> Void, _ body: (CSVRecord) throws -> Void
     ) throws {
         try withoutActuallyEscaping(onBlock) { onBlock in
@@ -165,7 +166,7 @@ package enum CSVReader {
     package static func read(
         part: FilePart, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
     ) throws {
-        if InputStream.isCompressed(part.path) { return try readCompressed(path: part.path, onBlock: onBlock, body) }
+        if InputStream.isCompressed(part.path) { return try readInOrder(path: part.path, onBlock: onBlock, body) }
         let file = try FileDescriptor.openForReading(part.path)
         let parser = CSVParser(file: part.path, firstLine: part.firstLine, atFileStart: part.start == 0)
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)

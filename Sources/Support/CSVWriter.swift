@@ -99,7 +99,7 @@ package enum CSVEncoding {
     }
 
     /// Spreadsheets run a cell that starts with these as a formula.
-    private static func startsFormula(_ byte: UInt8) -> Bool {
+    package static func startsFormula(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: "@") || byte == 0x09 || byte == 0x0D
     }

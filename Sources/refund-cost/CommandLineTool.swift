@@ -14,7 +14,7 @@ enum CommandLineTool {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
             RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, SnapshotCommand.self,
-            PartialCommand.self, SettleCommand.self, MergeCommand.self,
+            PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
         ]
     }
 

@@ -29,6 +29,9 @@ enum ReportCommand: Command {
             OptionSpec(
                 name: "allow-empty", value: nil,
                 help: "Write the report even when the window holds no cost row and no App Store data."),
+            OptionSpec(
+                name: "publish", value: "URL",
+                help: "Then load the report into this database, as refund-cost publish --database URL does."),
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
             Every cost row gets one class: paid, family_shared, billing_grace, premature,
@@ -54,8 +57,13 @@ enum ReportCommand: Command {
             closed month gives the same files. Cost rows before the window count for the sunk cost
             of refunds made in it.
 
+            With --publish URL the finished folder is then loaded into PostgreSQL or SQLite (see
+            `refund-cost publish --help`); a failed publish leaves the database as it was and the
+            report written, and exits 1.
+
             Exit status: 0 written; 1 more rejected lines than --max-rejects (only rejects.csv is
-            written) or an input that cannot be read, such as a missing exchange rate; 2 usage error.
+            written), an input that cannot be read, such as a missing exchange rate, or a failed
+            --publish; 2 usage error.
             """,
         examples: [
             "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --trust-root Data/sample/test-root.der",
@@ -65,12 +73,26 @@ enum ReportCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         var (options, quiet) = try reportOptions(arguments, command: spec.name)
+        // Checked before the run, so a mistyped URL does not wait for the report.
+        let publishTo = try arguments.value("publish").map { text throws(UsageError) in
+            try PublishCommand.databaseURL(text, command: spec.name)
+        }
         options.endsProcess = true
         let progress = ProgressLine(quiet: quiet)
         let outcome = try ReportRun.execute(options) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
-        return try printOutcome(outcome, options: options)
+        let status = try printOutcome(outcome, options: options)
+        guard status == 0, let publishTo else { return status }
+        do {
+            print(try PublishCommand.publish(outcome.folder, to: publishTo))
+        } catch {
+            writeStandardError(
+                "\(error)\nThe report in \(outcome.folder)/ is written; publish it again with refund-cost publish --report \(outcome.folder) --database URL\n"
+            )
+            return 1
+        }
+        return 0
     }
 
     /// The options of a report (and of each step of a distributed one) from the command line.

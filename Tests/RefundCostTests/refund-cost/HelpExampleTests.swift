@@ -8,6 +8,7 @@ struct HelpExampleTests {
     /// In the order a user would try them: the distributed steps build on each other.
     static let commands = [
         "report", "validate", "explain", "generate", "export-access", "respond", "snapshot", "partial", "settle", "merge",
+        "publish",
     ]
 
     func shell(_ command: String, in folder: String) throws -> (status: Int32, output: String) {

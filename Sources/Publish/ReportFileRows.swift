@@ -1,0 +1,95 @@
+import Ingest
+import Support
+
+/// Reads one output file row by row and hands its checked rows to a loader.
+///
+/// A file that does not hold what its table expects stops the publish with
+/// its path, line, column and value.
+enum ReportFileRows {
+    /// A CSV file: its header must be the table's columns, or the first of them (a file of an
+    /// earlier version, before columns were added at the end).
+    static func csv(_ path: String, table: OutputTable, context: RowContext, into loader: any RowLoader) throws -> Int {
+        var header: [String]?
+        var rows = 0
+        try CSVReader.readInOrder(path: path, onBlock: { _ in }) { record in
+            guard let names = header else {
+                let names = record.strings
+                try check(header: names, of: table, path: path)
+                header = names
+                return
+            }
+            guard record.count == names.count else {
+                throw PublishError(
+                    "\(path):\(record.line): error: \(record.count) fields where the header has \(names.count)")
+            }
+            var fields: [FieldValue] = []
+            fields.reserveCapacity(names.count)
+            for index in 0..<names.count {
+                let column = table.columns[index]
+                let text = record.string(index)
+                do throws(FieldProblem) {
+                    fields.append(try FieldValue.checked(text, as: column.kind))
+                } catch {
+                    throw PublishError("\(path):\(record.line): error: \(column.name) \"\(text)\": \(error.reason)")
+                }
+            }
+            try loader.add(context.row(for: table, fields: fields))
+            rows += 1
+        }
+        guard header != nil else { throw PublishError("\(path): error: the file is empty; a report writes at least a header") }
+        return rows
+    }
+
+    private static func check(header: [String], of table: OutputTable, path: String) throws(PublishError) {
+        let known = table.columns.map(\.name)
+        for (index, name) in header.enumerated() {
+            guard index < known.count else {
+                throw PublishError(
+                    "\(path):1: error: column \(name) is not one this version of refund-cost knows "
+                        + "(the folder was written by a later version): publish with that version")
+            }
+            guard name == known[index] else {
+                throw PublishError("\(path):1: error: column \(index + 1) is \(name), expected \(known[index])")
+            }
+        }
+    }
+
+    /// `consumption_responses.jsonl`: `{"transactionId": "...", "body": {...}}` per line.
+    static func jsonLines(_ path: String, table: OutputTable, context: RowContext, into loader: any RowLoader) throws
+        -> Int
+    {
+        let bytes: [UInt8]
+        do { bytes = try FileDescriptor.readAll(path) } catch { throw PublishError("\(path): error: \(error)") }
+        var rows = 0
+        var lineNumber = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.isEmpty { continue }
+            var transaction: String?
+            var body: String?
+            do {
+                try line.withUnsafeBytes { raw in
+                    var cursor = JSONCursor(raw)
+                    try cursor.members { cursor, key in
+                        if key == "transactionId" {
+                            transaction = try cursor.string()
+                        } else if key == "body" {
+                            body = String(decoding: try cursor.valueBytes(), as: UTF8.self)
+                        } else {
+                            try cursor.skip()
+                        }
+                    }
+                    try cursor.finish()
+                }
+            } catch {
+                throw PublishError("\(path):\(lineNumber): error: not a consumption answer: \(error)")
+            }
+            guard let transaction, let body else {
+                throw PublishError("\(path):\(lineNumber): error: a consumption answer needs transactionId and body")
+            }
+            try loader.add(context.row(for: table, fields: [.text(transaction), .text(body)]))
+            rows += 1
+        }
+        return rows
+    }
+}
