@@ -5,9 +5,12 @@
 -- bench/run_bench.py replaces the names in braces below with paths and the window in ms.
 SET TimeZone = 'UTC';
 
+-- An account's first segment has no start (it runs from the beginning): the smallest BIGINT.
 CREATE TEMP TABLE access AS
-SELECT * FROM read_csv('{access}', header = true,
-    columns = {'account_id': 'VARCHAR', 'start_ms': 'BIGINT', 'class': 'VARCHAR', 'product_id': 'VARCHAR'});
+SELECT account_id, coalesce(start_ms, -9223372036854775808) AS start_ms, class, product_id
+FROM read_csv('{access}', header = true,
+    columns = {'account_id': 'VARCHAR', 'start_ms': 'BIGINT', 'class': 'VARCHAR', 'product_id': 'VARCHAR',
+               'start': 'VARCHAR', 'end': 'VARCHAR'});
 
 CREATE TEMP TABLE fx AS
 SELECT "date" AS day, currency, rate FROM read_csv('{fx}', header = true,

@@ -13,11 +13,13 @@ enum ExportAccessCommand: Command {
         summary: "Write every account's access timeline (what each cost row is classified by) as CSV.",
         usage: "refund-cost export-access --data DIR --out FILE [options]",
         options: [DataOptions.specs[0]] + [
-            OptionSpec(name: "out", value: "FILE", help: "The CSV to write: account_id,start_ms,class,product_id.")
+            OptionSpec(name: "out", value: "FILE", help: "The CSV to write: account_id,start_ms,class,product_id,start,end.")
         ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
         discussion: """
-            From start_ms until the account's next row, a cost row of the account gets class, tied to
-            product_id. Accounts not listed are unlinked. Use the same --as-of as the report (for a
+            From start until end (the account's next row), a cost row of the account gets class, tied
+            to product_id. An account's first row has no start and its last no end: those fields are
+            empty. start is ISO-8601 UTC like every other file; start_ms is the same instant in epoch
+            milliseconds. Accounts not listed are unlinked. Use the same --as-of as the report (for a
             month, the first instant of the next month). Rows paid with credits are settled in time
             order by the report and are not described by this timeline.
             """,

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Opens report.html in headless Chromium at 1280 px and checks what a reader would see.
+"""Opens report.html in headless Chromium on a phone (390 px), a laptop (1280 px) and a wide
+screen (1920 px) and checks what a reader would see.
 
-The page must render (a screenshot that is not blank), hold every chart, fit 1280 px
-without horizontal scrolling, and load nothing from anywhere: no request leaves the page.
-Exit 0 when every check passes, 1 otherwise, naming each failure.
+At each width the page must render (a screenshot that is not blank), show every chart with
+text of at least 9.5 px, fit the width without horizontal scrolling (a table may scroll
+inside its own box), and load nothing from anywhere: no request leaves the page.
+Chromium's window is never narrower than 500 px, so the page is laid out in a frame of the
+width checked. Exit 0 when every check passes, 1 otherwise, naming each failure.
 
 usage: check_report_page.py REPORT.html [REPORT.html ...]
 """
+import html as markup
 import json
 import os
 import re
@@ -18,29 +22,35 @@ import tempfile
 import zlib
 
 CHARTS = ["cost-by-day", "leak-by-day", "leak-trend", "refund-split"]
-WIDTH = 1280
+WIDTHS = [390, 1280, 1920]
+SMALLEST_TEXT = 9.5
 
 # Runs after layout; writes its findings into the DOM, which --dump-dom prints.
 PROBE = """
 <script>
 window.addEventListener('load', () => {
-  const charts = [...document.querySelectorAll('svg[data-chart]')].map(svg => ({
+  const visible = element => element.getBoundingClientRect().width > 0;
+  const charts = [...document.querySelectorAll('svg[data-chart]')].filter(visible).map(svg => ({
     name: svg.dataset.chart,
     width: svg.getBoundingClientRect().width,
     height: svg.getBoundingClientRect().height,
     shapes: svg.querySelectorAll('rect').length,
   }));
+  // Text in a chart is scaled with its drawing: its size on screen is the font size times the scale.
+  const sizes = [...document.querySelectorAll('svg[data-chart] text')].filter(visible)
+    .map(text => parseFloat(getComputedStyle(text).fontSize) * text.ownerSVGElement.getScreenCTM().a);
   const result = {
     viewport: window.innerWidth,
     scrollWidth: document.documentElement.scrollWidth,
     resources: performance.getEntriesByType('resource').map(r => r.name),
     referencing: [...document.querySelectorAll('[src],[srcset],link[href],object,embed,iframe')].length,
     charts,
+    smallestText: sizes.length ? Math.min(...sizes) : 0,
   };
-  const out = document.createElement('pre');
+  const out = parent.document.createElement('pre');
   out.id = 'page-check';
   out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
+  parent.document.body.appendChild(out);
 });
 </script>
 """
@@ -54,10 +64,10 @@ def chromium():
     return None
 
 
-def browser_args(binary, profile):
+def browser_args(binary, profile, width):
     return [
         binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-        "--user-data-dir=" + profile, "--window-size=%d,1000" % WIDTH,
+        "--user-data-dir=" + profile, "--window-size=%d,1000" % max(width, 500),
         # Nothing may leave the page: names resolve nowhere and any proxy request fails.
         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9",
     ]
@@ -104,17 +114,28 @@ def png_pixels(path):
     return width, height, channels, rows
 
 
+def framed(html, width, height):
+    """The page inside a frame of `width` px (srcdoc: same origin, so the probe can report out)."""
+    return ('<!DOCTYPE html><html><body style="margin:0"><iframe style="border:0;display:block" width="%d" height="%d" '
+            'srcdoc="%s"></iframe></body></html>' % (width, height, markup.escape(html, quote=True)))
+
+
 def check(page, binary):
-    failures = []
     html = open(page, encoding="utf-8").read()
-    for url in re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", html):
-        failures.append("references %s" % url)
+    failures = ["references %s" % url for url in re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", html)]
+    for width in WIDTHS:
+        failures += ["at %d px: %s" % (width, failure) for failure in check_width(page, html, binary, width)]
+    return failures
+
+
+def check_width(page, html, binary, width):
+    failures = []
     with tempfile.TemporaryDirectory() as folder:
-        probed = os.path.join(folder, "report.html")
+        probed = os.path.join(folder, "probed.html")
         with open(probed, "w", encoding="utf-8") as out:
-            out.write(html.replace("</body>", PROBE + "</body>"))
+            out.write(framed(html.replace("</body>", PROBE + "</body>"), width, 1000))
         dom = subprocess.run(
-            browser_args(binary, os.path.join(folder, "profile")) + ["--dump-dom", "file://" + probed],
+            browser_args(binary, os.path.join(folder, "profile"), width) + ["--dump-dom", "file://" + probed],
             capture_output=True, text=True, timeout=120).stdout
         found = re.search(r'<pre id="page-check">(.*?)</pre>', dom, re.S)
         if not found:
@@ -129,24 +150,32 @@ def check(page, binary):
             chart = charts.get(name)
             if chart is None:
                 failures.append("chart %s is missing" % name)
-            elif chart["width"] < 400 or chart["height"] < 20 or chart["shapes"] == 0:
+            elif chart["width"] < min(400, width * 0.8) or chart["height"] < 20 or chart["shapes"] == 0:
                 failures.append("chart %s is empty or squashed: %r" % (name, chart))
+        if len(result["charts"]) != len(CHARTS):
+            failures.append("%d charts shown, expected one of each of %s" % (len(result["charts"]), CHARTS))
+        if result["smallestText"] < SMALLEST_TEXT:
+            failures.append("chart text as small as %.1f px (at least %.1f to be readable)" % (
+                result["smallestText"], SMALLEST_TEXT))
 
         shot = os.path.join(folder, "page.png")
+        shown = os.path.join(folder, "shown.html")
+        with open(shown, "w", encoding="utf-8") as out:
+            out.write(framed(html, width, 1000))
         subprocess.run(
-            browser_args(binary, os.path.join(folder, "profile")) + ["--screenshot=" + shot, "file://" + page],
+            browser_args(binary, os.path.join(folder, "profile"), width) + ["--screenshot=" + shot, "file://" + shown],
             capture_output=True, timeout=120)
         if not os.path.exists(shot):
             return failures + ["Chromium wrote no screenshot"]
-        width, height, channels, rows = png_pixels(shot)
+        shot_width, height, channels, rows = png_pixels(shot)
         colors = set()
         for row in rows[::7]:
-            for x in range(0, width * channels, channels * 5):
+            for x in range(0, min(width, shot_width) * channels, channels * 5):
                 colors.add(row[x:x + 3])
-        if width != WIDTH or len(colors) < 8:
-            failures.append("the screenshot is blank or the wrong size (%dx%d, %d colors)" % (width, height, len(colors)))
-        print("%s: %d charts, %d px wide, %d colors in the first screen" % (
-            page, len(result["charts"]), result["scrollWidth"], len(colors)))
+        if shot_width != max(width, 500) or len(colors) < 8:
+            failures.append("the screenshot is blank or the wrong size (%dx%d, %d colors)" % (shot_width, height, len(colors)))
+        print("%s at %d px: %d charts, %d px wide, chart text from %.1f px, %d colors in the first screen" % (
+            page, width, len(result["charts"]), result["scrollWidth"], result["smallestText"], len(colors)))
     return failures
 
 

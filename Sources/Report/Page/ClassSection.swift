@@ -60,12 +60,13 @@ enum ClassSection {
         let all = figures.total
         let total = try all.classes.total()
         var text =
-            "<h2>Where the money went</h2>\n<table><tr><th>class</th><th>meaning</th><th class=\"n\">\(figures.currency)</th><th class=\"n\">share</th></tr>\n"
+            "<h2>Where the money went</h2>\n<div class=\"scroll\"><table><tr><th>class</th><th class=\"meaning\">meaning</th><th class=\"n\">\(figures.currency)</th><th class=\"n\">share</th></tr>\n"
         for costClass in CostClass.ruleOrder {
             let value = all.classes[costClass]
             text +=
-                "<tr><td><span class=\"swatch\" style=\"background:\(color(costClass))\"></span>\(T.words(costClass))</td><td>\(explanations[costClass] ?? "")</td><td class=\"n\">\(T.money(value))</td><td class=\"n\">\(T.percent(value.nanos, of: total.nanos))</td></tr>\n"
+                "<tr><td><span class=\"swatch\" style=\"background:\(color(costClass))\"></span>\(T.words(costClass))</td><td class=\"meaning\">\(explanations[costClass] ?? "")</td><td class=\"n\">\(T.money(value))</td><td class=\"n\">\(T.percent(value.nanos, of: total.nanos))</td></tr>\n"
         }
-        return text + "<tr><th>total</th><th></th><th class=\"n\">\(T.money(total))</th><th class=\"n\">100%</th></tr></table>\n"
+        return text
+            + "<tr><th>total</th><th class=\"meaning\"></th><th class=\"n\">\(T.money(total))</th><th class=\"n\">100%</th></tr></table></div>\n"
     }
 }

@@ -60,7 +60,7 @@ enum ConsumptionSection {
         text +=
             "<p>\(T.counted(counts.consumptionRequests, "refund request")). <b>Apple's decision</b>, as later notifications show it: \(outcomes).</p>\n"
         text +=
-            "<table><tr><th>reason</th><th class=\"n\">Apple granted</th><th class=\"n\">Apple declined</th><th class=\"n\">no decision yet</th><th class=\"n\">delivered cost (\(figures.currency))</th></tr>\n"
+            "<div class=\"scroll\"><table><tr><th>reason</th><th class=\"n\">Apple granted</th><th class=\"n\">Apple declined</th><th class=\"n\">no decision yet</th><th class=\"n\">delivered cost (\(figures.currency))</th></tr>\n"
         for reason in cells.keys.sorted() {
             let row = cells[reason] ?? [:]
             var cost = Money.zero
@@ -72,7 +72,7 @@ enum ConsumptionSection {
             text += "<td class=\"n\">\(T.money(cost))</td></tr>\n"
         }
         text +=
-            "</table>\n<p class=\"muted\"><b>This tool's recommendation</b> from the evidence (the refund preference to send Apple, not Apple's decision): "
+            "</table></div>\n<p class=\"muted\"><b>This tool's recommendation</b> from the evidence (the refund preference to send Apple, not Apple's decision): "
         text += counts.consumptionByRecommendation.map { "\(T.words($0.0.rawValue)) \($0.1)" }.joined(separator: ", ")
         text +=
             ". \(consented) of \(figures.consumption.count) customers consented to share consumption data (only those answers can be sent, in consumption_responses.jsonl); "

@@ -34,8 +34,30 @@ enum LeakSection {
             text +=
                 "<p><b>\(T.amount(now, currency))</b> leaked in \(T.monthName(months[marked].month)), \(direction) from \(T.amount(before, currency)) in \(T.monthName(months[marked - 1].month)).</p>"
         }
+        text += try shareTable(months, leakByMonth: leakByMonth, marked: marked, currency: currency)
         return text
-            + "<p class=\"muted\">Every month up to the window's end, classified with the App Store data known at \(figures.window.asOf): a refund signed after a month closed moves its cost into after refund. All in trend.csv.</p></div>\n"
+            + "<p class=\"muted\">Every month up to the window's end, classified with the App Store data known at \(T.timeName(figures.window.asOf)): a refund signed after a month closed moves its cost into after refund. All in trend.csv.</p></div>\n"
+    }
+
+    /// The leak beside the cost served, month by month: a leak that grows with the business
+    /// is not the same as one that grows faster.
+    private static func shareTable(
+        _ months: [(month: CivilMonth, classes: ClassCosts)], leakByMonth: [Money], marked: Int?, currency: String
+    ) throws
+        -> String
+    {
+        typealias T = PageText
+        var text =
+            "<div class=\"scroll\"><table><tr><th>month</th><th class=\"n\">cost served (\(currency))</th>"
+            + "<th class=\"n\">leaked (\(currency))</th><th class=\"n\">leak share of cost</th></tr>\n"
+        for (index, month) in months.enumerated() {
+            let served = try month.classes.total()
+            let name = T.monthName(month.month) + (index == marked ? " (report month)" : "")
+            text +=
+                "<tr><td>\(name)</td><td class=\"n\">\(T.money(served))</td><td class=\"n\">\(T.money(leakByMonth[index]))</td>"
+                + "<td class=\"n\">\(T.percent(leakByMonth[index].nanos, of: served.nanos))</td></tr>\n"
+        }
+        return text + "</table></div>\n"
     }
 
     static func largest(_ figures: ReportFigures) -> String {

@@ -9,11 +9,35 @@ enum PageText {
         "December",
     ]
 
-    /// `October 2026` for a calendar month, else `2026-10-03 to 2026-10-17`.
+    /// `October 2026` for a calendar month, else `3 to 17 October 2026` (the last day included).
     static func periodName(_ window: ReportWindow) -> String {
         let start = window.start.civilDate
         if window.isCalendarMonth { return "\(monthNames[Int(start.month) - 1]) \(start.year)" }
-        return "\(start) to \(window.end.civilDate)"
+        return days(window)
+    }
+
+    /// `1 to 31 October 2026`, `28 September to 4 October 2026`, `1 December 2026 to 6 January 2027`:
+    /// the window's days as a person says them, the last one included.
+    static func days(_ window: ReportWindow) -> String {
+        let first = window.start.civilDate
+        let last = CivilDate(dayNumber: Timestamp(milliseconds: window.end.milliseconds - 1).civilDate.dayNumber)
+        if first == last { return dateName(first) }
+        if first.year != last.year { return "\(dateName(first)) to \(dateName(last))" }
+        if first.month != last.month { return "\(first.day) \(monthNames[Int(first.month) - 1]) to \(dateName(last))" }
+        return "\(first.day) to \(dateName(last))"
+    }
+
+    /// `1 October 2026`.
+    static func dateName(_ date: CivilDate) -> String { "\(date.day) \(monthNames[Int(date.month) - 1]) \(date.year)" }
+
+    /// `1 November 2026, 00:00 UTC` (seconds shown only when there are any).
+    static func timeName(_ time: Timestamp) -> String {
+        let dayMilliseconds: Int64 = 86_400_000
+        let ofDay = ((time.milliseconds % dayMilliseconds) + dayMilliseconds) % dayMilliseconds
+        let hours = ofDay / 3_600_000, minutes = ofDay / 60_000 % 60, seconds = ofDay / 1000 % 60
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let clock = "\(two(hours)):\(two(minutes))" + (seconds > 0 ? ":\(two(seconds))" : "")
+        return "\(dateName(time.civilDate)), \(clock) UTC"
     }
 
     static func monthName(_ month: CivilMonth) -> String { "\(monthNames[Int(month.month) - 1]) \(month.year)" }

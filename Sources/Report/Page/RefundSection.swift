@@ -19,7 +19,7 @@ enum RefundSection {
         ]
         let sum = max(1, parts.reduce(Int64(0)) { $0 + max(0, $1.1.nanos) })
         var text =
-            "<h2>What the \(T.counted(figures.refunds.count, "refund")) of the window cost</h2>\n<div class=\"panel\"><svg data-chart=\"refund-split\" viewBox=\"0 0 960 40\" width=\"100%\" role=\"img\" aria-label=\"refund cost split\">"
+            "<h2>What the \(T.counted(figures.refunds.count, "refund")) of the window cost</h2>\n<div class=\"panel\"><svg data-chart=\"refund-split\" viewBox=\"0 0 960 40\" preserveAspectRatio=\"none\" width=\"100%\" height=\"40\" role=\"img\" aria-label=\"refund cost split\">"
         var x = 0.0
         for (label, value, color) in parts where value.nanos > 0 {
             let w = 960.0 * Double(value.nanos) / Double(sum)

@@ -24,7 +24,7 @@ enum ReportPage {
             <title>refund-cost \(T.escape(figures.window.label))</title>
             <style>\(PageStyle.css)</style></head><body><main>
             <h1>What refunds and leaks cost: \(T.escape(T.periodName(figures.window)))</h1>
-            <p class="sub">Window \(figures.window.start.civilDate) to \(figures.window.end.civilDate) (end excluded), data as of \(figures.window.asOf), amounts in \(currency).</p>
+            <p class="sub">\(T.days(figures.window)); App Store data as of \(T.timeName(figures.window.asOf)); amounts in \(currency).</p>
             <p class="trust\(context.signatures.verificationOff || context.signatures.rejected > 0 ? " warn" : "")">\(T.escape(context.signatures.sentence))</p>
 
             """
@@ -41,6 +41,7 @@ enum ReportPage {
         page += LeakSection.subscriptions(figures)
         page += try FamilySection.html(figures)
         page += try ConsumptionSection.html(figures)
+        page += Glossary.html
         page += footer(figures, conservation: conservation, context: context)
         return page
     }
@@ -77,13 +78,13 @@ enum ReportPage {
             "<p class=\"muted\">\(T.count(figures.totals.rowsBeforeWindow)) rows before and \(T.count(figures.totals.rowsAfterWindow)) after the window were read for refund and subscription history only. "
             + "Family refunds: \(all.familyRefunds), family exits: \(all.familyExits), refunds reversed: \(all.refundReversals). "
             + "\(T.count(figures.transactionCount)) transactions, \(T.count(figures.accountCount)) accounts holding them.</p>\n"
-        text += "<h2>Inputs</h2>\n<table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
+        text += "<h2>Inputs</h2>\n<div class=\"scroll\"><table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
         for input in context.inputs {
             text +=
                 "<tr><td>\(T.escape(input.path))</td><td class=\"n\">\(T.count(input.bytes))</td><td><code>\(input.sha256.prefix(16))…</code></td></tr>\n"
         }
         return text
-            + "</table>\n<p class=\"muted\">Written by refund-cost \(ToolVersion.current). The CSV files beside this page hold every figure; docs/outputs.md explains each column.</p>\n</main></body></html>\n"
+            + "</table></div>\n<p class=\"muted\">Written by refund-cost \(ToolVersion.current). The CSV files beside this page hold every figure; docs/outputs.md explains each column.</p>\n</main></body></html>\n"
     }
 }
 
@@ -114,5 +115,17 @@ enum PageStyle {
         .counted{margin:0 0 22px;font-size:13.5px;color:#52606d}.counted.warn{color:#c62828;font-weight:600}
         .alert ul{margin:6px 0 0;padding-left:20px;font-size:14px;font-weight:400}
         @media (max-width:760px){.cards{grid-template-columns:1fr 1fr}}
+        p,h1,h2,li{overflow-wrap:break-word}
+        .chart-narrow{display:none}
+        dl.glossary{display:grid;grid-template-columns:max-content 1fr;gap:4px 14px;margin:0;font-size:13.5px}
+        dl.glossary dt{font-weight:600}dl.glossary dd{margin:0}
+        @media (max-width:600px){
+        main{padding:18px 12px 36px}h1{font-size:21px}
+        .cards{grid-template-columns:1fr}.card .value{font-size:20px}
+        .panel{padding:10px}
+        .chart-wide{display:none}.chart-narrow{display:block}
+        .meaning{display:none}
+        dl.glossary{grid-template-columns:1fr}dl.glossary dd{margin:0 0 6px}
+        }
         """
 }

@@ -34,11 +34,30 @@ struct StackedBarChart {
     /// A bar to mark (the report month), with its caption.
     var marked: (index: Int, caption: String)?
 
-    static let width = 960.0, height = 280.0, left = 78.0, right = 12.0, top = 26.0, bottom = 46.0
+    /// The drawing's size in its own units, and how many category labels fit.
+    struct Layout {
+        var width: Double, height: Double, left: Double, right: Double, top: Double, bottom: Double
+        /// At most this many labels under the bars.
+        var labels: Int
+        /// `wide` or `narrow`, the class that CSS shows or hides by screen width.
+        var name: String
 
+        /// For a screen of a laptop or wider: every day labelled.
+        static let wide = Layout(width: 960, height: 280, left: 78, right: 12, top: 26, bottom: 46, labels: 31, name: "wide")
+        /// For a phone: drawn at about its own size, so the text stays as large as on a laptop.
+        static let narrow = Layout(width: 360, height: 250, left: 46, right: 6, top: 24, bottom: 44, labels: 14, name: "narrow")
+    }
+
+    /// The chart twice, wide and narrow; the page's CSS shows the one that fits the screen.
     var svg: String {
+        "<div class=\"chart\">" + drawing(.wide) + drawing(.narrow) + "</div>"
+    }
+
+    func drawing(_ layout: Layout) -> String {
         typealias T = PageText
-        let plotHeight = Self.height - Self.top - Self.bottom
+        let width = layout.width, height = layout.height, left = layout.left, right = layout.right
+        let top = layout.top, bottom = layout.bottom
+        let plotHeight = height - top - bottom
         // Saturating: a bar's height is drawn, not summed into a figure, and must not trap.
         let maxTotal =
             bars.map { bar in
@@ -49,27 +68,27 @@ struct StackedBarChart {
             }.max() ?? 0
         let scale = AxisScale(maximum: maxTotal)
         var svg =
-            "<svg data-chart=\"\(name)\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" width=\"100%\" role=\"img\" aria-label=\"\(T.escape(description))\">"
-        svg += "<text x=\"\(T.coordinate(Self.left))\" y=\"14\" font-size=\"11.5\" fill=\"#52606d\">\(T.escape(unit))</text>"
+            "<svg class=\"chart-\(layout.name)\" data-chart=\"\(name)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" role=\"img\" aria-label=\"\(T.escape(description))\">"
+        svg += "<text x=\"\(T.coordinate(left))\" y=\"14\" font-size=\"11.5\" fill=\"#52606d\">\(T.escape(unit))</text>"
         for step in 0...scale.steps {
-            let y = Self.height - Self.bottom - plotHeight * Double(step) / Double(scale.steps)
+            let y = height - bottom - plotHeight * Double(step) / Double(scale.steps)
             svg +=
-                "<line x1=\"\(T.coordinate(Self.left))\" x2=\"\(T.coordinate(Self.width - Self.right))\" y1=\"\(T.coordinate(y))\" y2=\"\(T.coordinate(y))\" stroke=\"#e4e7eb\"/>"
+                "<line x1=\"\(T.coordinate(left))\" x2=\"\(T.coordinate(width - right))\" y1=\"\(T.coordinate(y))\" y2=\"\(T.coordinate(y))\" stroke=\"#e4e7eb\"/>"
             svg +=
-                "<text x=\"\(T.coordinate(Self.left - 6))\" y=\"\(T.coordinate(y + 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#52606d\">\(scale.label(step))</text>"
+                "<text x=\"\(T.coordinate(left - 6))\" y=\"\(T.coordinate(y + 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#52606d\">\(scale.label(step))</text>"
         }
-        let slot = (Self.width - Self.left - Self.right) / Double(max(1, bars.count))
+        let slot = (width - left - right) / Double(max(1, bars.count))
         if let marked, marked.index < bars.count {
-            let x = Self.left + Double(marked.index) * slot
+            let x = left + Double(marked.index) * slot
             svg +=
-                "<rect x=\"\(T.coordinate(x))\" y=\"\(T.coordinate(Self.top))\" width=\"\(T.coordinate(slot))\" height=\"\(T.coordinate(plotHeight))\" fill=\"#fff4e5\"/>"
+                "<rect x=\"\(T.coordinate(x))\" y=\"\(T.coordinate(top))\" width=\"\(T.coordinate(slot))\" height=\"\(T.coordinate(plotHeight))\" fill=\"#fff4e5\"/>"
             svg +=
-                "<text x=\"\(T.coordinate(x + slot / 2))\" y=\"\(T.coordinate(Self.top - 4))\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b45309\">\(T.escape(marked.caption))</text>"
+                "<text x=\"\(T.coordinate(x + slot / 2))\" y=\"\(T.coordinate(top - 4))\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b45309\">\(T.escape(marked.caption))</text>"
         }
-        let labelEvery = bars.count <= 31 ? 1 : (bars.count + 14) / 15
+        let labelEvery = bars.count <= layout.labels ? 1 : (bars.count + layout.labels / 2 - 1) / (layout.labels / 2)
         for (index, bar) in bars.enumerated() {
-            var y = Self.height - Self.bottom
-            let x = Self.left + Double(index) * slot + slot * 0.14
+            var y = height - bottom
+            let x = left + Double(index) * slot + slot * 0.14
             for (position, value) in bar.values.enumerated() where value > 0 && position < series.count {
                 let h = plotHeight * Double(value) / Double(scale.top)
                 y -= h
@@ -79,11 +98,11 @@ struct StackedBarChart {
             }
             if index % labelEvery == 0 {
                 svg +=
-                    "<text x=\"\(T.coordinate(x + slot * 0.36))\" y=\"\(T.coordinate(Self.height - Self.bottom + 15))\" font-size=\"10.5\" text-anchor=\"middle\" fill=\"#52606d\">\(T.escape(bar.label))</text>"
+                    "<text x=\"\(T.coordinate(x + slot * 0.36))\" y=\"\(T.coordinate(height - bottom + 15))\" font-size=\"10.5\" text-anchor=\"middle\" fill=\"#52606d\">\(T.escape(bar.label))</text>"
             }
         }
         svg +=
-            "<text x=\"\(T.coordinate(Self.left + (Self.width - Self.left - Self.right) / 2))\" y=\"\(T.coordinate(Self.height - 8))\" font-size=\"11.5\" text-anchor=\"middle\" fill=\"#52606d\">\(T.escape(axisTitle))</text>"
+            "<text x=\"\(T.coordinate(left + (width - left - right) / 2))\" y=\"\(T.coordinate(height - 8))\" font-size=\"11.5\" text-anchor=\"middle\" fill=\"#52606d\">\(T.escape(axisTitle))</text>"
         return svg + "</svg>"
     }
 

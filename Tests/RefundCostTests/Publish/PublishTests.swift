@@ -3,6 +3,7 @@ import Testing
 
 @testable import Publish
 @testable import Report
+@testable import Support
 
 /// `publish` through the real CLI into a real PostgreSQL server (started here) and into
 /// SQLite, checked with SQL from outside the tool: psql, and Python's sqlite3.
@@ -127,7 +128,9 @@ struct PublishTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("replacing the"))
         try checkSums(label: "2026-10", folder: Self.sample, query: { try sqlite(database, $0) }, money: { Int64($0) ?? .min })
-        #expect(try sqlite(database, "SELECT count(*), min(version) FROM refund_cost_runs WHERE label = '2026-10'") == "2|0.8.0")
+        #expect(
+            try sqlite(database, "SELECT count(*), min(version) FROM refund_cost_runs WHERE label = '2026-10'")
+                == "2|\(ToolVersion.current)")
         let sha = try sqlite(database, "SELECT json_extract(inputs, '$[0].sha256') FROM refund_cost_runs LIMIT 1")
         #expect(try TestFiles.read(Self.sample + "/run.json").contains("\"sha256\": \"\(sha)\""))
 

@@ -35,17 +35,20 @@ struct AccessTimelineFileTests {
         let loaded = try LedgerLoad(data: root, options: options, rejects: RejectLog())
         let out = try TestFiles.temporaryDirectory() + "/access.csv"
         try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
-        let start = Int64.min / 2
+        // Hand-written: October 1 00:00 UTC is 1790812800000 ms; the member's share came an
+        // hour later, each grant is preceded by its two-hour premature window, the refund on
+        // October 11.
+        #expect(t0 == 1_790_812_800_000)
         #expect(
             try TestFiles.read(out) == """
-                account_id,start_ms,class,product_id
-                m,\(start),unentitled,
-                m,\(t0 + h - 2 * h),premature,pro.lifetime
-                m,\(t0 + h),family_shared,pro.lifetime
-                p,\(start),unentitled,
-                p,\(t0 - 2 * h),premature,pro.lifetime
-                p,\(t0),paid,pro.lifetime
-                p,\(refundAt),after_refund,pro.lifetime
+                account_id,start_ms,class,product_id,start,end
+                m,,unentitled,,,2026-09-30T23:00:00.000Z
+                m,1790809200000,premature,pro.lifetime,2026-09-30T23:00:00.000Z,2026-10-01T01:00:00.000Z
+                m,1790816400000,family_shared,pro.lifetime,2026-10-01T01:00:00.000Z,
+                p,,unentitled,,,2026-09-30T22:00:00.000Z
+                p,1790805600000,premature,pro.lifetime,2026-09-30T22:00:00.000Z,2026-10-01T00:00:00.000Z
+                p,1790812800000,paid,pro.lifetime,2026-10-01T00:00:00.000Z,2026-10-11T00:00:00.000Z
+                p,1791676800000,after_refund,pro.lifetime,2026-10-11T00:00:00.000Z,
 
                 """)
     }

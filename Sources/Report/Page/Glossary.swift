@@ -1,0 +1,41 @@
+import Attribution
+
+/// The words the page uses for what it counts, for a reader who has not read docs/outputs.md.
+enum Glossary {
+    static let terms: [(String, String)] =
+        CostClass.ruleOrder.map { costClass in
+            (PageText.words(costClass), glossed[costClass] ?? ClassSection.explanations[costClass] ?? "")
+        } + [
+            ("leak", "after refund and after family exit together: cost served once access had ended"),
+            (
+                "beyond grace",
+                "the part of a leak served later than the notice plus the grace period (--grace, 1 hour by default): what the server should have cut off"
+            ),
+            (
+                "sunk cost",
+                "what a refunded purchase cost to serve (to the purchaser, to the family, and after the refund), beyond the money paid back"
+            ),
+            ("recurring loss", "what subscriptions still leaking cost every 30 days if nobody fixes them"),
+            ("refund rate", "refunds in the window divided by the purchases and renewals of the window"),
+        ]
+
+    /// Fuller than the one line of the table: the classes a reader asks about.
+    private static let glossed: [CostClass: String] = [
+        .premature:
+            "served in the minutes before Apple issued the transaction that then granted access (within --premature-window, 2 hours by default): paid for, just early",
+        .unentitled:
+            "an account that holds App Store transactions, served when none of them gave access and none was about to: free use",
+        .unlinked:
+            "an account that no App Store transaction belongs to: usage the App Store data cannot explain (a free tier, a missing accounts.csv line, a server bug)",
+        .billingGrace:
+            "served while Apple retried a failed renewal and kept access open, in a grace period that ended without payment: a loss, not a leak",
+    ]
+
+    static var html: String {
+        var text = "<h2>Words on this page</h2>\n<dl class=\"glossary\">"
+        for (term, meaning) in terms {
+            text += "<dt>\(PageText.escape(term))</dt><dd>\(PageText.escape(meaning))</dd>"
+        }
+        return text + "</dl>\n"
+    }
+}
