@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-fetch bench-validate clean static-build spark-deps \
+.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-publish bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs six Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -105,7 +105,7 @@ fuzz: deps
 
 # refund-cost report beside a DuckDB baseline on ~10 million generated cost rows (outside git),
 # with libcsv's raw rate as the ceiling and a check that both agree to the micro-unit.
-bench: build
+bench: build test-deps
 	python3 bench/run_bench.py $(BENCH_ARGS)
 
 # Time and memory of `report --no-verify` at several sizes (SCALE=...; each set takes disk in
@@ -117,6 +117,10 @@ bench-scale: build
 # Only `report` and `respond` (against the test stub of Apple's API) on the bench set.
 bench-respond: build
 	python3 bench/run_bench.py --respond-only $(BENCH_ARGS)
+
+# Only `report` and `publish` of its folder into SQLite and a PostgreSQL server started for it.
+bench-publish: build test-deps
+	python3 bench/run_bench.py --publish-only $(BENCH_ARGS)
 
 # `fetch transactions` of 1,000 and 10,000 customers from the stub at Apple's 50 calls a second:
 # CPU per call and memory as the customers grow (FETCH=... for other sizes).

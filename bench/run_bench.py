@@ -14,6 +14,7 @@ Generates (outside git, in bench/data/) a dataset, then measures, several runs e
 - gzip: the same data gzipped, its cost-row rate in compressed and uncompressed MB/s;
 - respond against the stub of Apple's API, beside the report, and with nothing new;
 - fetch transactions of 10,000 customers from the stub at Apple's 50 calls a second;
+- publish of the report folder into SQLite and into a PostgreSQL server started for it;
 
 and checks that refund-cost and DuckDB give the same cost in every class to the micro-unit.
 With --scale, it runs `report --no-verify` on several sizes and prints time and memory per
@@ -32,6 +33,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from publish_bench import publish_bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(ROOT, ".build", "release", "refund-cost")
@@ -245,6 +248,7 @@ def main_bench(options):
 
     lines += respond_bench(data, options.month, seconds, options.runs)
     lines += fetch_bench([10_000])
+    lines += publish_bench(TOOL, os.path.join(out, options.month), statistics.median(seconds), DATA, timed, line)
 
     # Signatures: the same run verifying every JWS, then once more reading the record of files verified.
     record = os.path.join(DATA, "verified-files.tsv")
@@ -376,6 +380,16 @@ def main_respond(options):
     return lines + respond_bench(data, options.month, seconds, options.runs)
 
 
+def main_publish(options):
+    data = generate(options.accounts, options.rows_per_account, options.months)
+    out = os.path.join(DATA, "reports")
+    seconds, peaks, _ = report(data, options.month, out, ["--no-verify", "--verified-files", "none"], options.runs)
+    lines = [f"refund-cost bench --publish-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+             f"{os.cpu_count()} cores, {options.accounts:,} accounts", "",
+             line("refund-cost report --no-verify, 2 threads", seconds, peaks)]
+    return lines + publish_bench(TOOL, os.path.join(out, options.month), statistics.median(seconds), DATA, timed, line)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--accounts", type=int, default=100_000)
@@ -385,6 +399,7 @@ def main():
     parser.add_argument("--month", default="2026-10")
     parser.add_argument("--scale", default=None, help="comma-separated account counts, e.g. 10000,100000,1000000")
     parser.add_argument("--respond-only", action="store_true", help="only report and respond (no DuckDB)")
+    parser.add_argument("--publish-only", action="store_true", help="only report and publish (SQLite, PostgreSQL)")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
     options = parser.parse_args()
     if not os.path.exists(TOOL):
@@ -394,6 +409,8 @@ def main():
         lines, ok = main_fetch(options), True
     elif options.respond_only:
         lines, ok = main_respond(options), True
+    elif options.publish_only:
+        lines, ok = main_publish(options), True
     else:
         lines, ok = main_scale(options) if options.scale else main_bench(options)
     text = "\n".join(lines)
