@@ -20,12 +20,22 @@ package struct PublishedReport {
         self.folder = folder
         let runPath = folder + "/run.json"
         guard FileSystem.isDirectory(folder) else {
-            throw PublishError("\(folder) is not a folder: give --report the folder a report wrote, like out/2026-10")
+            throw PublishError("error: \(folder) is not a folder: give --report the folder a report wrote, like out/2026-10")
         }
         let bytes: [UInt8]
         do { bytes = try FileDescriptor.readAll(runPath) } catch {
+            // Given the --out folder rather than one report in it: name the reports it holds.
+            let reports = ((try? FileSystem.list(folder)) ?? []).map(\.name).sorted()
+                .filter { FileSystem.exists(folder + "/" + $0 + "/run.json") }
+            if !reports.isEmpty {
+                throw PublishError(
+                    "error: \(folder) holds reports, not one report: give --report one of "
+                        + reports.prefix(6).map { folder + "/" + $0 }.joined(separator: ", ")
+                        + (reports.count > 6 ? ", ..." : ""))
+            }
             throw PublishError(
-                "\(runPath) cannot be read (\(error)): --report takes the folder a finished report wrote, like out/2026-10")
+                "error: \(runPath) cannot be read (\(error)): --report takes the folder a finished report wrote, like out/2026-10"
+            )
         }
         var label = "", version = "", start = "", end = "", asOf = "", inputs = ""
         do {
@@ -72,7 +82,8 @@ package struct PublishedReport {
         runJSON = String(decoding: bytes, as: UTF8.self)
         for table in OutputTables.all where !FileSystem.exists(folder + "/" + table.file) {
             throw PublishError(
-                "\(folder) has no \(table.file): publish loads a whole report folder; run refund-cost report again to write it")
+                "error: \(folder) has no \(table.file): publish loads a whole report folder; run refund-cost report again to write it"
+            )
         }
     }
 }

@@ -244,6 +244,11 @@ struct PublishTests {
         try checkSums(
             label: "2026-10", folder: out + "/reports/2026-10", query: { try sqlite(database, $0) }, money: { Int64($0) ?? .min })
 
+        // Given the --out folder instead of a report in it, publish names the reports there.
+        let parent = try runTool(["publish", "--report", out + "/reports", "--database", "sqlite:" + database])
+        #expect(parent.status == 1)
+        #expect(parent.stderr.contains("holds reports, not one report: give --report one of \(out)/reports/2026-10"))
+
         // Nobody listens on port 1: the report is written, the run says publishing failed.
         let failed = try runTool([
             "report", "--data", data, "--month", "2026-10", "--out", out + "/again",
