@@ -163,7 +163,9 @@ package enum ParallelCostReading {
                 guard let header = try CSVReader.firstRecord(path: plan.path) else {
                     throw CostInputError.emptyFile(file: plan.path)
                 }
-                let columns = try CostColumns(header: header, file: plan.path, mapping: mapping.mapping(for: plan.path))
+                let columns = try CostColumns(
+                    header: header, file: plan.path, mapping: mapping.mapping(for: plan.path),
+                    format: mapping.format(for: plan.path))
                 checkers.append(CostRowChecker(columns: columns, path: plan.path))
             } catch let error as CostInputError {
                 rejects.append(

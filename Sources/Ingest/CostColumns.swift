@@ -29,20 +29,33 @@ package struct CostColumns: Sendable, Hashable {
     package var quantity: Int?
     package var unit: Int?
     package var requestID: Int?
+    /// A second quantity column added to `quantity` (a format's prompt plus completion tokens).
+    package var addedQuantity: Int?
     /// Number of fields in the header; every row must have exactly this many.
     package var width: Int
+    package var format: CostFormat = .plain
 
     /// Matches header names like every other input (`HeaderColumns`); `mapping` renames a
-    /// column (`cost` -> `amount_usd`) for files whose headers differ.
-    package init(header: [String], file: String, mapping: [Name: String]) throws(CostInputError) {
+    /// column (`cost` -> `amount_usd`) for files whose headers differ, and wins over the
+    /// headers of the file's `format`.
+    package init(header: [String], file: String, mapping: [Name: String], format: CostFormat = .plain)
+        throws(CostInputError)
+    {
         let columns = HeaderColumns(header)
-        func find(_ name: Name) -> Int? { columns.index(mapping[name] ?? name.rawValue) }
-        for name in Name.allCases where columns.repeated(mapping[name] ?? name.rawValue) {
-            throw .repeatedColumn(file: file, header: mapping[name] ?? name.rawValue)
+        /// The header a column is read from: mapped, else the first of the format's the file has.
+        func headerName(_ name: Name) -> String? {
+            if let mapped = mapping[name] { return mapped }
+            guard let choices = format.headers(for: name) else { return name.rawValue }
+            return choices.first { columns.index($0) != nil } ?? choices.first
+        }
+        func find(_ name: Name) -> Int? { headerName(name).flatMap { columns.index($0) } }
+        for name in Name.allCases {
+            if let header = headerName(name), columns.repeated(header) { throw .repeatedColumn(file: file, header: header) }
         }
         func require(_ name: Name) throws(CostInputError) -> Int {
             guard let index = find(name) else {
-                throw .missingColumn(file: file, column: name.rawValue, header: mapping[name] ?? name.rawValue, present: header)
+                throw .missingColumn(
+                    file: file, column: name.rawValue, header: headerName(name) ?? name.rawValue, present: header)
             }
             return index
         }
@@ -54,7 +67,9 @@ package struct CostColumns: Sendable, Hashable {
         quantity = find(.quantity)
         unit = find(.unit)
         requestID = find(.requestID)
+        addedQuantity = format.addedQuantityHeader.flatMap { columns.index($0) }
         width = header.count
+        self.format = format
     }
 
     package func name(ofField index: Int) -> String {
@@ -62,6 +77,7 @@ package struct CostColumns: Sendable, Hashable {
             (timestamp, .timestamp), (accountID, .accountID), (category, .category), (cost, .cost),
             (currency, .currency), (quantity, .quantity), (unit, .unit), (requestID, .requestID),
         ]
+        if index == addedQuantity { return "quantity" }
         return named.first { $0.0 == index }?.1.rawValue ?? "column \(index + 1)"
     }
 }
@@ -128,16 +144,57 @@ package struct CostColumnMap: Sendable, Hashable, Codable, ExpressibleByDictiona
         package var spelling: String { (glob.map { $0 + ":" } ?? "") + "\(name.rawValue)=\(header)" }
     }
 
+    /// `--cost-format`: the export format of the files a glob matches (nil: every file).
+    package struct FormatRule: Sendable, Hashable, Codable {
+        package var glob: String?
+        package var format: CostFormat
+
+        package init(glob: String?, format: CostFormat) {
+            self.glob = glob
+            self.format = format
+        }
+
+        package var spelling: String { (glob.map { $0 + ":" } ?? "") + format.rawValue }
+    }
+
     /// In the order given; for one file, a glob rule wins over a plain one, a later over an earlier.
     package var rules: [Rule] = []
+    /// In the order given, with the same precedence as `rules`.
+    package var formats: [FormatRule] = []
 
-    package init(rules: [Rule] = []) { self.rules = rules }
+    package init(rules: [Rule] = [], formats: [FormatRule] = []) {
+        self.rules = rules
+        self.formats = formats
+    }
+
+    private enum CodingKeys: String, CodingKey { case rules, formats }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rules = try container.decode([Rule].self, forKey: .rules)
+        formats = try container.decodeIfPresent([FormatRule].self, forKey: .formats) ?? []
+    }
+
+    /// The format of the file at `path`: its glob rule, else the plain rule, else `plain`.
+    package func format(for path: String) -> CostFormat {
+        let fullName = String(path.split(separator: "/").last ?? Substring(path))
+        let name = InputStream.baseName(fullName)
+        var chosen = CostFormat.plain
+        for rule in formats where rule.glob == nil { chosen = rule.format }
+        for rule in formats {
+            guard let glob = rule.glob else { continue }
+            if FileSystem.matches(glob: glob, name: fullName) || FileSystem.matches(glob: glob, name: name) {
+                chosen = rule.format
+            }
+        }
+        return chosen
+    }
 
     package init(dictionaryLiteral elements: (CostColumns.Name, String)...) {
         rules = elements.map { Rule(glob: nil, name: $0.0, header: $0.1) }
     }
 
-    package var isEmpty: Bool { rules.isEmpty }
+    package var isEmpty: Bool { rules.isEmpty && formats.isEmpty }
 
     /// The mapping for the file at `path`.
     package func mapping(for path: String) -> [CostColumns.Name: String] {

@@ -24,7 +24,9 @@ package final class CostFileReader {
             try CSVReader.read(path: path, onBlock: onBytes) { record in
                 guard let checker else {
                     checker = CostRowChecker(
-                        columns: try CostColumns(header: record.strings, file: path, mapping: mapping.mapping(for: path)),
+                        columns: try CostColumns(
+                            header: record.strings, file: path, mapping: mapping.mapping(for: path),
+                            format: mapping.format(for: path)),
                         path: path)
                     return
                 }
@@ -132,8 +134,14 @@ package struct CostRowChecker: Sendable {
             currency = code
         }
         let cost: Money
+        let format = columns.format
+        let costField = record.trimmed(columns.cost)
         do {
-            cost = try Money.parse(record.trimmed(columns.cost))
+            if costField.isEmpty && format.emptyCostIsZero {
+                cost = .zero
+            } else {
+                cost = format.allowsExponent ? try Money.parseAllowingExponent(costField) : try Money.parse(costField)
+            }
         } catch {
             return reject(columns.cost, error.description)
         }
@@ -144,7 +152,8 @@ package struct CostRowChecker: Sendable {
         case .failure(let problem): return reject(columns.timestamp, problem.description, cost: known)
         }
         let account = record.trimmed(columns.accountID)
-        guard !account.isEmpty else {
+        // An export's request with no user is served to nobody the App Store knows: unlinked.
+        guard !account.isEmpty || format.keepsRowsWithoutAccount else {
             return reject(columns.accountID, "empty account_id: every cost row must name the account it served", cost: known)
         }
         // Control characters (NUL, ESC, ...) would travel into every CSV and the terminal.
@@ -156,9 +165,10 @@ package struct CostRowChecker: Sendable {
             return reject(columns.category, Self.controlReason(byte), cost: known)
         }
         var quantityNanos: Int64?
-        if let index = columns.quantity, !record.trimmed(index).isEmpty {
+        for index in [columns.quantity, columns.addedQuantity].compactMap({ $0 }) where !record.trimmed(index).isEmpty {
             do {
-                quantityNanos = try Money.parse(record.trimmed(index)).nanos
+                let part = try Money.parse(record.trimmed(index))
+                quantityNanos = try (quantityNanos.map(Money.init(nanos:)) ?? .zero).adding(part).nanos
             } catch {
                 return reject(index, "quantity is \(error.description)", cost: known)
             }

@@ -88,21 +88,24 @@ struct RunRecord {
 
     private var optionsJSON: JSONValue {
         let window = options.window
+        // Written only when given, so a run.json of files in this tool's own shape is as before.
+        let formats = options.costColumns.formats.map(\.spelling)
         let columns = options.costColumns.rules.map { rule in
             ((rule.glob.map { $0 + ":" } ?? "") + rule.name.rawValue, rule.header)
         }
-        return .object([
-            ("label", .string(window.label)),
-            ("period_start", .string(window.start.description)),
-            ("period_end", .string(window.end.description)),
-            ("as_of", .string(window.asOf.description)),
-            ("environment", .string(options.appStore.environment.rawValue)),
-            ("grace", .string(options.grace.description)),
-            ("premature_window", .string(options.appStore.prematureWindow.description)),
-            ("currency", .string(options.appStore.currency.description)),
-            ("max_rejects", .integer(Int64(options.maxRejects))),
-            ("cost_columns", .object(columns.map { ($0.0, .string($0.1)) })),
-        ])
+        return .object(
+            [
+                ("label", .string(window.label)),
+                ("period_start", .string(window.start.description)),
+                ("period_end", .string(window.end.description)),
+                ("as_of", .string(window.asOf.description)),
+                ("environment", .string(options.appStore.environment.rawValue)),
+                ("grace", .string(options.grace.description)),
+                ("premature_window", .string(options.appStore.prematureWindow.description)),
+                ("currency", .string(options.appStore.currency.description)),
+                ("max_rejects", .integer(Int64(options.maxRejects))),
+                ("cost_columns", .object(columns.map { ($0.0, .string($0.1)) })),
+            ] + (formats.isEmpty ? [] : [("cost_formats", .array(formats.map { .string($0) }))]))
     }
 
     private var costRowsJSON: JSONValue {

@@ -206,7 +206,7 @@ extension ParsedArguments {
     /// `--cost-column NAME=HEADER` for every file, `--cost-column GLOB:NAME=HEADER` for the
     /// files whose name matches GLOB.
     func costColumnMapping(command: String) throws(UsageError) -> CostColumnMap {
-        var map = CostColumnMap()
+        var map = CostColumnMap(rules: [])
         for pair in all("cost-column") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             let names = CostColumns.Name.allCases.map(\.rawValue)
@@ -225,6 +225,21 @@ extension ParsedArguments {
                     command: command)
             }
             map.rules.append(CostColumnMap.Rule(glob: glob, name: name, header: parts[1]))
+        }
+        for given in all("cost-format") {
+            var glob: String?
+            var formatText = given
+            if let colon = given.lastIndex(of: ":") {
+                glob = String(given[..<colon])
+                formatText = String(given[given.index(after: colon)...])
+            }
+            guard let format = CostFormat(rawValue: formatText), glob.map({ !$0.isEmpty }) ?? true else {
+                let names = CostFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidValue(
+                    option: "--cost-format", value: given, expected: "NAME or GLOB:NAME with NAME one of \(names)",
+                    command: command)
+            }
+            map.formats.append(CostColumnMap.FormatRule(glob: glob, format: format))
         }
         return map
     }

@@ -51,6 +51,11 @@ struct DataOptions {
             name: "cost-column", value: "NAME=HEADER",
             help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
         OptionSpec(
+            name: "cost-format", value: "[GLOB:]NAME",
+            help:
+                "Read cost files as an export: helicone or langfuse (plain: this tool's own), e.g. 'helicone-*.csv:helicone'. Repeatable.",
+            repeatable: true),
+        OptionSpec(
             name: "trust-root", value: "FILE",
             help: "Also trust this root certificate (DER or PEM) for signed data; for test data. Repeatable.", repeatable: true),
         OptionSpec(name: "bundle-id", value: "ID", help: "Refuse App Store data of any other bundle id."),
