@@ -2,11 +2,21 @@ import Ingest
 import Support
 
 /// Cost rows after a fixed header, through the checks every row gets: each record is accepted
-/// or rejected with a reason, and request ids are claimed, without a crash.
+/// or rejected with a reason, and request ids are claimed, without a crash. The first byte
+/// picks the format (this tool's own, or an export read with `--cost-format`), so exponent
+/// costs, summed token columns and rows without a user are fuzzed too.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCostRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let header = "timestamp,account_id,category,cost,currency,quantity,unit,request_id\n"
-    guard let columns = try? CostColumns(header: header.dropLast().split(separator: ",").map(String.init), file: "fuzz.csv", mapping: [:])
+    guard size > 0 else { return 0 }
+    let formats: [(CostFormat, String)] = [
+        (.plain, "timestamp,account_id,category,cost,currency,quantity,unit,request_id"),
+        (.helicone, "request_created_at,request_user_id,model,cost,prompt_tokens,completion_tokens,response_id"),
+        (.langfuse, "start_time,user_id,provided_model_name,total_cost,id"),
+    ]
+    let (format, header) = formats[Int(data[0]) % formats.count]
+    guard
+        let columns = try? CostColumns(
+            header: header.split(separator: ",").map(String.init), file: "fuzz.csv", mapping: [:], format: format)
     else { fatalError("the fixed header has every column") }
     let checker = CostRowChecker(columns: columns, path: "fuzz.csv")
     let registry = RequestRegistry(shards: 2)
@@ -18,7 +28,7 @@ public func fuzzCostRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 precondition(!reject.reason.isEmpty, "a reject says why")
             }
         }
-        try parser.feed(UnsafeRawBufferPointer(start: data, count: size), handle)
+        try parser.feed(UnsafeRawBufferPointer(start: data + 1, count: size - 1), handle)
         try parser.finish(handle)
     } catch {
         _ = "\(error)"
