@@ -12,8 +12,10 @@ public func fuzzCostRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         (.plain, "timestamp,account_id,category,cost,currency,quantity,unit,request_id"),
         (.helicone, "request_created_at,request_user_id,model,cost,prompt_tokens,completion_tokens,response_id"),
         (.langfuse, "start_time,user_id,provided_model_name,total_cost,id"),
+        (.openmeter, ""),
     ]
     let (format, header) = formats[Int(data[0]) % formats.count]
+    if format == .openmeter { return fuzzEvents(data + 1, size - 1) }
     guard
         let columns = try? CostColumns(
             header: header.split(separator: ",").map(String.init), file: "fuzz.csv", mapping: [:], format: format)
@@ -32,6 +34,29 @@ public func fuzzCostRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         try parser.finish(handle)
     } catch {
         _ = "\(error)"
+    }
+    precondition(summary.rows == summary.accepted + summary.rejected + summary.duplicates, "every row is counted once")
+    return 0
+}
+
+/// OpenMeter events, one JSON object a line, priced from a small price table.
+func fuzzEvents(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    var map = CostColumnMap(rules: [])
+    map.formats = [.init(glob: nil, format: .openmeter)]
+    map.usageField = "tokens"
+    guard let checker = try? CostRowChecker.forFile("fuzz.jsonl", mapping: map, prices: PriceTable()) else {
+        fatalError("an events file needs no header")
+    }
+    let registry = RequestRegistry(shards: 2)
+    var summary = CostFileSummary(path: "fuzz.jsonl", bytes: size)
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    var line = 0
+    for piece in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        line += 1
+        let slice = UnsafeRawBufferPointer(rebasing: piece)
+        if let reject = try? checker.takeEvent(line: line, bytes: slice, into: &summary, requests: registry, { _ in }) {
+            precondition(!reject.reason.isEmpty, "a reject says why")
+        }
     }
     precondition(summary.rows == summary.accepted + summary.rejected + summary.duplicates, "every row is counted once")
     return 0

@@ -22,7 +22,7 @@ package struct AccountCosts: Sendable {
         let account = ledger.accountIndex[accountID].map { Int32($0) }
         let wanted = Array(accountID.utf8)
         var costs = AccountCosts()
-        let reader = CostFileReader(mapping: mapping, rejects: rejects)
+        let reader = CostFileReader(mapping: mapping, rejects: rejects, prices: try PriceTable(dataFolder: layout.root))
         for path in layout.costFiles {
             _ = try reader.read(path: path) { row in
                 guard row.accountID.elementsEqual(wanted), row.timestamp <= ledger.options.asOf else { return }

@@ -37,6 +37,8 @@ package enum ParallelCostReading {
         let threads = max(1, threads)
         // Checksums and split points, one file per thread.
         let plans = try plan(files, parts: threads == 1 ? 1 : threads * 2)
+        // Usage rows without cost are priced from the data folder's prices.csv.
+        let prices = try PriceTable(dataFolder: root)
         let sequential = plans.map { plan in
             var whole = plan
             whole.parts = [FilePart(path: plan.path, start: 0, end: plan.size, firstLine: 1)]
@@ -45,20 +47,20 @@ package enum ParallelCostReading {
         var result: Attributed
         do {
             result = try attribute(
-                plans, root: root, mapping: mapping, template: template, threads: threads, requests: registry(),
-                progress: progress)
+                plans, root: root, mapping: mapping, prices: prices, template: template, threads: threads,
+                requests: registry(), progress: progress)
         } catch let error as CostSumError where threads > 1 {
             // Parts summed apart overflowed only when added up: in file order the row that
             // overflows is found, and the error names its file and line.
             _ = try attribute(
-                sequential, root: root, mapping: mapping, template: template, threads: 1, requests: registry(),
-                progress: progress)
+                sequential, root: root, mapping: mapping, prices: prices, template: template, threads: 1,
+                requests: registry(), progress: progress)
             throw error
         }
         if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
             result = try attribute(
-                sequential, root: root, mapping: mapping, template: template, threads: 1, requests: registry(),
-                progress: progress)
+                sequential, root: root, mapping: mapping, prices: prices, template: template, threads: 1,
+                requests: registry(), progress: progress)
             result.readSequentially = true
         }
         return Result(
@@ -77,15 +79,16 @@ package enum ParallelCostReading {
 
     private static func plan(_ files: [String], parts: Int) throws -> [FileSplitter] {
         try Parallel.map(files.count, threads: FileSystem.processorCount) { index in
-            try FileSplitter(path: files[index], parts: parts)
+            // JSON lines are read whole: a CSV record boundary means nothing inside JSON.
+            try FileSplitter(path: files[index], parts: CostFormat.isJSONLines(files[index]) ? 1 : parts)
         }
     }
 
     private static func attribute(
-        _ plans: [FileSplitter], root: String, mapping: CostColumnMap, template: Attributor, threads: Int,
-        requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
+        _ plans: [FileSplitter], root: String, mapping: CostColumnMap, prices: PriceTable, template: Attributor,
+        threads: Int, requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> Attributed {
-        let (checkers, headerRejects) = try headers(plans, mapping: mapping)
+        let (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices)
         let parts = plans.enumerated().flatMap { file, plan in
             checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
         }
@@ -101,6 +104,22 @@ package enum ParallelCostReading {
             var summary = CostFileSummary(path: part.path, bytes: 0)
             var found: [Reject] = []
             var rows = 0
+            if checker.columns.format.readsJSONLines {
+                try InputStream.readLines(path: part.path) { line, bytes in
+                    if let reject = try checker.takeEvent(
+                        line: line, bytes: bytes, into: &summary, requests: requests, { try attributor.add($0) })
+                    {
+                        found.append(reject)
+                    }
+                }
+                let counted = progressCounts.withLock { counts in
+                    counts.bytes += part.end - part.start
+                    counts.rows += summary.rows
+                    return counts
+                }
+                progress(counted.bytes, counted.rows)
+                return PartResult(summary: summary, rejects: found)
+            }
             var skipHeader = part.start == 0
             try CSVReader.read(
                 part: part,
@@ -154,19 +173,14 @@ package enum ParallelCostReading {
     /// A file whose header cannot be used is a rejected input, line 1, and none of its rows are read;
     /// the others go on, so one run lists every such file.
     private static func headers(
-        _ plans: [FileSplitter], mapping: CostColumnMap
+        _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable
     ) throws -> (checkers: [CostRowChecker?], rejects: [Reject]) {
         var checkers: [CostRowChecker?] = []
         var rejects: [Reject] = []
         for plan in plans {
             do {
-                guard let header = try CSVReader.firstRecord(path: plan.path) else {
-                    throw CostInputError.emptyFile(file: plan.path)
-                }
-                let columns = try CostColumns(
-                    header: header, file: plan.path, mapping: mapping.mapping(for: plan.path),
-                    format: mapping.format(for: plan.path))
-                checkers.append(CostRowChecker(columns: columns, path: plan.path))
+                let checker = try CostRowChecker.forFile(plan.path, mapping: mapping, prices: prices)
+                checkers.append(checker)
             } catch let error as CostInputError {
                 rejects.append(
                     Reject(file: plan.path, line: 1, field: "", value: "", reason: error.reason)

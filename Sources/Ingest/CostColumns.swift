@@ -98,10 +98,14 @@ package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible 
     case missingColumn(file: String, column: String, header: String, present: [String])
     case emptyFile(file: String)
     case repeatedColumn(file: String, header: String)
+    /// The file's name says JSON lines and its format CSV, or the other way round.
+    case wrongFormat(file: String, reason: String)
 
     package var file: String {
         switch self {
-        case .missingColumn(let file, _, _, _), .emptyFile(let file), .repeatedColumn(let file, _): file
+        case .missingColumn(let file, _, _, _), .emptyFile(let file), .repeatedColumn(let file, _),
+            .wrongFormat(let file, _):
+            file
         }
     }
 
@@ -118,6 +122,8 @@ package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible 
             return "the header names '\(header)' twice; which column to read is not clear, so the file is not read"
         case .emptyFile:
             return "the file is empty; a cost file needs a header row (timestamp,account_id,category,cost)"
+        case .wrongFormat(_, let reason):
+            return reason
         }
     }
 
@@ -161,18 +167,21 @@ package struct CostColumnMap: Sendable, Hashable, Codable, ExpressibleByDictiona
     package var rules: [Rule] = []
     /// In the order given, with the same precedence as `rules`.
     package var formats: [FormatRule] = []
+    /// `--usage-field`: the member of an OpenMeter event's `data` that holds the quantity.
+    package var usageField = OpenMeterEvent.defaultUsageField
 
     package init(rules: [Rule] = [], formats: [FormatRule] = []) {
         self.rules = rules
         self.formats = formats
     }
 
-    private enum CodingKeys: String, CodingKey { case rules, formats }
+    private enum CodingKeys: String, CodingKey { case rules, formats, usageField }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rules = try container.decode([Rule].self, forKey: .rules)
         formats = try container.decodeIfPresent([FormatRule].self, forKey: .formats) ?? []
+        usageField = try container.decodeIfPresent(String.self, forKey: .usageField) ?? OpenMeterEvent.defaultUsageField
     }
 
     /// The format of the file at `path`: its glob rule, else the plain rule, else `plain`.

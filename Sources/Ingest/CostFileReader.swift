@@ -7,11 +7,13 @@ import Support
 package final class CostFileReader {
     package let mapping: CostColumnMap
     package let rejects: RejectLog
+    package let prices: PriceTable
     private let requests = RequestRegistry()
 
-    package init(mapping: CostColumnMap = [:], rejects: RejectLog) {
+    package init(mapping: CostColumnMap = [:], rejects: RejectLog, prices: PriceTable = PriceTable()) {
         self.mapping = mapping
         self.rejects = rejects
+        self.prices = prices
     }
 
     /// Reads one file; `onBytes` gets progress, `body` every accepted row.
@@ -21,13 +23,21 @@ package final class CostFileReader {
         var summary = CostFileSummary(path: path, bytes: FileSystem.fileSize(path) ?? 0)
         var checker: CostRowChecker?
         do {
+            if mapping.format(for: path).readsJSONLines || CostFormat.isJSONLines(path) {
+                let events = try CostRowChecker.forFile(path, mapping: mapping, prices: prices)
+                checker = events
+                try withoutActuallyEscaping(onBytes) { onBytes in
+                    try InputStream.readLines(path: path, onBlock: onBytes) { line, bytes in
+                        if let reject = try events.takeEvent(line: line, bytes: bytes, into: &summary, requests: requests, body) {
+                            try rejects.record(reject)
+                        }
+                    }
+                }
+                return summary
+            }
             try CSVReader.read(path: path, onBlock: onBytes) { record in
                 guard let checker else {
-                    checker = CostRowChecker(
-                        columns: try CostColumns(
-                            header: record.strings, file: path, mapping: mapping.mapping(for: path),
-                            format: mapping.format(for: path)),
-                        path: path)
+                    checker = try CostRowChecker.forFile(path, header: record.strings, mapping: mapping, prices: prices)
                     return
                 }
                 if let reject = try checker.take(record, into: &summary, requests: requests, body) { try rejects.record(reject) }
@@ -49,41 +59,92 @@ package final class CostFileReader {
     }
 }
 
+extension CostRowChecker {
+    /// The checker of one cost file: its format (by `--cost-format`, refused when the file's
+    /// name says otherwise) and, for CSV, its header (read here when not given).
+    package static func forFile(
+        _ path: String, header given: [String]? = nil, mapping: CostColumnMap, prices: PriceTable
+    ) throws -> CostRowChecker {
+        let format = mapping.format(for: path)
+        if let reason = CostFormat.mismatch(path, format) { throw CostInputError.wrongFormat(file: path, reason: reason) }
+        if format.readsJSONLines {
+            // Events name their fields themselves: the columns stand for what each one becomes.
+            let fields = CostColumns.Name.allCases.map(\.rawValue)
+            let columns = try CostColumns(header: fields, file: path, mapping: [:], format: .plain)
+            var events = columns
+            events.format = format
+            return CostRowChecker(columns: events, path: path, prices: prices, usageField: mapping.usageField)
+        }
+        guard let header = try given ?? CSVReader.firstRecord(path: path) else { throw CostInputError.emptyFile(file: path) }
+        let columns = try CostColumns(header: header, file: path, mapping: mapping.mapping(for: path), format: format)
+        return CostRowChecker(columns: columns, path: path, prices: prices, usageField: mapping.usageField)
+    }
+}
+
+/// Why a row with no cost could not be priced.
+package struct PricingProblem: Error {
+    package let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
 /// Checks one cost record and counts it: the shared step of the sequential and the parallel
 /// readers.
 package struct CostRowChecker: Sendable {
     package let columns: CostColumns
     package let path: String
+    /// Prices rows that carry a quantity and no cost (`prices.csv`).
+    package let prices: PriceTable
+    /// The member of an OpenMeter event's `data` that holds the quantity.
+    package let usageField: String
 
-    package init(columns: CostColumns, path: String) {
+    package init(
+        columns: CostColumns, path: String, prices: PriceTable = PriceTable(),
+        usageField: String = OpenMeterEvent.defaultUsageField
+    ) {
         self.columns = columns
         self.path = path
+        self.prices = prices
+        self.usageField = usageField
     }
 
     /// Counts the record in `summary`; hands an accepted row to `body`; returns the reject, if any.
     package func take(
         _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
     ) throws -> Reject? {
+        try counting(line: record.line) { try count(check(record), into: &summary, requests: requests, body) }
+    }
+
+    /// The same for one line of an OpenMeter export (JSON lines).
+    package func takeEvent(
+        line: Int, bytes: UnsafeRawBufferPointer, into summary: inout CostFileSummary, requests: RequestRegistry,
+        _ body: (CostRow) throws -> Void
+    ) throws -> Reject? {
+        try counting(line: line) {
+            try checkEvent(line: line, bytes: bytes) { outcome in try count(outcome, into: &summary, requests: requests, body) }
+        }
+    }
+
+    private func counting(line: Int, _ work: () throws -> Reject?) throws -> Reject? {
         do {
-            return try count(record, into: &summary, requests: requests, body)
+            return try work()
         } catch let error as MoneyError {
-            throw CostRowError(file: path, line: record.line, underlying: error)
+            throw CostRowError(file: path, line: line, underlying: error)
         } catch let error as ConversionError {
-            throw CostRowError(file: path, line: record.line, underlying: error)
+            throw CostRowError(file: path, line: line, underlying: error)
         }
     }
 
     private func count(
-        _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
+        _ outcome: Outcome, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
     ) throws -> Reject? {
         summary.rows += 1
-        switch check(record) {
+        switch outcome {
         case .accepted(let row, let requestID):
             if let requestID {
                 let entry = requests.entry(requestID, for: row)
                 switch requests.claim(entry) {
                 case .first:
-                    if requests.recordsClaims { summary.claims.append(RequestClaim(entry: entry, line: record.line)) }
+                    if requests.recordsClaims { summary.claims.append(RequestClaim(entry: entry, line: row.line)) }
                 case .repeated:
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
@@ -133,19 +194,19 @@ package struct CostRowChecker: Sendable {
             }
             currency = code
         }
-        let cost: Money
+        var cost = Money.zero
         let format = columns.format
         let costField = record.trimmed(columns.cost)
-        do {
-            if costField.isEmpty && format.emptyCostIsZero {
-                cost = .zero
-            } else {
+        // An empty cost is priced from prices.csv once time, category and quantity are known.
+        let priced = costField.isEmpty
+        if !priced {
+            do {
                 cost = format.allowsExponent ? try Money.parseAllowingExponent(costField) : try Money.parse(costField)
+            } catch {
+                return reject(columns.cost, error.description)
             }
-        } catch {
-            return reject(columns.cost, error.description)
         }
-        let known = (cost, currency)
+        let known = priced ? nil : (cost, currency)
         let timestamp: Timestamp
         switch TimestampParser.parseInput(record.trimmed(columns.timestamp)) {
         case .success(let parsed): timestamp = parsed
@@ -178,15 +239,117 @@ package struct CostRowChecker: Sendable {
             requestID = record.trimmed(index)
         }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        let unit = columns.unit.map { record.trimmed($0) } ?? empty
+        if priced {
+            let categoryText = String(decoding: category, as: UTF8.self)
+            switch price(quantityNanos, category: categoryText, unit: String(decoding: unit, as: UTF8.self), at: timestamp) {
+            case .success(let value): (cost, currency) = value
+            case .failure(let problem):
+                // An export's unpriced request costs nothing, as the gateway says.
+                if format.emptyCostIsZero { break }
+                return reject(columns.cost, problem.reason)
+            }
+        }
         let row = CostRow(
             timestamp: timestamp, accountID: account, category: category, cost: cost,
-            currency: currency, quantityNanos: quantityNanos,
-            unit: columns.unit.map { record.trimmed($0) } ?? empty, line: record.line)
+            currency: currency, quantityNanos: quantityNanos, unit: unit, line: record.line)
         return .accepted(row, requestID: requestID)
+    }
+
+    /// `quantity x price` of the row's category and unit on its day, rounded once to nine
+    /// decimals; or why the row cannot be priced.
+    private func price(_ quantityNanos: Int64?, category categoryText: String, unit unitText: String, at time: Timestamp)
+        -> Result<(Money, CurrencyCode), PricingProblem>
+    {
+        guard let quantityNanos else {
+            return .failure(PricingProblem("the cost is empty and the row has no quantity to price: give the cost"))
+        }
+        guard let found = prices.price(category: categoryText, unit: unitText, at: time) else {
+            let what = unitText.isEmpty ? categoryText : "\(categoryText) per \(unitText)"
+            return .failure(
+                PricingProblem(
+                    "the cost is empty and prices.csv has no price for \(what) on \(time.civilDate): "
+                        + "give the cost, or add a line \(categoryText),\(unitText),PRICE,CURRENCY,FROM to prices.csv"))
+        }
+        guard let cost = try? found.price.scaled(by: quantityNanos, over: Money.nanosPerUnit) else {
+            return .failure(PricingProblem("quantity x price is beyond what an amount can hold"))
+        }
+        return .success((cost, found.currency))
     }
 }
 
 extension CostRowChecker {
+    /// One OpenMeter event as a cost row: `subject` the account (empty: unlinked), `type` the
+    /// category, the usage field the quantity and its name the unit, priced from prices.csv;
+    /// `source` and `id` together the request id, as CloudEvents makes them unique.
+    fileprivate func checkEvent(line: Int, bytes: UnsafeRawBufferPointer, _ then: (Outcome) throws -> Reject?) throws
+        -> Reject?
+    {
+        func reject(_ field: String, _ value: String, _ reason: String) throws -> Reject? {
+            try then(.rejected(Reject(file: path, line: line, field: field, value: value, reason: reason), cost: nil))
+        }
+        let event: OpenMeterEvent
+        do {
+            event = try OpenMeterEvent(line: bytes, usageField: usageField)
+        } catch {
+            let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
+            return try reject("", shown, "not an OpenMeter event (a CloudEvents JSON object on one line): \(error)")
+        }
+        guard !event.id.isEmpty else { return try reject("id", "", "an event needs an id (CloudEvents requires one)") }
+        let timestamp: Timestamp
+        var time = event.time
+        switch time.withUTF8({ TimestampParser.parseInput(UnsafeRawBufferPointer($0)) }) {
+        case .success(let parsed): timestamp = parsed
+        case .failure(let problem): return try reject("time", event.time, problem.description)
+        }
+        guard !event.type.isEmpty else {
+            return try reject("type", "", "an event needs a type: the meter's event type is the category")
+        }
+        guard let quantityText = event.quantity else {
+            return try reject(
+                "data." + usageField, "",
+                "the event's data has no '\(usageField)': name the member that holds the quantity with --usage-field NAME")
+        }
+        var quantityBytes = quantityText
+        let parsed: Result<Money, MoneyError> = quantityBytes.withUTF8 { raw in
+            do throws(MoneyError) {
+                return .success(try Money.parseAllowingExponent(UnsafeRawBufferPointer(raw)))
+            } catch { return .failure(error) }
+        }
+        let quantity: Money
+        switch parsed {
+        case .success(let value): quantity = value
+        case .failure(let error): return try reject("data." + usageField, quantityText, "quantity is \(error.description)")
+        }
+        let priced: (Money, CurrencyCode)
+        switch price(quantity.nanos, category: event.type, unit: usageField, at: timestamp) {
+        case .success(let value): priced = value
+        case .failure(let problem): return try reject("data." + usageField, quantityText, problem.reason)
+        }
+        var account = event.subject
+        var category = event.type
+        var unit = usageField
+        var requestID = event.source + "\u{1F}" + event.id
+        return try account.withUTF8 { account in
+            try category.withUTF8 { category in
+                try unit.withUTF8 { unit in
+                    try requestID.withUTF8 { requestID in
+                        for (field, bytes) in [("subject", account), ("type", category)] {
+                            if let byte = UnsafeRawBufferPointer(bytes).firstControlByte {
+                                return try reject(field, String(decoding: bytes, as: UTF8.self), Self.controlReason(byte))
+                            }
+                        }
+                        let row = CostRow(
+                            timestamp: timestamp, accountID: UnsafeRawBufferPointer(account),
+                            category: UnsafeRawBufferPointer(category), cost: priced.0, currency: priced.1,
+                            quantityNanos: quantity.nanos, unit: UnsafeRawBufferPointer(unit), line: line)
+                        return try then(.accepted(row, requestID: UnsafeRawBufferPointer(requestID)))
+                    }
+                }
+            }
+        }
+    }
+
     static func controlReason(_ byte: UInt8) -> String {
         "holds a control character (byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(to: 2))); "
             + "text fields may hold tabs but no other control characters"

@@ -12,11 +12,36 @@ package enum CostFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case helicone
     /// Langfuse's observation export (blob storage export, enriched observations as CSV), in USD.
     case langfuse
+    /// OpenMeter usage events, CloudEvents as JSON lines (`costs/*.jsonl`): usage without cost,
+    /// priced from prices.csv.
+    case openmeter
+
+    /// Read as JSON lines, one event a line, not as CSV.
+    package var readsJSONLines: Bool { self == .openmeter }
+
+    /// True for a file name that holds JSON lines (`.jsonl`, or `.jsonl.gz`).
+    package static func isJSONLines(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".jsonl") || lower.hasSuffix(".jsonl.gz")
+    }
+
+    /// Why a file cannot be read as `format`, judged by its name alone; nil when it can.
+    package static func mismatch(_ path: String, _ format: CostFormat) -> String? {
+        switch (isJSONLines(path), format.readsJSONLines) {
+        case (true, false):
+            return "JSON lines in costs/ are read as OpenMeter events only: --cost-format 'NAME.jsonl:openmeter' "
+                + "(with --usage-field for the member of data that holds the quantity)"
+        case (false, true):
+            return "openmeter reads JSON lines (a .jsonl file of CloudEvents), not CSV"
+        default:
+            return nil
+        }
+    }
 
     /// The headers each column is read from, in order of preference; nil: the column's own name.
     package func headers(for name: CostColumns.Name) -> [String]? {
         switch (self, name) {
-        case (.plain, _): nil
+        case (.plain, _), (.openmeter, _): nil
         case (.helicone, .timestamp): ["request_created_at"]
         case (.helicone, .accountID): ["request_user_id"]
         case (.helicone, .category): ["model", "request_model", "response_model"]

@@ -20,6 +20,8 @@ package struct InputLayout: Sendable, Hashable, Codable {
     package var exchangeRates: String?
     package var consent: String?
     package var deliveries: String?
+    /// What a unit of usage costs, for usage rows without a cost (optional).
+    package var prices: String?
     /// Entries of the input folders that cannot be read as inputs, one reject each.
     package var refused: [Reject] = []
 
@@ -27,7 +29,8 @@ package struct InputLayout: Sendable, Hashable, Codable {
         guard FileSystem.kind(root) == .directory else { throw .notAFolder(root) }
         self.root = root
         var refused: [Reject] = []
-        costFiles = try InputLayout.files(in: "costs", of: root, endingIn: [".csv"], refused: &refused)
+        // JSON lines are OpenMeter events (`--cost-format ...:openmeter`); refused otherwise, with the fix.
+        costFiles = try InputLayout.files(in: "costs", of: root, endingIn: [".csv", ".jsonl"], refused: &refused)
         notificationFiles = try InputLayout.files(in: "notifications", of: root, endingIn: [".jsonl", ".csv"], refused: &refused)
         transactionFiles = try InputLayout.files(in: "transactions", of: root, endingIn: [".jsonl"], refused: &refused)
         // The small files may be gzip too: the plain name first, then the .gz one.
@@ -37,13 +40,14 @@ package struct InputLayout: Sendable, Hashable, Codable {
         exchangeRates = optional("fx.csv")
         consent = optional("consent.csv")
         deliveries = optional("deliveries.csv")
+        prices = optional("prices.csv")
         self.refused = refused
         if costFiles.isEmpty && !refused.contains(where: { $0.file.hasPrefix(root + "/costs/") }) { throw .noCostFiles(root) }
     }
 
     /// Every input file, in the order a run reads them (for byte counts and checksums).
     package var allFiles: [String] {
-        notificationFiles + transactionFiles + [accounts, products, exchangeRates, consent, deliveries].compactMap { $0 }
+        notificationFiles + transactionFiles + [accounts, products, exchangeRates, consent, deliveries, prices].compactMap { $0 }
             + costFiles
     }
 

@@ -53,8 +53,11 @@ struct DataOptions {
         OptionSpec(
             name: "cost-format", value: "[GLOB:]NAME",
             help:
-                "Read cost files as an export: helicone or langfuse (plain: this tool's own), e.g. 'helicone-*.csv:helicone'. Repeatable.",
+                "Read cost files as an export: helicone, langfuse or openmeter (plain: this tool's own), e.g. 'helicone-*.csv:helicone'. Repeatable.",
             repeatable: true),
+        OptionSpec(
+            name: "usage-field", value: "NAME",
+            help: "The member of an OpenMeter event's data that holds the quantity (default value)."),
         OptionSpec(
             name: "trust-root", value: "FILE",
             help: "Also trust this root certificate (DER or PEM) for signed data; for test data. Repeatable.", repeatable: true),
@@ -96,6 +99,12 @@ struct DataOptions {
             threads = min(threads, Self.maximumThreads)
         }
         costColumns = try arguments.costColumnMapping(command: command)
+        if let field = arguments.value("usage-field") {
+            guard !field.isEmpty else {
+                throw .invalidValue(option: "--usage-field", value: field, expected: "a member name of data", command: command)
+            }
+            costColumns.usageField = field
+        }
         quiet = arguments.has("quiet")
         verifySignatures = !arguments.has("no-verify")
         if let record = arguments.value("verified-files") { verifiedFilesRecord = record == "none" ? nil : record }

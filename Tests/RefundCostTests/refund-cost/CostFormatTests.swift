@@ -19,6 +19,18 @@ struct CostFormatTests {
         return (out + "/2026-10", run)
     }
 
+    /// The same with prices.csv beside the data, and more than one added file.
+    func report(adding files: [(String, String)], prices: Bool, _ extra: [String]) throws -> (folder: String, run: ToolRun) {
+        let data = try copyOfSample()
+        for (file, name) in files {
+            try FileManager.default.copyItem(atPath: Self.fixture(file), toPath: data + "/costs/" + name)
+        }
+        if prices { try FileManager.default.copyItem(atPath: Self.fixture("prices.csv"), toPath: data + "/prices.csv") }
+        let out = URL(fileURLWithPath: data).deletingLastPathComponent().path + "/out"
+        let run = try runTool(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet"] + extra)
+        return (out + "/2026-10", run)
+    }
+
     func totals(_ folder: String) throws -> [String: String] {
         let records = try readRecords(folder + "/totals.csv")
         return Dictionary(uniqueKeysWithValues: zip(records[0].fields, records[1].fields))
@@ -105,5 +117,47 @@ struct CostFormatTests {
         for bad in ["e5", "1e", "1e+", "1.2.3e4", "1e999", "abc"] {
             #expect(throws: MoneyError.self) { try parse(bad) }
         }
+    }
+
+    /// OpenMeter events priced from prices.csv give the report of the same rows with costs.
+    ///
+    /// By hand: 1,500 prompt tokens at 0.000002 (the
+    /// price until October 6) = 0.003; 100 at 0.0000025 (from October 6) = 0.00025; 3 images at
+    /// 0.04 EUR = 0.12 EUR, at October 7's 1.074627 = 0.128955; 1,000 tokens of no subject =
+    /// 0.0025 (unlinked); the repeated event (same source and id) dropped; the same id from
+    /// another source is another event: 400 tokens = 0.0008. The video event has no price: a
+    /// reject naming the line to add.
+    @Test func openMeterEventsArePricedFromThePriceTable() throws {
+        let events = try report(
+            adding: [("openmeter-2026-10.jsonl", "openmeter-2026-10.jsonl")], prices: true,
+            ["--cost-format", "openmeter-*.jsonl:openmeter", "--usage-field", "tokens", "--max-rejects", "1"])
+        #expect(events.run.status == 0, "\(events.run.stderr)")
+        let twin = try report(adding: [("openmeter-twin.csv", "twin.csv")], prices: false, [])
+        let priced = try report(adding: [("usage-without-cost.csv", "usage.csv")], prices: true, [])
+        #expect(priced.run.status == 0, "\(priced.run.stderr)")
+        for file in ["summary.csv", "totals.csv", "cost_by_day.csv", "trend.csv"] {
+            let expected = try TestFiles.read(twin.folder + "/" + file)
+            #expect(try TestFiles.read(events.folder + "/" + file) == expected, "openmeter \(file)")
+            #expect(try TestFiles.read(priced.folder + "/" + file) == expected, "usage rows priced \(file)")
+        }
+        let ours = try totals(events.folder)
+        #expect(ours["cost_total"] == "1291.316977")
+        #expect(ours["cost_unlinked"] == "52.641459")
+        let rejects = try readRecords(events.folder + "/rejects.csv")
+        #expect(rejects.count == 2)
+        #expect(rejects[1].fields[1] == "7" && rejects[1].fields[2] == "data.tokens" && rejects[1].fields[3] == "7")
+        #expect(rejects[1].fields[4].contains("prices.csv has no price for video per tokens on 2026-10-09"))
+        let run = try TestFiles.read(events.folder + "/run.json")
+        #expect(run.contains("\"duplicates_dropped\": 17"))
+        #expect(run.contains("\"path\": \"prices.csv\""), "prices.csv is an input with its checksum")
+    }
+
+    @Test func jsonLinesWithoutAFormatAndUsageWithoutAPriceAreRefusedWithTheFix() throws {
+        let unmapped = try report(adding: [("openmeter-2026-10.jsonl", "openmeter-2026-10.jsonl")], prices: true, [])
+        #expect(unmapped.run.status == 1)
+        #expect(unmapped.run.stderr.contains("JSON lines in costs/ are read as OpenMeter events only: --cost-format"))
+        let unpriced = try report(adding: [("usage-without-cost.csv", "usage.csv")], prices: false, [])
+        #expect(unpriced.run.status == 1)
+        #expect(unpriced.run.stderr.contains("the cost is empty and prices.csv has no price for prompt per tokens on 2026-10-05"))
     }
 }

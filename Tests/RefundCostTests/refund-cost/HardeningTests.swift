@@ -67,7 +67,8 @@ struct HardeningTests {
         let run = try runTool(["validate", "--data", data, "--quiet"], timeout: 60)
         #expect(run.status == 1)
         for (name, reason) in [
-            ("costs/sub", "a folder inside costs/"), ("costs/x.csv.zip", "not a .csv file"), ("costs/b.csv ", "not a .csv file"),
+            ("costs/sub", "a folder inside costs/"), ("costs/x.csv.zip", "not a .csv or .jsonl file"),
+            ("costs/b.csv ", "not a .csv or .jsonl file"),
             ("notifications/README.txt", "not a .jsonl or .csv file"), ("costs/pipe.csv", "not a regular file"),
             ("notifications/pipe.jsonl", "not a regular file"),
         ] {
