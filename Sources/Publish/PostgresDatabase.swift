@@ -50,19 +50,6 @@ package final class PostgresDatabase: PublishDatabase {
 
     package func typeName(_ kind: ColumnKind) -> String { kind.postgresType }
 
-    package func create(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {
-        let list = columns.map { column in
-            "\(column.name) \(column.kind.postgresType)"
-                + (column.name == "label" || column.name == "published_at" ? " NOT NULL" : "")
-        }
-        try execute("CREATE TABLE \(table) (\(list.joined(separator: ", ")))")
-        try execute("CREATE INDEX \(table)_label ON \(table) (label)")
-    }
-
-    package func addColumn(_ column: OutputTable.Column, to table: String) throws(DatabaseError) {
-        try execute("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.kind.postgresType)")
-    }
-
     package func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
         let made = [label].withCStrings { pointers in
             PQexecParams(connection, "DELETE FROM \(table) WHERE label = $1", 1, nil, pointers, nil, nil, 0)
@@ -87,7 +74,7 @@ package final class PostgresDatabase: PublishDatabase {
 
     // MARK: Statements
 
-    private func execute(_ sql: String) throws(DatabaseError) {
+    package func execute(_ sql: String) throws(DatabaseError) {
         guard let result = PQexec(connection, sql) else {
             throw DatabaseError(String(cString: PQerrorMessage(connection)).trimmedLines)
         }

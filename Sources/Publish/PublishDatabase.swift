@@ -14,9 +14,8 @@ package protocol PublishDatabase: AnyObject {
     func columns(of table: String) throws(DatabaseError) -> [(name: String, type: String)]?
     /// The type name `columns(of:)` reports for a column of this kind.
     func typeName(_ kind: ColumnKind) -> String
-    /// Creates the table with `columns`, and an index on `label`.
-    func create(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError)
-    func addColumn(_ column: OutputTable.Column, to table: String) throws(DatabaseError)
+    /// Runs one statement that takes no parameters and returns no rows.
+    func execute(_ sql: String) throws(DatabaseError)
     /// Removes the rows of one report (a republish replaces them); how many there were.
     func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int
     /// Starts loading rows into `columns` of the table.
@@ -24,6 +23,22 @@ package protocol PublishDatabase: AnyObject {
     /// Brings the database's own helpers for the table up to date with its columns (SQLite's
     /// view in decimal); runs after the table has all of them.
     func tableReady(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError)
+}
+
+extension PublishDatabase {
+    /// Creates the table with `columns`, and an index on `label` (every publish deletes by it).
+    func create(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {
+        let list = columns.map { column in
+            "\(column.name) \(typeName(column.kind))"
+                + (column.name == "label" || column.name == "published_at" ? " NOT NULL" : "")
+        }
+        try execute("CREATE TABLE \(table) (\(list.joined(separator: ", ")))")
+        try execute("CREATE INDEX \(table)_label ON \(table) (label)")
+    }
+
+    func addColumn(_ column: OutputTable.Column, to table: String) throws(DatabaseError) {
+        try execute("ALTER TABLE \(table) ADD COLUMN \(column.name) \(typeName(column.kind))")
+    }
 }
 
 /// Rows going into one table, in the order of the loader's columns.

@@ -51,19 +51,6 @@ package final class SQLiteDatabase: PublishDatabase {
 
     package func typeName(_ kind: ColumnKind) -> String { kind.sqliteType }
 
-    package func create(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {
-        let list = columns.map { column in
-            "\(column.name) \(column.kind.sqliteType)"
-                + (column.name == "label" || column.name == "published_at" ? " NOT NULL" : "")
-        }
-        try execute("CREATE TABLE \(table) (\(list.joined(separator: ", ")))")
-        try execute("CREATE INDEX \(table)_label ON \(table) (label)")
-    }
-
-    package func addColumn(_ column: OutputTable.Column, to table: String) throws(DatabaseError) {
-        try execute("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.kind.sqliteType)")
-    }
-
     package func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
         let statement = try prepare("DELETE FROM \(table) WHERE label = ?1")
         defer { sqlite3_finalize(statement) }
@@ -96,7 +83,7 @@ package final class SQLiteDatabase: PublishDatabase {
 
     // MARK: Statements
 
-    fileprivate func execute(_ sql: String) throws(DatabaseError) {
+    package func execute(_ sql: String) throws(DatabaseError) {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(connection, sql, nil, nil, &message) == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(connection))

@@ -102,10 +102,10 @@ final class PostgresServer {
     private static var serverUID: uid_t { getpwnam("postgres").map { $0.pointee.pw_uid } ?? 65534 }
     private static var serverGID: gid_t { getpwnam("postgres").map { $0.pointee.pw_gid } ?? 65534 }
 
-    /// Starts a program that keeps running (the server), its output into `log`.
-    static func launch(_ program: String, _ arguments: [String], log: String) throws -> Process {
+    /// A process for `program`; under root, the server's programs run as `postgres`.
+    private static func command(_ program: String, _ arguments: [String], asServerUser: Bool) -> Process {
         let process = Process()
-        if getuid() == 0 {
+        if getuid() == 0, asServerUser {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments =
                 ["--reuid=\(serverUID)", "--regid=\(serverGID)", "--clear-groups", "--", program] + arguments
@@ -113,6 +113,12 @@ final class PostgresServer {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
         }
+        return process
+    }
+
+    /// Starts a program that keeps running (the server), its output into `log`.
+    static func launch(_ program: String, _ arguments: [String], log: String) throws -> Process {
+        let process = command(program, arguments, asServerUser: true)
         FileManager.default.createFile(atPath: log, contents: nil)
         if getuid() == 0 { _ = chown(log, serverUID, serverGID) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -127,15 +133,7 @@ final class PostgresServer {
     /// Runs a program and returns its output; under root, the server's programs run as `postgres`.
     @discardableResult
     static func run(_ program: String, _ arguments: [String], asServerUser: Bool = true) throws -> String {
-        let process = Process()
-        if getuid() == 0, asServerUser {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments =
-                ["--reuid=\(serverUID)", "--regid=\(serverGID)", "--clear-groups", "--", program] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        }
+        let process = command(program, arguments, asServerUser: asServerUser)
         // A file, not a pipe: nothing to drain, whatever the program leaves running.
         let outputPath = NSTemporaryDirectory() + "refund-cost-tests/run-\(UUID().uuidString).out"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
