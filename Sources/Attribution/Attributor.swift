@@ -136,12 +136,6 @@ package struct Attributor: Sendable {
         return draws
     }
 
-    /// The totals with credit rows settled, and the credit draws: what a run reports.
-    package mutating func finished() throws -> (totals: AttributionTotals, draws: CreditDraws) {
-        let draws = try settleOwnTotals()
-        return (totals, draws)
-    }
-
     /// Adds one classified row to every aggregate it belongs to. (A mutating method on the
     /// attributor's own totals: passing them `inout` to a method of `self` would copy them.)
     private mutating func record(

@@ -40,11 +40,8 @@ package final class RequestRegistry: Sendable {
         RequestEntry(id: hash.hash128(requestID), content: contentDigest(row))
     }
 
-    /// Claims `requestID` for `row`: the first row with an id counts, later ones are repeats.
-    package func claim(_ requestID: UnsafeRawBufferPointer, for row: CostRow) -> Claim {
-        claim(entry(requestID, for: row))
-    }
-
+    /// Claims a request id with its row's content: the first row with an id counts, later
+    /// ones are repeats (or conflicts, when their content differs).
     package func claim(_ entry: RequestEntry) -> Claim {
         // The high id bits pick the shard, the low ones the slot inside it.
         let shard = Int(truncatingIfNeeded: entry.id >> 70) & (shards.count - 1)

@@ -28,7 +28,7 @@ struct ReportResult {
         return rows
     }
 
-    /// The summary row of a product (`*` for all).
+    /// The summary row of a product (the empty product for the rows of no product; totals.csv is the total).
     func summary(_ product: String) throws -> [String: String] {
         try #require(try rows("summary.csv").first { $0["product_id"] == product })
     }
