@@ -9,13 +9,13 @@ import Support
 package final class InputStream {
     package let path: String
     private let file: FileDescriptor
-    private let gzip: GzipInflater?
+    private let gzip: Gzip.Inflater?
     private let onStored: (UnsafeRawBufferPointer) -> Void
 
     package init(path: String, onStored: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }) throws {
         self.path = path
         file = try FileDescriptor.openForReading(path)
-        gzip = InputStream.isCompressed(path) ? try GzipInflater(path: path) : nil
+        gzip = InputStream.isCompressed(path) ? try Gzip.Inflater(path: path) : nil
         self.onStored = onStored
     }
 
@@ -48,73 +48,6 @@ package final class InputStream {
     ) throws {
         let stream = try InputStream(path: path, onStored: onBlock)
         try LineReader.read(stream, body)
-    }
-}
-
-/// A gzip stream decompressed with zlib; concatenated members (as `cat a.gz b.gz` makes) are
-/// read one after the other, as gunzip does.
-final class GzipInflater {
-    private let path: String
-    private var stream = z_stream()
-    private let input: UnsafeMutableRawBufferPointer
-    private var inputEnded = false
-    private var memberEnded = false
-
-    init(path: String) throws {
-        self.path = path
-        input = .allocate(byteCount: 1 << 18, alignment: 16)
-        // 15 + 32: a window of 32 KiB, and a gzip or zlib header detected on its own.
-        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            input.deallocate()
-            throw InputStreamError.corrupt(file: path, detail: "cannot start zlib")
-        }
-    }
-
-    deinit {
-        inflateEnd(&stream)
-        input.deallocate()
-    }
-
-    /// Decompresses into `buffer`, reading stored bytes with `fill` when zlib needs more.
-    func inflate(into buffer: UnsafeMutableRawBufferPointer, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Int {
-        guard let out = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self), buffer.count > 0 else { return 0 }
-        stream.next_out = out
-        stream.avail_out = uInt(buffer.count)
-        while stream.avail_out > 0 {
-            if stream.avail_in == 0 && !inputEnded {
-                let count = try fill(input)
-                if count == 0 { inputEnded = true }
-                stream.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
-                stream.avail_in = uInt(count)
-            }
-            if stream.avail_in == 0 && inputEnded {
-                guard memberEnded || stream.total_in == 0 else {
-                    throw InputStreamError.corrupt(file: path, detail: "the gzip data ends before its end marker (a cut file?)")
-                }
-                break
-            }
-            if memberEnded {
-                // Another member follows the one that ended, and starts as every gzip member does.
-                if let next = stream.next_in, next[0] != 0x1F || (stream.avail_in > 1 && next[1] != 0x8B) {
-                    throw InputStreamError.corrupt(
-                        file: path,
-                        detail:
-                            "bytes follow the end of the gzip data that are not another gzip member (a file appended to or padded after compression?)"
-                    )
-                }
-                inflateReset(&stream)
-                memberEnded = false
-            }
-            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-            switch status {
-            case Z_OK, Z_BUF_ERROR: continue
-            case Z_STREAM_END: memberEnded = true
-            default:
-                let detail = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                throw InputStreamError.corrupt(file: path, detail: "not valid gzip data: \(detail)")
-            }
-        }
-        return buffer.count - Int(stream.avail_out)
     }
 }
 

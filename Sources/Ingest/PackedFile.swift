@@ -1,4 +1,3 @@
-internal import CZlib
 import Support
 
 /// The container of the files the tool writes for itself between steps (ledger snapshots,
@@ -53,57 +52,4 @@ package struct PackedFileError: Error, CustomStringConvertible {
     }
 
     package var description: String { "error: \(path): \(problem)" }
-}
-
-/// Whole-buffer gzip with zlib, for the tool's own files.
-enum Gzip {
-    static func compress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
-        var stream = z_stream()
-        // 15 + 16: a 32 KiB window and a gzip header, so `gunzip` can read the content too.
-        guard
-            deflateInit2_(
-                &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
-        else { throw PackedFileError(path: name, problem: "cannot start zlib") }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 64)
-        let status = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { throw PackedFileError(path: name, problem: "zlib could not compress (\(status))") }
-        return Array(output.prefix(Int(stream.total_out)))
-    }
-
-    static func decompress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw PackedFileError(path: name, problem: "cannot start zlib")
-        }
-        defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var status = Z_OK
-        bytes.withUnsafeBufferPointer { input in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = uInt(input.count)
-            while status == Z_OK {
-                let produced = chunk.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    return out.count - Int(stream.avail_out)
-                }
-                output.append(contentsOf: chunk.prefix(produced))
-            }
-        }
-        guard status == Z_STREAM_END else {
-            throw PackedFileError(path: name, problem: "its content is not complete gzip data (a cut file?)")
-        }
-        return output
-    }
 }
