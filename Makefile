@@ -67,7 +67,7 @@ page-check: page-deps
 	python3 Tests/page/check_report_page.py reports/2026-10/report.html
 
 # Past one machine: the binary Spark executors run (the Swift standard library linked in, so a
-# worker needs only libc, libcsv, libssl, zlib and libcurl), Java and the pinned PySpark, the driver.
+# worker needs only libc, libcsv, libssl, zlib, libcurl, libpq and SQLite), Java and the pinned PySpark, the driver.
 STATIC_BINARY := .build/static/release/refund-cost
 SPARK_PYTHON := scaleout/.venv/bin/python
 static-build: deps
