@@ -372,8 +372,7 @@ package struct CostRowError: Error, CustomStringConvertible {
     package var underlying: any Error
 
     package var description: String {
-        var detail = "\(underlying)"
-        if detail.hasPrefix("error: ") { detail.removeFirst(7) }
+        var detail = (underlying as? ConversionError)?.reason ?? "\(underlying)"
         if underlying is MoneyError {
             detail = "the cost read so far in this currency, with this row, is beyond what the tool can hold (\(detail))"
         }

@@ -153,12 +153,16 @@ package enum ConversionError: Error, Sendable, Hashable, CustomStringConvertible
     case missingRate(currency: CurrencyCode, date: CivilDate, report: CurrencyCode)
     case outOfRange(currency: CurrencyCode)
 
-    package var description: String {
+    /// What went wrong and what to do, without a location (the error that carries this one
+    /// says where).
+    package var reason: String {
         switch self {
         case .missingRate(let currency, let date, let report):
-            "error: no exchange rate for \(currency) on or before \(date): add a row '\(date),\(currency),RATE' to fx.csv (RATE = \(report) per 1 \(currency))"
+            "no exchange rate for \(currency) on or before \(date): add a row '\(date),\(currency),RATE' to fx.csv (RATE = \(report) per 1 \(currency))"
         case .outOfRange(let currency):
-            "error: converting \(currency) overflowed the amount range"
+            "converting \(currency) overflowed the amount range"
         }
     }
+
+    package var description: String { "error: " + reason }
 }
