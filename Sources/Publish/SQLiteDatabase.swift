@@ -1,4 +1,5 @@
 internal import CSQLite
+import Support
 
 /// SQLite, the embedded default: one file, nothing to run.
 ///
@@ -12,6 +13,15 @@ package final class SQLiteDatabase: PublishDatabase {
 
     package init(path: String) throws(DatabaseError) {
         self.path = path
+        // SQLite creates the file, not its folder, and says only "unable to open database file".
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let folder = String(path[..<slash])
+            guard FileSystem.isDirectory(folder) else {
+                throw DatabaseError(
+                    "could not open the SQLite database \(path): the folder \(folder) does not exist; create it, or give another path"
+                )
+            }
+        }
         var made: OpaquePointer?
         let status = sqlite3_open_v2(path, &made, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         guard status == SQLITE_OK, let made else {

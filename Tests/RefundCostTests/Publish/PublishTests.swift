@@ -244,6 +244,11 @@ struct PublishTests {
         try checkSums(
             label: "2026-10", folder: out + "/reports/2026-10", query: { try sqlite(database, $0) }, money: { Int64($0) ?? .min })
 
+        // A database in a folder that does not exist says so.
+        let nowhere = try runTool(["publish", "--report", Self.sample, "--database", "sqlite:" + out + "/no/such/x.db"])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr.contains("the folder \(out)/no/such does not exist; create it, or give another path"))
+
         // Given the --out folder instead of a report in it, publish names the reports there.
         let parent = try runTool(["publish", "--report", out + "/reports", "--database", "sqlite:" + database])
         #expect(parent.status == 1)
