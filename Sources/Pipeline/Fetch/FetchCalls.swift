@@ -54,13 +54,7 @@ package enum FetchCalls {
                 do {
                     state.calls += try fetch.fetch(
                         into: file, scratch: scratch(data), resumable: true,
-                        request: { revision in
-                            (
-                                "GET",
-                                prefix + AppStoreServerAPI.pathComponent(id)
-                                    + (revision.map { "?revision=" + AppStoreServerAPI.pathComponent($0) } ?? ""), []
-                            )
-                        }, next: pageInfo)
+                        request: byRevision(prefix + AppStoreServerAPI.pathComponent(id)), next: pageInfo)
                     state.files += 1
                 } catch let error as FetchError where !error.unauthorized {
                     // One customer's failure is reported; the others go on.
@@ -72,6 +66,12 @@ package enum FetchCalls {
             progress(state)
         }
         return state
+    }
+
+    /// A GET of `path`, its pages after the first asked for by `?revision=` (Get Transaction
+    /// History and Get Refund History page the same way).
+    private static func byRevision(_ path: String) -> (String?) -> (method: String, path: String, body: [UInt8]) {
+        { revision in ("GET", path + (revision.map { "?revision=" + AppStoreServerAPI.pathComponent($0) } ?? ""), []) }
     }
 
     /// The pages after every cut transaction history of the data (`--incomplete`), each into
@@ -86,10 +86,8 @@ package enum FetchCalls {
             do {
                 state.calls += try fetch.fetch(
                     into: file, scratch: scratch(data), resumable: true, startingAfter: history.revision,
-                    request: { revision in
-                        let path = "/inApps/v2/history/" + AppStoreServerAPI.pathComponent(history.transactionID)
-                        return ("GET", path + (revision.map { "?revision=" + AppStoreServerAPI.pathComponent($0) } ?? ""), [])
-                    }, next: pageInfo)
+                    request: byRevision("/inApps/v2/history/" + AppStoreServerAPI.pathComponent(history.transactionID)),
+                    next: pageInfo)
                 state.files += 1
             } catch let error as FetchError where !error.unauthorized {
                 state.failures.append("\(history.file):\(history.line): \(error.message)")
