@@ -11,29 +11,28 @@ package struct OutputTable: Sendable {
     package let table: String
     /// The file's columns, in order, as this version writes them.
     ///
-    /// A folder written by an
-    /// earlier version may hold fewer (columns are only ever added at the end); the missing
-    /// ones load as NULL.
+    /// A folder written by an earlier version may hold fewer (columns are only ever added at
+    /// the end); the missing ones load as NULL.
     package let columns: [Column]
     /// The file is JSON lines, not CSV (`consumption_responses.jsonl`).
     package let isJSONLines: Bool
+    /// The file has no window columns of its own, so every row gets `period_start` and `period_end`.
+    package let addsWindow: Bool
+    /// The columns every row gets beside the file's own: which report it came from, its window
+    /// (when the file has no such columns) and when it was published.
+    ///
+    /// Worked out once: every row of the file is laid out by it.
+    package let tableColumns: [Column]
 
     init(_ file: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false) {
         self.file = file
         let stem = file.split(separator: ".").first.map(String.init) ?? file
         table = "refund_cost_" + stem
-        self.columns = columns.map { Column(name: $0.0, kind: $0.1) }
+        let own = columns.map { Column(name: $0.0, kind: $0.1) }
+        self.columns = own
         isJSONLines = jsonLines
+        addsWindow = !own.contains { $0.name == "period_start" }
+        let window = addsWindow ? [Column(name: "period_start", kind: .date), Column(name: "period_end", kind: .date)] : []
+        tableColumns = [Column(name: "label", kind: .text)] + window + own + [Column(name: "published_at", kind: .timestamp)]
     }
-
-    /// The columns every row gets beside the file's own: which report it came from, its window
-    /// (when the file has no such columns) and when it was published.
-    package var tableColumns: [Column] {
-        var all = [Column(name: "label", kind: .text)]
-        if addsWindow { all += [Column(name: "period_start", kind: .date), Column(name: "period_end", kind: .date)] }
-        return all + columns + [Column(name: "published_at", kind: .timestamp)]
-    }
-
-    /// The file has no window columns of its own, so every row gets `period_start` and `period_end`.
-    package var addsWindow: Bool { !columns.contains { $0.name == "period_start" } }
 }

@@ -51,13 +51,7 @@ package final class PostgresDatabase: PublishDatabase {
     package func typeName(_ kind: ColumnKind) -> String { kind.postgresType }
 
     package func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
-        let made = [label].withCStrings { pointers in
-            PQexecParams(connection, "DELETE FROM \(table) WHERE label = $1", 1, nil, pointers, nil, nil, 0)
-        }
-        guard let result = made else { throw DatabaseError(String(cString: PQerrorMessage(connection)).trimmedLines) }
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw resultError(result) }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
+        try withResult("DELETE FROM \(table) WHERE label = $1", [label]) { Int(String(cString: PQcmdTuples($0))) ?? 0 }
     }
 
     package func loader(for table: String, columns: [OutputTable.Column]) throws(DatabaseError) -> any RowLoader {
@@ -85,6 +79,17 @@ package final class PostgresDatabase: PublishDatabase {
 
     /// Runs `sql` with text parameters; the rows of the result as text (NULL as "").
     private func query(_ sql: String, _ parameters: [String]) throws(DatabaseError) -> [[String]] {
+        try withResult(sql, parameters) { result in
+            (0..<PQntuples(result)).map { row in
+                (0..<PQnfields(result)).map { String(cString: PQgetvalue(result, row, $0)) }
+            }
+        }
+    }
+
+    /// Runs `sql` with text parameters and hands its successful result to `body`.
+    private func withResult<Value>(_ sql: String, _ parameters: [String], _ body: (OpaquePointer) -> Value)
+        throws(DatabaseError) -> Value
+    {
         let made = parameters.withCStrings { pointers in
             PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
@@ -92,11 +97,7 @@ package final class PostgresDatabase: PublishDatabase {
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw resultError(result) }
-        var rows: [[String]] = []
-        for row in 0..<PQntuples(result) {
-            rows.append((0..<PQnfields(result)).map { String(cString: PQgetvalue(result, row, $0)) })
-        }
-        return rows
+        return body(result)
     }
 
     private func resultError(_ result: OpaquePointer) -> DatabaseError {
