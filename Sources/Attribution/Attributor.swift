@@ -8,7 +8,7 @@ import Support
 ///
 /// Nothing is dropped: every accepted row lands in exactly one class (inside the window) or in the
 /// before/after-window counts.
-package struct Attributor: Sendable {
+package struct Attributor: CostRowSink {
     package let classifier: Classifier
     package let window: ReportWindow
     package let rates: ExchangeRates
@@ -41,6 +41,9 @@ package struct Attributor: Sendable {
         copy.totals = AttributionTotals(products: products.names.count, transactions: classifier.ledger.transactions.count)
         return copy
     }
+
+    /// Rows are attributed the same whatever part they come from.
+    package mutating func begin(part: Int) {}
 
     package mutating func add(_ row: CostRow) throws {
         let t = row.timestamp

@@ -21,6 +21,8 @@ package enum ParallelCostReading {
         package var headerRejects: [Reject]
         /// Rejected rows in file and line order.
         package var rowRejects: [Reject]
+        /// What became of the FOCUS bill's pool rows; nil when `costs/` holds no bill.
+        package var allocation: PoolAllocation?
     }
 
     /// Per part: what it found.
@@ -37,43 +39,54 @@ package enum ParallelCostReading {
         let threads = max(1, threads)
         // Checksums and split points, one file per thread.
         let plans = try plan(files, parts: threads == 1 ? 1 : threads * 2)
-        // Usage rows without cost are priced from the data folder's prices.csv.
+        // Usage rows without cost are priced from the data folder's prices.csv, or paid by pools.
         let prices = try PriceTable(dataFolder: root)
-        let sequential = plans.map { plan in
+        let bill = try CostPoolBill(plans.filter { FocusPoolFile.isPoolFile($0.path) }.map(\.path), root: root)
+        let usagePlans = plans.filter { !bill.files.contains($0.path) }
+        let sequential = usagePlans.map { plan in
             var whole = plan
             whole.parts = [FilePart(path: plan.path, start: 0, end: plan.size, firstLine: 1)]
             return whole
         }
+        let reading = Reading(
+            root: root, mapping: mapping, prices: prices, bill: bill, template: template, registry: registry,
+            progress: progress)
         var result: Attributed
         do {
-            result = try attribute(
-                plans, root: root, mapping: mapping, prices: prices, template: template, threads: threads,
-                requests: registry(), progress: progress)
+            result = try reading.attribute(usagePlans, threads: threads)
         } catch let error as CostSumError where threads > 1 {
             // Parts summed apart overflowed only when added up: in file order the row that
             // overflows is found, and the error names its file and line.
-            _ = try attribute(
-                sequential, root: root, mapping: mapping, prices: prices, template: template, threads: 1,
-                requests: registry(), progress: progress)
+            _ = try reading.attribute(sequential, threads: 1)
             throw error
+        } catch AllocationReading.needsOrder where threads > 1 {
+            result = try reading.attribute(sequential, threads: 1)
         }
         if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
-            result = try attribute(
-                sequential, root: root, mapping: mapping, prices: prices, template: template, threads: 1,
-                requests: registry(), progress: progress)
+            result = try reading.attribute(sequential, threads: 1)
             result.readSequentially = true
         }
+        // The bill's files, in the order of the folder, beside the usage files.
+        let order = Dictionary(uniqueKeysWithValues: plans.enumerated().map { ($1.path, $0) })
+        var summaries = result.summaries + bill.summaries
+        summaries.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
+        var rowRejects = result.rowRejects + bill.rejects
+        rowRejects = rowRejects.enumerated().sorted { a, b in
+            let x = order[a.element.file, default: 0], y = order[b.element.file, default: 0]
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+        let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
         return Result(
-            totals: result.totals, summaries: result.summaries, inputs: result.inputs, readSequentially: result.readSequentially,
-            headerRejects: result.headerRejects, rowRejects: result.rowRejects)
+            totals: result.totals, summaries: summaries, inputs: inputs, readSequentially: result.readSequentially,
+            headerRejects: result.headerRejects, rowRejects: rowRejects, allocation: result.allocation)
     }
 
     private struct Attributed {
         var totals: AttributionTotals
         var summaries: [CostFileSummary]
-        var inputs: [InputFileRecord]
         var headerRejects: [Reject]
         var rowRejects: [Reject]
+        var allocation: PoolAllocation?
         var readSequentially = false
     }
 
@@ -84,87 +97,152 @@ package enum ParallelCostReading {
         }
     }
 
-    private static func attribute(
-        _ plans: [FileSplitter], root: String, mapping: CostColumnMap, prices: PriceTable, template: Attributor,
-        threads: Int, requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
-    ) throws -> Attributed {
-        let (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices)
-        let parts = plans.enumerated().flatMap { file, plan in
-            checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
-        }
-        let progressCounts = Mutex((bytes: 0, rows: 0))
-        let checkersCopy = checkers
-        let (attributors, partResults) = try Parallel.workers(
-            parts.count, threads: threads, start: { _ in template.emptyCopy() }
-        ) { attributor, index in
-            let (file, part) = parts[index]
-            guard let checker = checkersCopy[file] else {
-                return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: [])
+    /// Why the pools' two readings go again in file order, on one thread.
+    private enum AllocationReading: Error {
+        /// Usage rows a pool is spread over were dropped as repeated request ids: which copy a
+        /// thread keeps may differ between the two readings, and the shares' file order must be
+        /// the same in both.
+        case needsOrder
+    }
+
+    /// One reading of the usage files with everything it needs.
+    private struct Reading {
+        var root: String
+        var mapping: CostColumnMap
+        var prices: PriceTable
+        var bill: CostPoolBill
+        var template: Attributor
+        var registry: @Sendable () -> RequestRegistry
+        var progress: @Sendable (Int, Int) -> Void
+
+        /// Attributes every usage row; with a bill, first counts the usage the pools spread
+        /// over, then attributes each row with its shares.
+        func attribute(_ plans: [FileSplitter], threads: Int) throws -> Attributed {
+            guard !bill.index.isEmpty else {
+                let read = try Self.read(
+                    plans, mapping: mapping, prices: prices, pooled: bill.categories, template: template, threads: threads,
+                    requests: registry(), progress: progress)
+                return Attributed(
+                    totals: try Self.merged(read.sinks, template), summaries: read.summaries,
+                    headerRejects: read.headerRejects, rowRejects: read.rowRejects,
+                    allocation: bill.files.isEmpty ? nil : try bill.outcome(plan: nil, allocated: []))
             }
-            var summary = CostFileSummary(path: part.path, bytes: 0)
-            var found: [Reject] = []
-            var rows = 0
-            if checker.columns.format.readsJSONLines {
-                try InputStream.readLines(path: part.path) { line, bytes in
-                    if let reject = try checker.takeEvent(
-                        line: line, bytes: bytes, into: &summary, requests: requests, { try attributor.add($0) })
-                    {
+            let counted = try Self.read(
+                plans, mapping: mapping, prices: prices, pooled: bill.categories, template: UsageBasis(index: bill.index),
+                threads: threads, requests: registry(), progress: { _, _ in })
+            if threads > 1 && counted.summaries.contains(where: { $0.pooledDuplicates > 0 }) {
+                throw AllocationReading.needsOrder
+            }
+            var counts: [Int: [UsageBasis.Key: Int]] = [:]
+            for var sink in counted.sinks {
+                counts.merge(sink.finish(), uniquingKeysWith: { $0.merging($1, uniquingKeysWith: +) })
+            }
+            let plan = AllocationPlan(index: bill.index, counts: counts)
+            let read = try Self.read(
+                plans, mapping: mapping, prices: prices, pooled: bill.categories,
+                template: AllocatingAttributor(attributor: template, plan: plan), threads: threads, requests: registry(),
+                progress: progress)
+            var allocated = AllocatingAttributor(attributor: template, plan: plan)
+            for sink in read.sinks { allocated.mergeAllocated(sink) }
+            return Attributed(
+                totals: try Self.merged(read.sinks.map(\.attributor), template), summaries: read.summaries,
+                headerRejects: read.headerRejects, rowRejects: read.rowRejects,
+                allocation: try bill.outcome(plan: plan, allocated: allocated.allocated))
+        }
+
+        private static func merged(_ attributors: [Attributor], _ template: Attributor) throws -> AttributionTotals {
+            var totals = template.emptyCopy().totals
+            do {
+                for attributor in attributors { try totals.merge(attributor.totals) }
+            } catch {
+                throw CostSumError(file: nil, underlying: error)
+            }
+            return totals
+        }
+
+        struct Read<Sink: CostRowSink> {
+            var sinks: [Sink]
+            var summaries: [CostFileSummary]
+            var headerRejects: [Reject]
+            var rowRejects: [Reject]
+        }
+
+        /// Reads every part of `plans` on `threads` threads into copies of `template`.
+        static func read<Sink: CostRowSink>(
+            _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>, template: Sink,
+            threads: Int, requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
+        ) throws -> Read<Sink> {
+            let (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
+            let parts = plans.enumerated().flatMap { file, plan in
+                checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
+            }
+            let progressCounts = Mutex((bytes: 0, rows: 0))
+            let checkersCopy = checkers
+            let (sinks, partResults) = try Parallel.workers(
+                parts.count, threads: threads, start: { _ in template.emptyCopy() }
+            ) { sink, index in
+                let (file, part) = parts[index]
+                sink.begin(part: index)
+                guard let checker = checkersCopy[file] else {
+                    return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: [])
+                }
+                var summary = CostFileSummary(path: part.path, bytes: 0)
+                var found: [Reject] = []
+                var rows = 0
+                if checker.columns.format.readsJSONLines {
+                    try InputStream.readLines(path: part.path) { line, bytes in
+                        if let reject = try checker.takeEvent(
+                            line: line, bytes: bytes, into: &summary, requests: requests, { try sink.add($0) })
+                        {
+                            found.append(reject)
+                        }
+                    }
+                    let counted = progressCounts.withLock { counts in
+                        counts.bytes += part.end - part.start
+                        counts.rows += summary.rows
+                        return counts
+                    }
+                    progress(counted.bytes, counted.rows)
+                    return PartResult(summary: summary, rejects: found)
+                }
+                var skipHeader = part.start == 0
+                try CSVReader.read(
+                    part: part,
+                    onBlock: { block in
+                        let counted = progressCounts.withLock { counts in
+                            counts.bytes += block.count
+                            counts.rows += rows
+                            return counts
+                        }
+                        rows = 0
+                        progress(counted.bytes, counted.rows)
+                    }
+                ) { record in
+                    if skipHeader {
+                        skipHeader = false
+                        return
+                    }
+                    rows += 1
+                    if let reject = try checker.take(record, into: &summary, requests: requests, { try sink.add($0) }) {
                         found.append(reject)
                     }
                 }
-                let counted = progressCounts.withLock { counts in
-                    counts.bytes += part.end - part.start
-                    counts.rows += summary.rows
-                    return counts
-                }
-                progress(counted.bytes, counted.rows)
                 return PartResult(summary: summary, rejects: found)
             }
-            var skipHeader = part.start == 0
-            try CSVReader.read(
-                part: part,
-                onBlock: { block in
-                    let counted = progressCounts.withLock { counts in
-                        counts.bytes += block.count
-                        counts.rows += rows
-                        return counts
-                    }
-                    rows = 0
-                    progress(counted.bytes, counted.rows)
-                }
-            ) { record in
-                if skipHeader {
-                    skipHeader = false
-                    return
-                }
-                rows += 1
-                if let reject = try checker.take(record, into: &summary, requests: requests, { try attributor.add($0) }) {
-                    found.append(reject)
-                }
-            }
-            return PartResult(summary: summary, rejects: found)
-        }
 
-        var totals = template.emptyCopy().totals
-        do {
-            for attributor in attributors { try totals.merge(attributor.totals) }
-        } catch {
-            throw CostSumError(file: nil, underlying: error)
-        }
-        var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
-        var rowRejects: [Reject] = []
-        for (index, (file, _)) in parts.enumerated() {
-            let part = partResults[index]
-            do {
-                try summaries[file].merge(part.summary)
-            } catch {
-                throw CostSumError(file: part.summary.path, underlying: error)
+            var summaries = plans.map { CostFileSummary(path: $0.path, bytes: $0.size) }
+            var rowRejects: [Reject] = []
+            for (index, (file, _)) in parts.enumerated() {
+                let part = partResults[index]
+                do {
+                    try summaries[file].merge(part.summary)
+                } catch {
+                    throw CostSumError(file: part.summary.path, underlying: error)
+                }
+                rowRejects.append(contentsOf: part.rejects)
             }
-            rowRejects.append(contentsOf: part.rejects)
+            return Read(sinks: sinks, summaries: summaries, headerRejects: headerRejects, rowRejects: rowRejects)
         }
-        let inputs = plans.map { InputFileRecord(path: HumanText.relative($0.path, to: root), bytes: $0.size, sha256: $0.sha256) }
-        return Attributed(
-            totals: totals, summaries: summaries, inputs: inputs, headerRejects: headerRejects, rowRejects: rowRejects)
     }
 
     /// Every file's header, read through the file's own start (a part other than the first
@@ -173,13 +251,13 @@ package enum ParallelCostReading {
     /// A file whose header cannot be used is a rejected input, line 1, and none of its rows are read;
     /// the others go on, so one run lists every such file.
     private static func headers(
-        _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable
+        _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>
     ) throws -> (checkers: [CostRowChecker?], rejects: [Reject]) {
         var checkers: [CostRowChecker?] = []
         var rejects: [Reject] = []
         for plan in plans {
             do {
-                let checker = try CostRowChecker.forFile(plan.path, mapping: mapping, prices: prices)
+                let checker = try CostRowChecker.forFile(plan.path, mapping: mapping, prices: prices, pooled: pooled)
                 checkers.append(checker)
             } catch let error as CostInputError {
                 rejects.append(

@@ -63,7 +63,8 @@ extension CostRowChecker {
     /// The checker of one cost file: its format (by `--cost-format`, refused when the file's
     /// name says otherwise) and, for CSV, its header (read here when not given).
     package static func forFile(
-        _ path: String, header given: [String]? = nil, mapping: CostColumnMap, prices: PriceTable
+        _ path: String, header given: [String]? = nil, mapping: CostColumnMap, prices: PriceTable,
+        pooled: Set<String> = []
     ) throws -> CostRowChecker {
         let format = mapping.format(for: path)
         if let reason = CostFormat.mismatch(path, format) { throw CostInputError.wrongFormat(file: path, reason: reason) }
@@ -73,11 +74,12 @@ extension CostRowChecker {
             let columns = try CostColumns(header: fields, file: path, mapping: [:], format: .plain)
             var events = columns
             events.format = format
-            return CostRowChecker(columns: events, path: path, prices: prices, usageField: mapping.usageField)
+            return CostRowChecker(
+                columns: events, path: path, prices: prices, usageField: mapping.usageField, pooled: pooled)
         }
         guard let header = try given ?? CSVReader.firstRecord(path: path) else { throw CostInputError.emptyFile(file: path) }
         let columns = try CostColumns(header: header, file: path, mapping: mapping.mapping(for: path), format: format)
-        return CostRowChecker(columns: columns, path: path, prices: prices, usageField: mapping.usageField)
+        return CostRowChecker(columns: columns, path: path, prices: prices, usageField: mapping.usageField, pooled: pooled)
     }
 }
 
@@ -96,15 +98,19 @@ package struct CostRowChecker: Sendable {
     package let prices: PriceTable
     /// The member of an OpenMeter event's `data` that holds the quantity.
     package let usageField: String
+    /// Usage categories a FOCUS pool is spread over (`allocation.csv`): a row of one may carry a
+    /// quantity and no cost, the pool pays for it.
+    package let pooled: Set<String>
 
     package init(
         columns: CostColumns, path: String, prices: PriceTable = PriceTable(),
-        usageField: String = OpenMeterEvent.defaultUsageField
+        usageField: String = OpenMeterEvent.defaultUsageField, pooled: Set<String> = []
     ) {
         self.columns = columns
         self.path = path
         self.prices = prices
         self.usageField = usageField
+        self.pooled = pooled
     }
 
     /// Counts the record in `summary`; hands an accepted row to `body`; returns the reject, if any.
@@ -148,6 +154,9 @@ package struct CostRowChecker: Sendable {
                 case .repeated:
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
+                    if !pooled.isEmpty && pooled.contains(String(decoding: row.category, as: UTF8.self)) {
+                        summary.pooledDuplicates += 1
+                    }
                     return nil
                 case .conflicting:
                     summary.conflicts += 1
@@ -245,8 +254,9 @@ package struct CostRowChecker: Sendable {
             switch price(quantityNanos, category: categoryText, unit: String(decoding: unit, as: UTF8.self), at: timestamp) {
             case .success(let value): (cost, currency) = value
             case .failure(let problem):
-                // An export's unpriced request costs nothing, as the gateway says.
-                if format.emptyCostIsZero { break }
+                // An export's unpriced request costs nothing, as the gateway says; usage a pool
+                // pays for gets its cost from the pool.
+                if format.emptyCostIsZero || (quantityNanos != nil && pooled.contains(categoryText)) { break }
                 return reject(columns.cost, problem.reason)
             }
         }
@@ -324,7 +334,12 @@ extension CostRowChecker {
         let priced: (Money, CurrencyCode)
         switch price(quantity.nanos, category: event.type, unit: usageField, at: timestamp) {
         case .success(let value): priced = value
-        case .failure(let problem): return try reject("data." + usageField, quantityText, problem.reason)
+        case .failure(let problem):
+            // A pool pays for the meter's usage: its shares are the cost.
+            guard pooled.contains(event.type) else {
+                return try reject("data." + usageField, quantityText, problem.reason)
+            }
+            priced = (.zero, .usd)
         }
         var account = event.subject
         var category = event.type
@@ -391,6 +406,8 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var duplicates = 0
     /// Repeated request ids whose rows differ otherwise (counted in `duplicates` too).
     package var conflicts = 0
+    /// Repeated rows of a category a FOCUS pool is spread over (counted in `duplicates` too).
+    package var pooledDuplicates = 0
     package var acceptedCost = CostTotals()
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
@@ -419,6 +436,7 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
         rejected += other.rejected
         duplicates += other.duplicates
         conflicts += other.conflicts
+        pooledDuplicates += other.pooledDuplicates
         try acceptedCost.add(other.acceptedCost)
         try rejectedCost.add(other.rejectedCost)
         try duplicateCost.add(other.duplicateCost)

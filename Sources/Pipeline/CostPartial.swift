@@ -27,6 +27,9 @@ package struct CostPartial: Sendable, Codable {
     package var readSequentially: Bool
     /// Request ids settled in another partial that this one counted as repeats.
     package var seeded: Int
+    /// What became of the FOCUS bill's pool rows (one process only: a bill is spread over every
+    /// usage row at once); nil without a bill.
+    package var allocation: PoolAllocation?
 
     /// Reads `files` (all of them in one process; a group of whole files in a distributed run).
     ///
@@ -45,7 +48,7 @@ package struct CostPartial: Sendable, Codable {
         return CostPartial(
             settings: settings, files: files, totals: reading.totals, summaries: reading.summaries, inputs: reading.inputs,
             headerRejects: reading.headerRejects, rowRejects: reading.rowRejects, readSequentially: reading.readSequentially,
-            seeded: seeds.count)
+            seeded: seeds.count, allocation: reading.allocation)
     }
 
     /// Ids claimed first here, by file: what settling duplicates across partials compares.

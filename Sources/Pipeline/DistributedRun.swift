@@ -48,6 +48,9 @@ package enum DistributedRun {
             return inside
         }
         let ordered = snapshot.layout.costFiles.filter(Set(chosen).contains)
+        if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
+            throw PoolsNeedOneProcess(file: bill)
+        }
         let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
         let partial = try CostPartial.run(
             ReportMerge.attributor(try snapshot.load(), options), files: ordered, options: options,
@@ -112,5 +115,16 @@ package struct PartialFilesError: Error, CustomStringConvertible {
     package var description: String {
         "error: \(file) is not a cost file of the snapshot; its cost files are: "
             + (known.isEmpty ? "none" : known.joined(separator: ", "))
+    }
+}
+
+/// A FOCUS bill is spread over every usage row of the data at once, which a partial of some
+/// files cannot do.
+package struct PoolsNeedOneProcess: Error, CustomStringConvertible {
+    package var file: String
+
+    package var description: String {
+        "\(file):1: error: a FOCUS bill is allocated over all usage rows at once, so it cannot be split into partials; "
+            + "run `refund-cost report` on the data, or give the partials per-account cost rows"
     }
 }

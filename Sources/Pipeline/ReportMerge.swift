@@ -82,6 +82,9 @@ package enum ReportMerge {
         if let journal = options.journal { figures.attach(journal: try ConsumptionJournal(path: journal)) }
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
+        // Pool cost given to usage rows is cost those rows carry.
+        figures.allocation = ordered.compactMap(\.allocation).first
+        if let allocation = figures.allocation { try accepted.add(allocation.allocated) }
         let conservation = try Conservation(figures: figures, accepted: accepted)
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 

@@ -40,49 +40,51 @@ struct RunRecord {
 
     var json: JSONValue {
         get throws {
-            .object([
-                ("tool", .string("refund-cost")),
-                ("version", .string(ToolVersion.current)),
-                ("command", .string("report")),
-                ("options", optionsJSON),
-                (
-                    "inputs",
-                    .array(
-                        inputs.map { input in
-                            .object([
-                                ("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))),
-                                ("sha256", .string(input.sha256)),
-                            ])
-                        })
-                ),
-                ("input_folders", completeness.json),
-                ("cost_rows", try costRowsJSON),
-                ("notifications", notificationsJSON),
-                (
-                    "transactions",
-                    .object([
-                        ("history_lines", .integer(Int64(counts.historyLines))),
-                        ("history_copies", .integer(Int64(counts.historyTransactions))),
-                        ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
-                        ("app_transactions", .integer(Int64(counts.appTransactions))),
-                    ])
-                ),
-                ("excluded_environments", counted(counts.excludedByEnvironment)),
-                (
-                    "renewal_info",
-                    .object([
-                        ("copies_signed_after_as_of", .integer(Int64(counts.renewalCopiesSignedAfterAsOf)))
-                    ])
-                ),
-                ("incomplete_histories", .array(counts.incompleteHistories.map { .string($0) })),
-                ("unmatched_app_account_tokens", .integer(Int64(unmatchedAppAccountTokens))),
-                ("signatures", SignatureReport.json(counts.signatures, options.ledgerOptions)),
-                ("rejected_lines", .integer(Int64(rejects.lines))),
-                ("rejected_rows", .integer(Int64(rejects.rows))),
-                ("conservation", conservationJSON),
-                ("figures", figureCounts.json),
-                ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
-            ])
+            .object(
+                [
+                    ("tool", .string("refund-cost")),
+                    ("version", .string(ToolVersion.current)),
+                    ("command", .string("report")),
+                    ("options", optionsJSON),
+                    (
+                        "inputs",
+                        .array(
+                            inputs.map { input in
+                                .object([
+                                    ("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))),
+                                    ("sha256", .string(input.sha256)),
+                                ])
+                            })
+                    ),
+                    ("input_folders", completeness.json),
+                    ("cost_rows", try costRowsJSON),
+                    ("notifications", notificationsJSON),
+                    (
+                        "transactions",
+                        .object([
+                            ("history_lines", .integer(Int64(counts.historyLines))),
+                            ("history_copies", .integer(Int64(counts.historyTransactions))),
+                            ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
+                            ("app_transactions", .integer(Int64(counts.appTransactions))),
+                        ])
+                    ),
+                    ("excluded_environments", counted(counts.excludedByEnvironment)),
+                    (
+                        "renewal_info",
+                        .object([
+                            ("copies_signed_after_as_of", .integer(Int64(counts.renewalCopiesSignedAfterAsOf)))
+                        ])
+                    ),
+                    ("incomplete_histories", .array(counts.incompleteHistories.map { .string($0) })),
+                    ("unmatched_app_account_tokens", .integer(Int64(unmatchedAppAccountTokens))),
+                    ("signatures", SignatureReport.json(counts.signatures, options.ledgerOptions)),
+                    ("rejected_lines", .integer(Int64(rejects.lines))),
+                    ("rejected_rows", .integer(Int64(rejects.rows))),
+                    ("conservation", conservationJSON),
+                ] + (conservation.allocation.map { [("allocation", allocationJSON($0))] } ?? []) + [
+                    ("figures", figureCounts.json),
+                    ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
+                ])
         }
     }
 
@@ -167,6 +169,37 @@ struct RunRecord {
             ("sum_of_classes", money(conservation.classTotal)),
             ("sum_of_product_rows", money(conservation.productRowsTotal)),
             ("sum_of_cost_by_day", money(conservation.costByDayTotal)),
+        ])
+    }
+
+    /// The bill: what was read, allocated and left, and why it was left (written only when the
+    /// data holds a FOCUS bill).
+    private func allocationJSON(_ allocation: PoolAllocation) -> JSONValue {
+        var reasons: [[String]: (rows: Int, cost: Money)] = [:]
+        for line in allocation.lines where !line.allocated {
+            let key = [line.reason, line.currency.description]
+            let sum = reasons[key] ?? (0, .zero)
+            reasons[key] = (sum.rows + line.poolRows, (try? sum.cost.adding(line.cost)) ?? sum.cost)
+        }
+        return .object([
+            ("pool_files", .array(allocation.poolFiles.map { .string($0) })),
+            ("allocation_file", allocation.rulesFile.map { .string($0) } ?? .null),
+            ("pool_rows", .integer(Int64(allocation.poolRows))),
+            ("read", totalsByCurrency(allocation.read)),
+            ("allocated", totalsByCurrency(allocation.allocated)),
+            ("unallocated", totalsByCurrency(allocation.unallocated)),
+            ("holds", .bool(allocation.holds)),
+            (
+                "unallocated_by_reason",
+                .array(
+                    reasons.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { key in
+                        .object([
+                            ("reason", .string(key[0])), ("currency", .string(key[1])),
+                            ("pool_rows", .integer(Int64(reasons[key]?.rows ?? 0))),
+                            ("cost", money(reasons[key]?.cost ?? .zero)),
+                        ])
+                    })
+            ),
         ])
     }
 

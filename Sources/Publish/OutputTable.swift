@@ -16,6 +16,9 @@ package struct OutputTable: Sendable {
     package let columns: [Column]
     /// The file is JSON lines, not CSV (`consumption_responses.jsonl`).
     package let isJSONLines: Bool
+    /// The version that first wrote the file; a folder of an earlier version has none, and the
+    /// table gets no rows from it.
+    package let addedIn: String?
     /// The file has no window columns of its own, so every row gets `period_start` and `period_end`.
     package let addsWindow: Bool
     /// The columns every row gets beside the file's own: which report it came from, its window
@@ -24,8 +27,9 @@ package struct OutputTable: Sendable {
     /// Worked out once: every row of the file is laid out by it.
     package let tableColumns: [Column]
 
-    init(_ file: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false) {
+    init(_ file: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false, addedIn: String? = nil) {
         self.file = file
+        self.addedIn = addedIn
         let stem = file.split(separator: ".").first.map(String.init) ?? file
         table = "refund_cost_" + stem
         let own = columns.map { Column(name: $0.0, kind: $0.1) }
@@ -34,5 +38,14 @@ package struct OutputTable: Sendable {
         addsWindow = !own.contains { $0.name == "period_start" }
         let window = addsWindow ? [Column(name: "period_start", kind: .date), Column(name: "period_end", kind: .date)] : []
         tableColumns = [Column(name: "label", kind: .text)] + window + own + [Column(name: "published_at", kind: .timestamp)]
+    }
+}
+
+extension OutputTable {
+    /// True when a report of `version` was written before this file existed.
+    package func predates(_ version: String) -> Bool {
+        guard let addedIn else { return false }
+        func parts(_ text: String) -> [Int] { text.split(separator: ".").map { Int($0) ?? 0 } }
+        return parts(version).lexicographicallyPrecedes(parts(addedIn))
     }
 }

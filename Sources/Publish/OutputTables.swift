@@ -71,6 +71,13 @@ package enum OutputTables {
                 ("cost_after_end", .money), ("cost_total", .money), ("currency", .text),
             ]),
         OutputTable(
+            "allocation.csv",
+            [
+                ("day", .date), ("service_name", .text), ("charge_category", .text), ("category", .text),
+                ("outcome", .text), ("reason", .text), ("currency", .text), ("pool_rows", .count), ("cost", .money),
+                ("usage_rows", .count),
+            ], addedIn: "0.10.0"),
+        OutputTable(
             "consumption_requests.csv",
             [
                 ("notification_uuid", .text), ("transaction_id", .text), ("product_id", .text),

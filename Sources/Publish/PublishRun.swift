@@ -61,10 +61,13 @@ package enum PublishRun {
             replaced += try database.deleteRows(of: table.table, label: report.label)
             let loader = try database.loader(for: table.table, columns: table.tableColumns)
             let path = report.folder + "/" + table.file
+            // A report of an earlier version has no such file: the table holds no rows of it.
             let rows =
-                table.isJSONLines
-                ? try ReportFileRows.jsonLines(path, table: table, context: context, into: loader)
-                : try ReportFileRows.csv(path, table: table, context: context, into: loader)
+                !FileSystem.exists(path) && table.predates(report.version)
+                ? 0
+                : table.isJSONLines
+                    ? try ReportFileRows.jsonLines(path, table: table, context: context, into: loader)
+                    : try ReportFileRows.csv(path, table: table, context: context, into: loader)
             try loader.finish()
             loaded.append((table.table, rows))
         }

@@ -80,7 +80,7 @@ package struct PublishedReport {
         self.asOf = asOf
         self.inputs = inputs.isEmpty ? "[]" : inputs
         runJSON = String(decoding: bytes, as: UTF8.self)
-        for table in OutputTables.all where !FileSystem.exists(folder + "/" + table.file) {
+        for table in OutputTables.all where !FileSystem.exists(folder + "/" + table.file) && !table.predates(version) {
             throw PublishError(
                 "error: \(folder) has no \(table.file): publish loads a whole report folder; run refund-cost report again to write it"
             )

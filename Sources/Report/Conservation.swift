@@ -26,9 +26,12 @@ package struct Conservation: Sendable {
     package var classTotal: Money
     package var productRowsTotal: Money
     package var costByDayTotal: Money
+    /// The FOCUS bill: pool cost read = allocated + unallocated; nil when the data has none.
+    package var allocation: PoolAllocation?
 
     package var holds: Bool {
         byCurrency.allSatisfy(\.holds) && classTotal == productRowsTotal && classTotal == costByDayTotal
+            && allocation?.holds != false
     }
 
     package init(figures: ReportFigures, accepted: CostTotals) throws {
@@ -53,6 +56,7 @@ package struct Conservation: Sendable {
         var days = Money.zero
         for cell in totals.byDay.values { days = try days.adding(cell.cost) }
         costByDayTotal = days
+        allocation = figures.allocation
     }
 
     /// One line for the terminal and the page.
@@ -60,7 +64,18 @@ package struct Conservation: Sendable {
         let inputs = byCurrency.map { "\($0.inWindow) \($0.currency)" }.joined(separator: " + ")
         let verdict = holds ? "holds" : "DOES NOT HOLD"
         return "reconciliation \(verdict): cost in the window \(inputs.isEmpty ? "0" : inputs) = \(classTotal) \(currency) "
-            + "across the nine classes, the product rows and cost_by_day"
+            + "across the nine classes, the product rows and cost_by_day" + (billSentence.map { "; " + $0 } ?? "")
+    }
+
+    /// The bill's part: `pool cost 120.000000 USD read = 118.500000 allocated + 1.500000 unallocated`.
+    package var billSentence: String? {
+        guard let allocation else { return nil }
+        func amounts(_ totals: CostTotals) -> String {
+            let sorted = totals.sorted
+            return sorted.isEmpty ? "0" : sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: " + ")
+        }
+        return "pool cost \(amounts(allocation.read)) read = \(amounts(allocation.allocated)) allocated + "
+            + "\(amounts(allocation.unallocated)) unallocated"
     }
 }
 
@@ -78,6 +93,7 @@ package struct ConservationError: Error, CustomStringConvertible {
             text +=
                 "  \(line.currency): accepted \(line.accepted), in window \(line.inWindow) + before \(line.beforeWindow) + after \(line.afterWindow); classes \(line.classes)\n"
         }
+        if let bill = conservation.billSentence, conservation.allocation?.holds == false { text += "  \(bill)\n" }
         text +=
             "  classes \(conservation.classTotal), product rows \(conservation.productRowsTotal), cost_by_day \(conservation.costByDayTotal)\n"
         return text

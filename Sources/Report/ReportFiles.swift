@@ -17,6 +17,7 @@ package enum ReportFiles {
             { try FamilyLinksFile.write(figures, to: folder) },
             { try FamilySpendFile.write(figures, to: folder) },
             { try ConsumptionFiles.write(figures, to: folder) },
+            { try AllocationFile.write(figures, to: folder) },
             { try ReportPage.write(figures, conservation: conservation, context: context, to: folder) },
         ]
         _ = try Parallel.map(writers.count, threads: FileSystem.processorCount) { try writers[$0]() }
@@ -26,6 +27,6 @@ package enum ReportFiles {
     package static let csvNames = [
         "summary.csv", "totals.csv", "trend.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "subscription_loss.csv",
         "family_links.csv", "family_spend.csv",
-        "consumption_requests.csv", "consumption_responses.jsonl",
+        "consumption_requests.csv", "consumption_responses.jsonl", "allocation.csv",
     ]
 }

@@ -68,6 +68,7 @@ enum ValidateCommand: Command {
         printCostFiles(reading.summaries, data: common.data)
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
         try printCostTotals(reading.summaries, seconds: seconds)
+        if let allocation = reading.allocation { printBill(allocation) }
         return try report(rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: arguments.value("rejects"))
     }
 
@@ -83,6 +84,24 @@ enum ValidateCommand: Command {
                 Format.padRight(HumanText.relative(summary.path, to: data), 36) + Format.padLeft(Format.count(summary.rows), 14)
                     + Format.padLeft(Format.count(summary.accepted), 14) + Format.padLeft(Format.count(summary.rejected), 10)
                     + Format.padLeft(Format.count(summary.duplicates), 12))
+        }
+    }
+
+    /// The FOCUS bill: what was read, spread over usage, and left, by reason.
+    private static func printBill(_ allocation: PoolAllocation) {
+        func amounts(_ totals: CostTotals) -> String {
+            totals.sorted.isEmpty ? "0" : totals.sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: " + ")
+        }
+        print("")
+        print(
+            "FOCUS bill (\(allocation.poolFiles.joined(separator: ", "))): \(Format.count(allocation.poolRows)) pool rows, "
+                + "\(amounts(allocation.read)) read = \(amounts(allocation.allocated)) allocated + "
+                + "\(amounts(allocation.unallocated)) unallocated"
+                + (allocation.holds ? "" : " (DOES NOT HOLD: please report it with the files)"))
+        for line in allocation.lines where !line.allocated {
+            print(
+                "  unallocated \(line.day == 0 ? "" : CivilDate(dayNumber: line.day).description) \(line.serviceName): "
+                    + "\(line.cost) \(line.currency), \(line.reason)")
         }
     }
 

@@ -21,6 +21,8 @@ package struct ReportFigures: Sendable {
     package var familyLinks: [FamilyLinkFigure] = []
     package var familySpend: [FamilySpendFigure] = []
     package var consumption: [ConsumptionFigure] = []
+    /// What became of a FOCUS bill's pool rows; nil when the data has no bill.
+    package var allocation: PoolAllocation?
     /// True when a journal of `respond` was read (`report --journal`): whether answers were sent is known.
     package var journalRead = false
     /// Every count the page, the console and run.json show, worked out once from the figures above.

@@ -232,6 +232,25 @@ struct PublishTests {
             unknown.stderr.contains("table refund_cost_leaks has a column notes that this version of refund-cost does not write"))
     }
 
+    /// A folder of 0.9.0 has no allocation.csv (0.10.0 added it): it still publishes, and the
+    /// table holds none of its rows; a folder of this version without it is refused.
+    @Test func aReportFromBeforeAFileExistedPublishesWithoutIt() throws {
+        let folder = try TestFiles.temporaryDirectory() + "/2026-10"
+        try FileManager.default.copyItem(atPath: Self.sample, toPath: folder)
+        try FileManager.default.removeItem(atPath: folder + "/allocation.csv")
+        let database = try TestFiles.temporaryDirectory() + "/refund-cost.db"
+        let current = try runTool(["publish", "--report", folder, "--database", "sqlite:" + database])
+        #expect(current.status == 1)
+        #expect(current.stderr.contains("has no allocation.csv"))
+        let run = try TestFiles.read(folder + "/run.json")
+            .replacingOccurrences(of: "\"version\": \"\(ToolVersion.current)\"", with: "\"version\": \"0.9.0\"")
+        try run.write(toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+        let older = try runTool(["publish", "--report", folder, "--database", "sqlite:" + database])
+        #expect(older.status == 0, "\(older.stderr)")
+        #expect(try sqlite(database, "SELECT count(*) FROM refund_cost_allocation") == "0")
+        #expect(try sqlite(database, "SELECT count(*) FROM refund_cost_totals") == "1")
+    }
+
     @Test func reportPublishesRightAfterARunAndKeepsTheFolderWhenPublishingFails() throws {
         let out = try TestFiles.temporaryDirectory()
         let database = out + "/refund-cost.db"

@@ -1,0 +1,26 @@
+import Ingest
+import Support
+
+/// A pool row an allocation line takes: the cost to spread, over which usage, in which unit.
+package struct CostPool: Sendable, Hashable, Codable {
+    package var row: PoolRow
+    package var line: AllocationLine
+    /// The cost taken (`line.cost` of the row).
+    package var amount: Money
+    /// The step shares are made in, in nano-units: a micro-unit (1,000), or a nano-unit when the
+    /// bill itself has digits below the micro-unit, so the shares always add up to the row.
+    package var step: Int64
+
+    package init(row: PoolRow, line: AllocationLine, amount: Money) {
+        self.row = row
+        self.line = line
+        self.amount = amount
+        step = Self.stepFor(amount)
+    }
+
+    static func stepFor(_ amount: Money) -> Int64 { amount.nanos % 1000 == 0 ? 1000 : 1 }
+
+    /// True when a usage row at `time` falls in the charge period.
+    @inline(__always)
+    package func covers(_ time: Timestamp) -> Bool { time >= row.start && time < row.end }
+}

@@ -1,0 +1,87 @@
+import Support
+
+/// How one pool's cost is shared among the usage rows of its period, by the largest-remainder
+/// method, exactly.
+///
+/// Every row's exact share is `cost x basis / total basis`. Each row first gets that share
+/// rounded down to the step (a micro-unit); what is left, fewer steps than there are rows, goes
+/// one step each to the rows with the largest remainders. Rows with equal remainders are taken
+/// by larger basis first, then in file order (files by name, rows by line), so the shares are
+/// the same whatever the number of threads, and they add up to the pool's cost to the last digit.
+///
+/// Rows with the same basis have the same share and remainder, so the plan is made per basis
+/// value, not per row: its size is the number of distinct quantities, not of rows.
+package struct PoolShares: Sendable {
+    package enum Extra: Sendable {
+        /// The rows of this value get no extra step.
+        case none
+        /// Every row of this value gets one extra step.
+        case all
+        /// The first `boundaryExtras` rows of this value, in file order, get one.
+        case boundary
+    }
+
+    package struct ValueShare: Sendable {
+        /// The share rounded down, in steps (of the cost's absolute value).
+        package var steps: Int64
+        package var extra: Extra
+    }
+
+    package var byValue: [Int64: ValueShare]
+    package var boundaryValue: Int64?
+    package var boundaryExtras: Int
+    /// -1 for a negative cost (a credit): the absolute value is shared and the sign put back.
+    package var sign: Int64
+    package var step: Int64
+    /// Rows the pool was spread over.
+    package var rows: Int
+
+    /// The plan for `amount` over rows counted by basis value; nil when the basis adds up to
+    /// zero (no usage in the period, or none with a quantity), so nothing can be shared.
+    package init?(amount: Money, step: Int64, rowsByValue: [Int64: Int]) {
+        var total: Int128 = 0
+        var rows = 0
+        for (value, count) in rowsByValue {
+            total += Int128(value) * Int128(count)
+            rows += count
+        }
+        guard total > 0 else { return nil }
+        sign = amount.nanos < 0 ? -1 : 1
+        self.step = step
+        self.rows = rows
+        let steps = Int128(amount.nanos.magnitude / UInt64(step))
+        var byValue: [Int64: ValueShare] = [:]
+        var remainders: [(value: Int64, remainder: Int128)] = []
+        var handedOut: Int128 = 0
+        for (value, count) in rowsByValue {
+            let exact = steps * Int128(value)
+            let share = exact / total
+            byValue[value] = ValueShare(steps: Int64(share), extra: .none)
+            handedOut += share * Int128(count)
+            remainders.append((value, exact % total))
+        }
+        // Fewer left-over steps than rows: each goes to one row, largest remainder first.
+        var left = Int(steps - handedOut)
+        remainders.sort { $0.remainder != $1.remainder ? $0.remainder > $1.remainder : $0.value > $1.value }
+        boundaryValue = nil
+        boundaryExtras = 0
+        for (value, _) in remainders where left > 0 {
+            let count = rowsByValue[value] ?? 0
+            if count <= left {
+                byValue[value]?.extra = .all
+                left -= count
+            } else {
+                byValue[value]?.extra = .boundary
+                boundaryValue = value
+                boundaryExtras = left
+                left = 0
+            }
+        }
+        self.byValue = byValue
+    }
+
+    /// The share of a row with basis `value`, in nano-units, given whether it is among the
+    /// boundary rows that get an extra step.
+    @inline(__always)
+    package func nanos(steps: Int64, extra: Bool) -> Int64 { sign * (steps + (extra ? 1 : 0)) * step }
+}

@@ -1,0 +1,31 @@
+import Attribution
+import Support
+
+/// `allocation.csv`: what became of the FOCUS bill.
+///
+/// By the day a charge period starts, service, charge category and usage category: allocated
+/// over usage rows, or unallocated and why. Only the header when the data has no bill.
+enum AllocationFile {
+    static let header = [
+        "day", "service_name", "charge_category", "category", "outcome", "reason", "currency", "pool_rows", "cost",
+        "usage_rows",
+    ]
+
+    static func write(_ figures: ReportFigures, to folder: String) throws {
+        let file = try CSVFileWriter(path: folder + "/allocation.csv", header: header)
+        for line in figures.allocation?.lines ?? [] {
+            file.date(CivilDate(dayNumber: line.day))
+            file.text(line.serviceName)
+            file.text(line.chargeCategory)
+            file.text(line.category)
+            file.text(line.allocated ? "allocated" : "unallocated")
+            file.text(line.reason)
+            file.text(line.currency.description)
+            file.integer(line.poolRows)
+            file.money(line.cost)
+            file.integer(line.usageRows)
+            try file.endRow()
+        }
+        try file.commit()
+    }
+}
