@@ -59,8 +59,6 @@ package enum ParallelCostReading {
             // overflows is found, and the error names its file and line.
             _ = try reading.attribute(sequential, threads: 1)
             throw error
-        } catch AllocationReading.needsOrder where threads > 1 {
-            result = try reading.attribute(sequential, threads: 1)
         }
         if threads > 1 && result.summaries.contains(where: { $0.conflicts > 0 }) {
             result = try reading.attribute(sequential, threads: 1)
@@ -97,14 +95,6 @@ package enum ParallelCostReading {
         }
     }
 
-    /// Why the pools' two readings go again in file order, on one thread.
-    private enum AllocationReading: Error {
-        /// Usage rows a pool is spread over were dropped as repeated request ids: which copy a
-        /// thread keeps may differ between the two readings, and the shares' file order must be
-        /// the same in both.
-        case needsOrder
-    }
-
     /// One reading of the usage files with everything it needs.
     private struct Reading {
         var root: String
@@ -130,8 +120,11 @@ package enum ParallelCostReading {
             let counted = try Self.read(
                 plans, mapping: mapping, prices: prices, pooled: bill.categories, template: UsageBasis(index: bill.index),
                 threads: threads, requests: registry(), progress: { _, _ in })
-            if threads > 1 && counted.summaries.contains(where: { $0.pooledDuplicates > 0 }) {
-                throw AllocationReading.needsOrder
+            // Which copy of a repeated request id a thread keeps depends on timing: the second
+            // reading drops the copies the first one dropped, so both see the same rows in order.
+            var dropped: [String: Set<Int>] = [:]
+            for summary in counted.summaries where !summary.pooledDuplicateLines.isEmpty {
+                dropped[summary.path] = Set(summary.pooledDuplicateLines)
             }
             var counts: [Int: [UsageBasis.Key: Int]] = [:]
             for var sink in counted.sinks {
@@ -141,7 +134,7 @@ package enum ParallelCostReading {
             let read = try Self.read(
                 plans, mapping: mapping, prices: prices, pooled: bill.categories,
                 template: AllocatingAttributor(attributor: template, plan: plan), threads: threads, requests: registry(),
-                progress: progress)
+                dropped: dropped, progress: progress)
             var allocated = AllocatingAttributor(attributor: template, plan: plan)
             for sink in read.sinks { allocated.mergeAllocated(sink) }
             return Attributed(
@@ -170,9 +163,11 @@ package enum ParallelCostReading {
         /// Reads every part of `plans` on `threads` threads into copies of `template`.
         static func read<Sink: CostRowSink>(
             _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>, template: Sink,
-            threads: Int, requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
+            threads: Int, requests: RequestRegistry, dropped: [String: Set<Int>] = [:],
+            progress: @escaping @Sendable (Int, Int) -> Void
         ) throws -> Read<Sink> {
-            let (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
+            var (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
+            for (file, plan) in plans.enumerated() { checkers[file]?.dropped = dropped[plan.path] ?? [] }
             let parts = plans.enumerated().flatMap { file, plan in
                 checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
             }

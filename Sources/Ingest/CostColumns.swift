@@ -24,7 +24,9 @@ package struct CostColumns: Sendable, Hashable {
     package var timestamp: Int
     package var accountID: Int
     package var category: Int
-    package var cost: Int
+    /// Nil for a usage file: a quantity column and no cost, priced from prices.csv or paid by a
+    /// FOCUS pool, row by row.
+    package var cost: Int?
     package var currency: Int?
     package var quantity: Int?
     package var unit: Int?
@@ -62,9 +64,10 @@ package struct CostColumns: Sendable, Hashable {
         timestamp = try require(.timestamp)
         accountID = try require(.accountID)
         category = try require(.category)
-        cost = try require(.cost)
-        currency = find(.currency)
         quantity = find(.quantity)
+        // Usage without cost needs its quantity; a file with neither is refused for its cost.
+        cost = quantity == nil ? try require(.cost) : find(.cost)
+        currency = find(.currency)
         unit = find(.unit)
         requestID = find(.requestID)
         addedQuantity = format.addedQuantityHeader.flatMap { columns.index($0) }

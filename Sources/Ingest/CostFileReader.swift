@@ -101,6 +101,9 @@ package struct CostRowChecker: Sendable {
     /// Usage categories a FOCUS pool is spread over (`allocation.csv`): a row of one may carry a
     /// quantity and no cost, the pool pays for it.
     package let pooled: Set<String>
+    /// Lines of this file that an earlier reading dropped as repeated request ids: the same
+    /// copies are dropped, so both readings of a bill's usage see the same rows.
+    package var dropped: Set<Int> = []
 
     package init(
         columns: CostColumns, path: String, prices: PriceTable = PriceTable(),
@@ -147,6 +150,12 @@ package struct CostRowChecker: Sendable {
         switch outcome {
         case .accepted(let row, let requestID):
             if let requestID {
+                // The copy an earlier reading dropped is dropped again, whichever thread comes first.
+                if !dropped.isEmpty && dropped.contains(row.line) {
+                    summary.duplicates += 1
+                    try summary.duplicateCost.add(row.cost, in: row.currency)
+                    return nil
+                }
                 let entry = requests.entry(requestID, for: row)
                 switch requests.claim(entry) {
                 case .first:
@@ -155,7 +164,7 @@ package struct CostRowChecker: Sendable {
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
                     if !pooled.isEmpty && pooled.contains(String(decoding: row.category, as: UTF8.self)) {
-                        summary.pooledDuplicates += 1
+                        summary.pooledDuplicateLines.append(row.line)
                     }
                     return nil
                 case .conflicting:
@@ -205,7 +214,7 @@ package struct CostRowChecker: Sendable {
         }
         var cost = Money.zero
         let format = columns.format
-        let costField = record.trimmed(columns.cost)
+        let costField = columns.cost.map { record.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
         // An empty cost is priced from prices.csv once time, category and quantity are known.
         let priced = costField.isEmpty
         if !priced {
@@ -406,8 +415,9 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var duplicates = 0
     /// Repeated request ids whose rows differ otherwise (counted in `duplicates` too).
     package var conflicts = 0
-    /// Repeated rows of a category a FOCUS pool is spread over (counted in `duplicates` too).
-    package var pooledDuplicates = 0
+    /// Lines dropped as repeated request ids whose category a FOCUS pool is spread over, so the
+    /// reading that attributes drops the same copies (counted in `duplicates` too).
+    package var pooledDuplicateLines: [Int] = []
     package var acceptedCost = CostTotals()
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
@@ -436,7 +446,7 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
         rejected += other.rejected
         duplicates += other.duplicates
         conflicts += other.conflicts
-        pooledDuplicates += other.pooledDuplicates
+        pooledDuplicateLines += other.pooledDuplicateLines
         try acceptedCost.add(other.acceptedCost)
         try rejectedCost.add(other.rejectedCost)
         try duplicateCost.add(other.duplicateCost)

@@ -6,6 +6,10 @@ import Support
 struct CostRowWriter {
     private let options: GeneratorOptions
     private var files: [String: CSVFileWriter] = [:]
+    /// `--cost-form helicone`: the api requests of each month, as Helicone exports them.
+    private var helicone: [String: CSVFileWriter] = [:]
+    /// `--cost-form focus`: the bill that pays for the pooled categories.
+    private var bill = FocusBillWriter()
     private let root: String
     private var nextRequest = 0
     private(set) var rows = 0
@@ -13,6 +17,11 @@ struct CostRowWriter {
     private(set) var foreignRows = 0
 
     static let header = ["timestamp", "account_id", "category", "cost", "currency", "quantity", "unit", "request_id"]
+    /// Helicone's request export, as `npx @helicone/export --format csv` writes it.
+    static let heliconeHeader = [
+        "request_id", "request_created_at", "request_user_id", "provider", "request_model", "model", "prompt_tokens",
+        "completion_tokens", "total_tokens", "cost", "response_id", "response_status", "delay_ms",
+    ]
 
     init(root: String, options: GeneratorOptions) throws {
         self.root = root
@@ -22,6 +31,10 @@ struct CostRowWriter {
         while month < options.windowEnd {
             let label = DatasetGenerator.monthLabel(month)
             files[label] = try CSVFileWriter(path: root + "/costs/\(label).csv", header: CostRowWriter.header)
+            if options.costForm == .helicone {
+                helicone[label] = try CSVFileWriter(
+                    path: root + "/costs/helicone-\(label).csv", header: CostRowWriter.heliconeHeader)
+            }
             month = CivilDate.addingMonths(Timestamp(milliseconds: month), 1).milliseconds
         }
     }
@@ -72,22 +85,51 @@ struct CostRowWriter {
         let quantity = credits ? random.between(1, 20) : random.between(1, 5000)
         let copies = random.chance(1) && random.chance(20) ? 2 : 1
         if copies == 2 { duplicates += 1 }
-        for _ in 0..<copies {
+        let pooled = options.costForm == .focus && FocusBillWriter.isPooled(category)
+        let asHelicone = options.costForm == .helicone && category == "api" && !credits && !foreign
+        for copy in 0..<copies {
+            rows += 1
+            if asHelicone, let export = helicone[DatasetGenerator.monthLabel(at)] {
+                // The same request as a gateway logs it: tokens split into prompt and completion.
+                let prompt = quantity * 3 / 4
+                export.text("h-" + request)
+                export.timestamp(Timestamp(milliseconds: at))
+                for field in [account, "OPENAI", category, category] { export.text(field) }
+                export.integer(Int(prompt))
+                export.integer(Int(quantity - prompt))
+                export.integer(Int(quantity))
+                export.money(cost)
+                export.text(request)
+                export.text("200")
+                // No random draw here: every form of a seed holds the same rows.
+                export.integer(Int(100 + quantity % 1900))
+                try export.endRow()
+                continue
+            }
             file.timestamp(Timestamp(milliseconds: at))
             file.text(account)
             file.text(category)
-            file.money(cost)
-            file.text(foreign ? "EUR" : "USD")
+            if pooled {
+                // Usage the bill pays for: a quantity, no cost.
+                bill.add(
+                    category: category, at: at, cost: cost, quantityNanos: quantity * Money.nanosPerUnit, firstCopy: copy == 0)
+                file.empty()
+                file.empty()
+            } else {
+                file.money(cost)
+                file.text(foreign ? "EUR" : "USD")
+            }
             file.integer(Int(quantity))
             file.text(credits ? "credit" : unit)
             file.text(request)
             try file.endRow()
-            rows += 1
         }
     }
 
     func finish(random: inout SeededRandom) throws -> Int {
         for label in files.keys.sorted() { try files[label]?.commit() }
+        for label in helicone.keys.sorted() { try helicone[label]?.commit() }
+        if options.costForm == .focus { try bill.finish(root: root, monthFiles: files.keys.sorted().map { $0 + ".csv" }) }
         return rows
     }
 }

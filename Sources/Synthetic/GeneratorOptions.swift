@@ -16,6 +16,8 @@ package struct GeneratorOptions: Sendable, Hashable {
     /// Refund requests still open at the data's end (signed in its last hours, with consent),
     /// so `respond` on the set has work to do; none by default, so existing sets stay the same.
     package var openRequests = 0
+    /// The shape the cost is written in (per-account rows by default).
+    package var costForm = CostForm.rows
     /// Transaction histories written cut after their first transaction, with `hasMore` (none by default).
     package var cutHistories = 0
 

@@ -12,7 +12,7 @@ enum GenerateCommand: Command {
         name: "generate",
         summary: "Write a synthetic, deterministic dataset in the input layout (for trials and benchmarks).",
         usage:
-            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM]",
+            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM] [--cost-form rows|focus|helicone]",
         options: [
             OptionSpec(name: "out", value: "DIR", help: "Folder to write (created; files in it are replaced)."),
             OptionSpec(
@@ -22,6 +22,11 @@ enum GenerateCommand: Command {
             OptionSpec(name: "months", value: "M", help: "Months of cost and events, ending with --last-month (default 3)."),
             OptionSpec(name: "cost-rows-per-account", value: "K", help: "Cost rows per account, about (default 20)."),
             OptionSpec(name: "last-month", value: "YYYY-MM", help: "The last generated month (default 2026-10)."),
+            OptionSpec(
+                name: "cost-form", value: "FORM",
+                help:
+                    "rows (default): per-account cost rows; focus: a FOCUS bill, usage rows without cost and allocation.csv "
+                    + "(allocated/ holds the rows the allocation makes); helicone: the api requests as Helicone's export."),
             OptionSpec(
                 name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
             OptionSpec(
@@ -40,10 +45,15 @@ enum GenerateCommand: Command {
             and did not cut members off, premature grants, free and anonymous use, Sandbox noise,
             retried notifications out of order, V1 notifications in the first month, notifications
             signed after the last month, and cost rows for compute, api, storage and payout.
+
+            Every --cost-form of a seed holds the same rows with the same total cost: the report
+            of the focus form equals the report of its allocated/ rows in costs/, and the helicone
+            form, read with --cost-format 'helicone-*.csv:helicone', the report of the rows form.
             """,
         examples: [
             "refund-cost generate --out /tmp/refund-cost-example/trial --accounts 2000 --seed 1",
             "refund-cost generate --out /tmp/refund-cost-example/bigger --accounts 5000 --seed 7 --cost-rows-per-account 50",
+            "refund-cost generate --out /tmp/refund-cost-example/billed --accounts 2000 --seed 1 --cost-form focus",
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -64,6 +74,14 @@ enum GenerateCommand: Command {
             options.lastMonth = date
         }
         options.creditMeteredUse = !arguments.has("no-credit-use")
+        if let text = arguments.value("cost-form") {
+            guard let form = CostForm(rawValue: text) else {
+                throw UsageError.invalidValue(
+                    option: "--cost-form", value: text, expected: CostForm.allCases.map(\.rawValue).joined(separator: ", "),
+                    command: command)
+            }
+            options.costForm = form
+        }
         options.openRequests = try arguments.count("open-requests", default: 0, command: command)
         options.cutHistories = try arguments.count("cut-histories", default: 0, command: command)
         let quiet = arguments.has("quiet")

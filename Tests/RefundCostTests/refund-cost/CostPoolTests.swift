@@ -147,4 +147,46 @@ struct CostPoolTests {
         #expect(CostPool.stepFor(Money(nanos: 1_000_000_001)) == 1)
         #expect(PoolShares(amount: Money(nanos: 5), step: 1, rowsByValue: [0: 4]) == nil)
     }
+
+    /// `generate --cost-form focus`: the report of the bill and its usage equals the report of
+    /// the per-account rows the allocation makes (`allocated/`), on one thread and on four, and
+    /// the helicone form read with --cost-format equals the rows form.
+    @Test func generatedFormsGiveTheSameReport() throws {
+        let root = try TestFiles.temporaryDirectory()
+        for form in ["rows", "focus", "helicone"] {
+            let made = try runTool([
+                "generate", "--out", root + "/" + form, "--accounts", "700", "--seed", "11", "--months", "2",
+                "--cost-form", form, "--quiet",
+            ])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let twin = root + "/twin"
+        try FileManager.default.copyItem(atPath: root + "/focus", toPath: twin)
+        try FileManager.default.removeItem(atPath: twin + "/costs")
+        try FileManager.default.removeItem(atPath: twin + "/allocation.csv")
+        try FileManager.default.copyItem(atPath: twin + "/allocated", toPath: twin + "/costs")
+        func report(_ data: String, _ extra: [String]) throws -> String {
+            let out = root + "/out-\(UUID().uuidString)"
+            let run = try runTool(
+                ["report", "--data", root + "/" + data, "--month", "2026-10", "--out", out, "--quiet"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return out + "/2026-10"
+        }
+        let files = ReportFiles.csvNames.filter { $0 != "allocation.csv" }
+        let pooledOne = try report("focus", ["--threads", "1"])
+        let pooledFour = try report("focus", ["--threads", "4"])
+        let allocated = try report("twin", ["--threads", "4"])
+        for file in files {
+            let expected = try TestFiles.read(allocated + "/" + file)
+            #expect(try TestFiles.read(pooledOne + "/" + file) == expected, "\(file), one thread")
+            #expect(try TestFiles.read(pooledFour + "/" + file) == expected, "\(file), four threads")
+        }
+        #expect(try TestFiles.read(pooledOne + "/allocation.csv") == (try TestFiles.read(pooledFour + "/allocation.csv")))
+        #expect(try TestFiles.read(pooledOne + "/run.json").contains("\"unallocated\": {},\n    \"holds\": true,"))
+        let rows = try report("rows", [])
+        let helicone = try report("helicone", ["--cost-format", "helicone-*.csv:helicone"])
+        for file in files {
+            #expect(try TestFiles.read(helicone + "/" + file) == (try TestFiles.read(rows + "/" + file)), "\(file), helicone")
+        }
+    }
 }

@@ -1,5 +1,3 @@
-import Support
-
 /// How one pool's cost is shared among the usage rows of its period, by the largest-remainder
 /// method, exactly.
 ///
