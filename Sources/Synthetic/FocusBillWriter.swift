@@ -45,7 +45,7 @@ struct FocusBillWriter {
             ])
         let pools = cost.keys.sorted { ($0.day, $0.category) < ($1.day, $1.category) }
         for pool in pools {
-            let service = Self.services.first { $0.category == pool.category }!
+            guard let service = Self.services.first(where: { $0.category == pool.category }) else { continue }
             let amount = Money(nanos: cost[pool] ?? 0)
             bill.money(amount)
             bill.text("123456789012")
