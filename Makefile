@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-publish bench-fetch bench-validate clean static-build spark-deps \
+.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-publish bench-allocation bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs six Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -121,6 +121,10 @@ bench-respond: build
 # Only `report` and `publish` of its folder into SQLite and a PostgreSQL server started for it.
 bench-publish: build test-deps
 	python3 bench/run_bench.py --publish-only $(BENCH_ARGS)
+
+# Only a FOCUS bill spread over the bench set's usage, beside the same rows with their shares.
+bench-allocation: build
+	python3 bench/run_bench.py --allocation-only $(BENCH_ARGS)
 
 # `fetch transactions` of 1,000 and 10,000 customers from the stub at Apple's 50 calls a second:
 # CPU per call and memory as the customers grow (FETCH=... for other sizes).

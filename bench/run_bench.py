@@ -249,6 +249,8 @@ def main_bench(options):
     lines += respond_bench(data, options.month, seconds, options.runs)
     lines += fetch_bench([10_000])
     lines += publish_bench(TOOL, os.path.join(out, options.month), statistics.median(seconds), DATA, timed, line)
+    allocation_lines, allocation_same = allocation_bench(options)
+    lines += allocation_lines
 
     # Signatures: the same run verifying every JWS, then once more reading the record of files verified.
     record = os.path.join(DATA, "verified-files.tsv")
@@ -293,7 +295,7 @@ def main_bench(options):
         agree = agree and ours == other
         lines.append(f"  {name:<18} refund-cost {ours:>18}  DuckDB {other:>18}  {'same' if ours == other else 'DIFFERENT'}")
     lines.append("class totals agree to the micro-unit" if agree else "CLASS TOTALS DIFFER")
-    return lines, agree
+    return lines, agree and allocation_same
 
 
 def main_scale(options):
@@ -370,6 +372,59 @@ def main_fetch(options):
             f"{os.cpu_count()} cores", ""] + fetch_bench(sizes)
 
 
+def allocation_bench(options):
+    """A FOCUS bill spread over the bench set's usage rows beside the same rows with their shares in them."""
+    data = os.path.join(DATA, f"bench-{options.accounts}-{options.rows_per_account}-{options.months}-focus")
+    if not os.path.isdir(os.path.join(data, "costs")):
+        print(f"generating {data} ...", flush=True)
+        subprocess.run([TOOL, "generate", "--out", data, "--accounts", str(options.accounts), "--seed", "7",
+                        "--months", str(options.months), "--cost-rows-per-account", str(options.rows_per_account),
+                        "--no-credit-use", "--cost-form", "focus", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    # The same data with the allocation's per-account rows as costs/: every other input linked, not copied.
+    twin = data + "-allocated"
+    if not os.path.isdir(twin):
+        os.makedirs(twin)
+        for name in os.listdir(data):
+            if name not in ("costs", "allocation.csv", "allocated"):
+                os.symlink(os.path.join(data, name), os.path.join(twin, name))
+        os.symlink(os.path.join(data, "allocated"), os.path.join(twin, "costs"))
+    bill_rows = sum(1 for _ in open(os.path.join(data, "costs", "focus-bill.csv"))) - 1
+    usage_mb = sum(os.path.getsize(p) for p in glob.glob(os.path.join(data, "costs", "2*.csv"))) / 1e6
+    flags = ["--no-verify", "--verified-files", "none"]
+    pooled_out, twin_out = os.path.join(DATA, "reports-focus"), os.path.join(DATA, "reports-allocated")
+    # Alternated, so both see the same machine.
+    pooled, plain = [], []
+    for _ in range(options.runs):
+        pooled.append(report(data, options.month, pooled_out, flags, 1))
+        plain.append(report(twin, options.month, twin_out, flags, 1))
+    pooled_cost = statistics.median(r[2]["timings"]["cost_rows_seconds"] for r in pooled)
+    plain_cost = statistics.median(r[2]["timings"]["cost_rows_seconds"] for r in plain)
+    rows = pooled[0][2]["cost_rows"]["read"]
+    same = all(open(os.path.join(pooled_out, options.month, name), "rb").read() ==
+               open(os.path.join(twin_out, options.month, name), "rb").read()
+               for name in ("summary.csv", "totals.csv", "cost_by_day.csv", "refunds.csv", "leaks.csv", "trend.csv"))
+    allocation = pooled[0][2]["allocation"]
+    return [
+        "",
+        f"allocation: a day-granular FOCUS bill of {bill_rows:,} pool rows over {rows:,} usage rows ({usage_mb:.0f} MB)",
+        line("  refund-cost report, bill + usage", [r[0][0] for r in pooled], [r[1][0] for r in pooled],
+             f"cost rows {pooled_cost:.2f} s (two readings)"),
+        line("  refund-cost report, the same rows with their shares", [r[0][0] for r in plain], [r[1][0] for r in plain],
+             f"cost rows {plain_cost:.2f} s"),
+        f"  allocation costs {(pooled_cost / plain_cost - 1) * 100:+.0f}% on the cost rows "
+        f"({(statistics.median(r[0][0] for r in pooled) / statistics.median(r[0][0] for r in plain) - 1) * 100:+.0f}% end to end); "
+        f"bill {allocation['read']} read = {allocation['allocated']} allocated + {allocation['unallocated']} unallocated; "
+        + ("reports identical" if same else "REPORTS DIFFER"),
+    ], same
+
+
+def main_allocation(options):
+    lines, same = allocation_bench(options)
+    header = [f"refund-cost bench --allocation-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+              f"{os.cpu_count()} cores, {options.accounts:,} accounts"]
+    return header + lines, same
+
+
 def main_respond(options):
     data = generate(options.accounts, options.rows_per_account, options.months)
     seconds, peaks, _ = report(data, options.month, os.path.join(DATA, "reports"), ["--no-verify", "--verified-files", "none"],
@@ -400,6 +455,7 @@ def main():
     parser.add_argument("--scale", default=None, help="comma-separated account counts, e.g. 10000,100000,1000000")
     parser.add_argument("--respond-only", action="store_true", help="only report and respond (no DuckDB)")
     parser.add_argument("--publish-only", action="store_true", help="only report and publish (SQLite, PostgreSQL)")
+    parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
     options = parser.parse_args()
     if not os.path.exists(TOOL):
@@ -411,6 +467,8 @@ def main():
         lines, ok = main_respond(options), True
     elif options.publish_only:
         lines, ok = main_publish(options), True
+    elif options.allocation_only:
+        lines, ok = main_allocation(options)
     else:
         lines, ok = main_scale(options) if options.scale else main_bench(options)
     text = "\n".join(lines)

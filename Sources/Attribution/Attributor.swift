@@ -43,7 +43,7 @@ package struct Attributor: CostRowSink {
     }
 
     /// Rows are attributed the same whatever part they come from.
-    package mutating func begin(part: Int) {}
+    package mutating func begin(part: Int) throws {}
 
     package mutating func add(_ row: CostRow) throws {
         let t = row.timestamp

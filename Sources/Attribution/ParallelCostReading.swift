@@ -117,29 +117,35 @@ package enum ParallelCostReading {
                     headerRejects: read.headerRejects, rowRejects: read.rowRejects,
                     allocation: bill.files.isEmpty ? nil : try bill.outcome(plan: nil, allocated: []))
             }
-            let counted = try Self.read(
-                plans, mapping: mapping, prices: prices, pooled: bill.categories, template: UsageBasis(index: bill.index),
-                threads: threads, requests: registry(), progress: { _, _ in })
-            // Which copy of a repeated request id a thread keeps depends on timing: the second
-            // reading drops the copies the first one dropped, so both see the same rows in order.
-            var dropped: [String: Set<Int>] = [:]
-            for summary in counted.summaries where !summary.pooledDuplicateLines.isEmpty {
-                dropped[summary.path] = Set(summary.pooledDuplicateLines)
-            }
-            var counts: [Int: [UsageBasis.Key: Int]] = [:]
-            for var sink in counted.sinks {
-                counts.merge(sink.finish(), uniquingKeysWith: { $0.merging($1, uniquingKeysWith: +) })
-            }
-            let plan = AllocationPlan(index: bill.index, counts: counts)
-            let read = try Self.read(
+            // One reading of the files: rows that draw from pools are counted and kept aside,
+            // then attributed with their shares, part by part in file order.
+            let folder = try UsageSpillFolder()
+            defer { folder.remove() }
+            let first = try Self.read(
                 plans, mapping: mapping, prices: prices, pooled: bill.categories,
-                template: AllocatingAttributor(attributor: template, plan: plan), threads: threads, requests: registry(),
-                dropped: dropped, progress: progress)
+                template: UsageBasis(attributor: template, index: bill.index, folder: folder.path), threads: threads,
+                requests: registry(), progress: progress)
+            var kept: [Int: (counts: UsageBasis.Counts, spill: String)] = [:]
+            var attributors: [Attributor] = []
+            for var sink in first.sinks {
+                // Each part is read by one thread: the parts of the readers do not overlap.
+                kept.merge(try sink.finish(), uniquingKeysWith: { first, _ in first })
+                attributors.append(sink.attributor)
+            }
+            let plan = AllocationPlan(index: bill.index, counts: kept.mapValues(\.counts))
+            let parts = kept.keys.sorted()
+            let spills = parts.map { kept[$0]?.spill ?? "" }
+            let (sinks, _) = try Parallel.workers(
+                parts.count, threads: threads, start: { _ in AllocatingAttributor(attributor: template.emptyCopy(), plan: plan) }
+            ) { sink, index in
+                try sink.begin(part: parts[index])
+                try UsageSpill.read(spills[index]) { try sink.add($0) }
+            }
             var allocated = AllocatingAttributor(attributor: template, plan: plan)
-            for sink in read.sinks { allocated.mergeAllocated(sink) }
+            for sink in sinks { allocated.mergeAllocated(sink) }
             return Attributed(
-                totals: try Self.merged(read.sinks.map(\.attributor), template), summaries: read.summaries,
-                headerRejects: read.headerRejects, rowRejects: read.rowRejects,
+                totals: try Self.merged(attributors + sinks.map(\.attributor), template), summaries: first.summaries,
+                headerRejects: first.headerRejects, rowRejects: first.rowRejects,
                 allocation: try bill.outcome(plan: plan, allocated: allocated.allocated))
         }
 
@@ -163,11 +169,9 @@ package enum ParallelCostReading {
         /// Reads every part of `plans` on `threads` threads into copies of `template`.
         static func read<Sink: CostRowSink>(
             _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>, template: Sink,
-            threads: Int, requests: RequestRegistry, dropped: [String: Set<Int>] = [:],
-            progress: @escaping @Sendable (Int, Int) -> Void
+            threads: Int, requests: RequestRegistry, progress: @escaping @Sendable (Int, Int) -> Void
         ) throws -> Read<Sink> {
-            var (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
-            for (file, plan) in plans.enumerated() { checkers[file]?.dropped = dropped[plan.path] ?? [] }
+            let (checkers, headerRejects) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
             let parts = plans.enumerated().flatMap { file, plan in
                 checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
             }
@@ -177,7 +181,7 @@ package enum ParallelCostReading {
                 parts.count, threads: threads, start: { _ in template.emptyCopy() }
             ) { sink, index in
                 let (file, part) = parts[index]
-                sink.begin(part: index)
+                try sink.begin(part: index)
                 guard let checker = checkersCopy[file] else {
                     return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: [])
                 }

@@ -65,8 +65,9 @@ package struct CostColumns: Sendable, Hashable {
         accountID = try require(.accountID)
         category = try require(.category)
         quantity = find(.quantity)
-        // Usage without cost needs its quantity; a file with neither is refused for its cost.
-        cost = quantity == nil ? try require(.cost) : find(.cost)
+        // Usage without cost needs its quantity; a file with neither, or whose cost column is
+        // named and missing, is refused for its cost.
+        cost = quantity == nil || mapping[.cost] != nil ? try require(.cost) : find(.cost)
         currency = find(.currency)
         unit = find(.unit)
         requestID = find(.requestID)

@@ -79,6 +79,11 @@ extension CostRowChecker {
         }
         guard let header = try given ?? CSVReader.firstRecord(path: path) else { throw CostInputError.emptyFile(file: path) }
         let columns = try CostColumns(header: header, file: path, mapping: mapping.mapping(for: path), format: format)
+        // Usage without a cost column is priced by prices.csv or paid by a bill; with neither,
+        // every row would be refused for the same reason: the file is.
+        if columns.cost == nil && prices.isEmpty && pooled.isEmpty {
+            throw CostInputError.missingColumn(file: path, column: "cost", header: "cost", present: header)
+        }
         return CostRowChecker(columns: columns, path: path, prices: prices, usageField: mapping.usageField, pooled: pooled)
     }
 }
@@ -101,9 +106,7 @@ package struct CostRowChecker: Sendable {
     /// Usage categories a FOCUS pool is spread over (`allocation.csv`): a row of one may carry a
     /// quantity and no cost, the pool pays for it.
     package let pooled: Set<String>
-    /// Lines of this file that an earlier reading dropped as repeated request ids: the same
-    /// copies are dropped, so both readings of a bill's usage see the same rows.
-    package var dropped: Set<Int> = []
+    private let pooledBytes: [[UInt8]]
 
     package init(
         columns: CostColumns, path: String, prices: PriceTable = PriceTable(),
@@ -114,6 +117,7 @@ package struct CostRowChecker: Sendable {
         self.prices = prices
         self.usageField = usageField
         self.pooled = pooled
+        pooledBytes = pooled.sorted().map { Array($0.utf8) }
     }
 
     /// Counts the record in `summary`; hands an accepted row to `body`; returns the reject, if any.
@@ -150,12 +154,6 @@ package struct CostRowChecker: Sendable {
         switch outcome {
         case .accepted(let row, let requestID):
             if let requestID {
-                // The copy an earlier reading dropped is dropped again, whichever thread comes first.
-                if !dropped.isEmpty && dropped.contains(row.line) {
-                    summary.duplicates += 1
-                    try summary.duplicateCost.add(row.cost, in: row.currency)
-                    return nil
-                }
                 let entry = requests.entry(requestID, for: row)
                 switch requests.claim(entry) {
                 case .first:
@@ -163,9 +161,6 @@ package struct CostRowChecker: Sendable {
                 case .repeated:
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
-                    if !pooled.isEmpty && pooled.contains(String(decoding: row.category, as: UTF8.self)) {
-                        summary.pooledDuplicateLines.append(row.line)
-                    }
                     return nil
                 case .conflicting:
                     summary.conflicts += 1
@@ -258,14 +253,21 @@ package struct CostRowChecker: Sendable {
         }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         let unit = columns.unit.map { record.trimmed($0) } ?? empty
+        // Usage a pool pays for gets its cost from the pool's shares (byte comparison: no text
+        // is made on this path, taken by every usage row).
+        if priced && quantityNanos != nil && pooledBytes.contains(where: { $0.elementsEqual(category) }) {
+            let row = CostRow(
+                timestamp: timestamp, accountID: account, category: category, cost: .zero,
+                currency: currency, quantityNanos: quantityNanos, unit: unit, line: record.line)
+            return .accepted(row, requestID: requestID)
+        }
         if priced {
             let categoryText = String(decoding: category, as: UTF8.self)
             switch price(quantityNanos, category: categoryText, unit: String(decoding: unit, as: UTF8.self), at: timestamp) {
             case .success(let value): (cost, currency) = value
             case .failure(let problem):
-                // An export's unpriced request costs nothing, as the gateway says; usage a pool
-                // pays for gets its cost from the pool.
-                if format.emptyCostIsZero || (quantityNanos != nil && pooled.contains(categoryText)) { break }
+                // An export's unpriced request costs nothing, as the gateway says.
+                if format.emptyCostIsZero { break }
                 return reject(columns.cost, problem.reason)
             }
         }
@@ -415,9 +417,6 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var duplicates = 0
     /// Repeated request ids whose rows differ otherwise (counted in `duplicates` too).
     package var conflicts = 0
-    /// Lines dropped as repeated request ids whose category a FOCUS pool is spread over, so the
-    /// reading that attributes drops the same copies (counted in `duplicates` too).
-    package var pooledDuplicateLines: [Int] = []
     package var acceptedCost = CostTotals()
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
@@ -446,7 +445,6 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
         rejected += other.rejected
         duplicates += other.duplicates
         conflicts += other.conflicts
-        pooledDuplicateLines += other.pooledDuplicateLines
         try acceptedCost.add(other.acceptedCost)
         try rejectedCost.add(other.rejectedCost)
         try duplicateCost.add(other.duplicateCost)

@@ -15,6 +15,20 @@ package struct CostRow {
     package var unit: UnsafeRawBufferPointer
     package var line: Int
 
+    package init(
+        timestamp: Timestamp, accountID: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, cost: Money,
+        currency: CurrencyCode, quantityNanos: Int64?, unit: UnsafeRawBufferPointer, line: Int
+    ) {
+        self.timestamp = timestamp
+        self.accountID = accountID
+        self.category = category
+        self.cost = cost
+        self.currency = currency
+        self.quantityNanos = quantityNanos
+        self.unit = unit
+        self.line = line
+    }
+
     /// True when the row draws prepaid credits (`unit` is `credit`), docs/domain.md rule 7.
     @inline(__always)
     package var usesCredits: Bool {

@@ -5,7 +5,7 @@ package struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvert
 
     package static let usd = CurrencyCode(packed: 0x55_53_44)
 
-    private init(packed: UInt32) {
+    package init(packed: UInt32) {
         self.packed = packed
     }
 

@@ -3,23 +3,44 @@ import Support
 
 /// Every pool's shares, planned from the first reading of the usage rows, and where each part of
 /// the second reading starts counting the rows that share a pool's last left-over steps.
-package struct AllocationPlan: Sendable {
+package final class AllocationPlan: Sendable {
     package let index: PoolIndex
     /// Per pool; nil when its period holds no usage to spread over.
     package let shares: [PoolShares?]
     /// Per part: per pool with boundary rows, how many of them earlier parts hold.
     package let partOffsets: [Int: [Int32: Int]]
+    /// `shares` laid out for the per-row path: per pool, the share of each basis value (empty
+    /// when the pool has no usage), its sign, step and boundary extras.
+    let byValue: PoolValueTable
+    /// What `byValue` points at.
+    let valueShares: [PoolShares.ValueShare]
+    let signs: [Int64]
+    let steps: [Int64]
+    let boundaryExtras: [Int]
 
-    package init(index: PoolIndex, counts byPart: [Int: [UsageBasis.Key: Int]]) {
+    package init(index: PoolIndex, counts byPart: [Int: UsageBasis.Counts]) {
         self.index = index
         var rowsByValue = [[Int64: Int]](repeating: [:], count: index.pools.count)
         for counts in byPart.values {
-            for (key, rows) in counts { rowsByValue[Int(key.pool)][key.value, default: 0] += rows }
+            for entry in counts.entries { rowsByValue[Int(entry.pool)][entry.value, default: 0] += Int(entry.payload) }
         }
         let shares = index.pools.indices.map { pool in
             PoolShares(amount: index.pools[pool].amount, step: index.pools[pool].step, rowsByValue: rowsByValue[pool])
         }
         self.shares = shares
+        var valueShares: [PoolShares.ValueShare] = []
+        var byValue = PoolValueTable()
+        for (pool, share) in shares.enumerated() {
+            for (value, valueShare) in share?.byValue ?? [:] {
+                byValue.add(Int64(valueShares.count), pool: Int32(pool), value: value)
+                valueShares.append(valueShare)
+            }
+        }
+        self.byValue = byValue
+        self.valueShares = valueShares
+        signs = shares.map { $0?.sign ?? 1 }
+        steps = shares.map { $0?.step ?? 1 }
+        boundaryExtras = shares.map { $0?.boundaryExtras ?? 0 }
         var offsets: [Int: [Int32: Int]] = [:]
         var running: [Int32: Int] = [:]
         for part in byPart.keys.sorted() {
@@ -29,7 +50,7 @@ package struct AllocationPlan: Sendable {
                 guard let share, let value = share.boundaryValue else { continue }
                 let key = Int32(pool)
                 here[key] = running[key, default: 0]
-                running[key, default: 0] += counts[UsageBasis.Key(pool: key, value: value)] ?? 0
+                running[key, default: 0] += Int(counts.find(pool: key, value: value) ?? 0)
             }
             offsets[part] = here
         }
@@ -57,43 +78,58 @@ package struct AllocatingAttributor: CostRowSink {
         AllocatingAttributor(attributor: attributor.emptyCopy(), plan: plan)
     }
 
-    package mutating func begin(part: Int) {
+    package mutating func begin(part: Int) throws {
         offsets = plan.partOffsets[part] ?? [:]
         seen = [:]
     }
 
     package mutating func add(_ row: CostRow) throws {
-        var shares: [(currency: CurrencyCode, nanos: Int64)] = []
+        // Nearly every row draws from one pool, in one currency: no list is made for it.
+        var first: (currency: CurrencyCode, nanos: Int64)?
+        var others: [(currency: CurrencyCode, nanos: Int64)] = []
         let plan = self.plan
         plan.index.forEachPool(category: row.category, at: row.timestamp) { pool in
-            guard let poolShares = plan.shares[Int(pool)] else { return }
-            let costPool = plan.index.pools[Int(pool)]
-            let value = UsageBasis.value(of: row, for: costPool)
-            guard let share = poolShares.byValue[value] else { return }
-            var extra = share.extra == .all
-            if share.extra == .boundary {
+            let p = Int(pool)
+            guard let at = plan.byValue.find(pool: pool, value: plan.index.basis(of: row, pool: pool)) else { return }
+            let share = plan.valueShares[Int(at)]
+            var units = share.steps
+            switch share.extra {
+            case .none: break
+            case .all: units += 1
+            case .boundary:
                 let ordinal = offsets[pool, default: 0] + seen[pool, default: 0]
                 seen[pool, default: 0] += 1
-                extra = ordinal < poolShares.boundaryExtras
+                if ordinal < plan.boundaryExtras[p] { units += 1 }
             }
-            let nanos = poolShares.nanos(steps: share.steps, extra: extra)
-            allocated[Int(pool)] += nanos
-            if let same = shares.firstIndex(where: { $0.currency == costPool.row.currency }) {
-                shares[same].nanos += nanos
+            let nanos = plan.signs[p] * units * plan.steps[p]
+            allocated[p] += nanos
+            let currency = plan.index.currencies[p]
+            if first == nil {
+                first = (currency, nanos)
+            } else if first?.currency == currency {
+                first?.nanos += nanos
+            } else if let same = others.firstIndex(where: { $0.currency == currency }) {
+                others[same].nanos += nanos
             } else {
-                shares.append((costPool.row.currency, nanos))
+                others.append((currency, nanos))
             }
         }
-        guard !shares.isEmpty else { return try attributor.add(row) }
+        guard let first else { return try attributor.add(row) }
         // A row that brings no cost of its own is usage a pool pays for: it takes the pool's
         // currency, so one usage row stays one cost row.
         var own = row
-        if own.cost == .zero { own.currency = shares[0].currency }
-        for share in shares where share.currency == own.currency {
-            own.cost = try own.cost.adding(Money(nanos: share.nanos))
+        if own.cost == .zero { own.currency = first.currency }
+        var separate = others
+        if first.currency == own.currency {
+            own.cost = try own.cost.adding(Money(nanos: first.nanos))
+        } else {
+            separate.insert(first, at: 0)
+        }
+        if let same = separate.firstIndex(where: { $0.currency == own.currency }) {
+            own.cost = try own.cost.adding(Money(nanos: separate.remove(at: same).nanos))
         }
         try attributor.add(own)
-        for share in shares where share.currency != own.currency {
+        for share in separate {
             var other = row
             other.cost = Money(nanos: share.nanos)
             other.currency = share.currency

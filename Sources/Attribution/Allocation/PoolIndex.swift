@@ -6,8 +6,14 @@ import Support
 ///
 /// Pools are bucketed by category and UTC day, so a row costs a few byte comparisons and one
 /// dictionary lookup, whatever the size of the bill.
-package struct PoolIndex: Sendable {
+package final class PoolIndex: Sendable {
     package let pools: [CostPool]
+    /// What the per-row path reads of each pool, apart from the pools themselves (whose text
+    /// fields would be retained and released on every look).
+    package let starts: [Int64]
+    package let ends: [Int64]
+    package let sharesByRow: [Bool]
+    package let currencies: [CurrencyCode]
     /// Usage categories spread over, as bytes, in first-seen order.
     private let categories: [[UInt8]]
     /// Per category: pools (indices into `pools`) by every day their period touches.
@@ -15,6 +21,10 @@ package struct PoolIndex: Sendable {
 
     package init(pools: [CostPool]) {
         self.pools = pools
+        starts = pools.map(\.row.start.milliseconds)
+        ends = pools.map(\.row.end.milliseconds)
+        sharesByRow = pools.map { $0.line.basis == .rows }
+        currencies = pools.map(\.row.currency)
         var categories: [[UInt8]] = []
         var byDay: [[Int64: [Int32]]] = []
         for (index, pool) in pools.enumerated() {
@@ -40,8 +50,18 @@ package struct PoolIndex: Sendable {
         guard !categories.isEmpty else { return }
         for slot in categories.indices where categories[slot].elementsEqual(category) {
             guard let candidates = byDay[slot][time.dayNumber] else { return }
-            for index in candidates where pools[Int(index)].covers(time) { try body(index) }
+            let t = time.milliseconds
+            for index in candidates where t >= starts[Int(index)] && t < ends[Int(index)] { try body(index) }
             return
         }
+    }
+}
+
+extension PoolIndex {
+    /// A row's basis under pool `pool`: 1 for `rows`; its quantity for `quantity` (nothing for
+    /// a row without one, or with zero or less).
+    @inline(__always)
+    package func basis(of row: CostRow, pool: Int32) -> Int64 {
+        sharesByRow[Int(pool)] ? 1 : max(0, row.quantityNanos ?? 0)
     }
 }

@@ -1,64 +1,70 @@
 import Ingest
 import Support
 
-/// The first reading of the usage rows when the data holds cost pools: how many rows of each
-/// basis value every pool's period holds, per part of the files read, so the shares can be
-/// planned before any row is attributed.
+/// The reading of the cost files when the data holds a FOCUS bill: a row that draws from no pool
+/// is attributed at once; a row that does is counted by basis value for each of its pools and
+/// kept in its part's spill file, to be attributed with its shares once every row is counted.
 package struct UsageBasis: CostRowSink {
-    package struct Key: Hashable, Sendable {
-        package var pool: Int32
-        package var value: Int64
-    }
+    /// Rows by pool and basis value.
+    package typealias Counts = PoolValueTable
 
+    package var attributor: Attributor
     package let index: PoolIndex
-    /// Per part read: rows by pool and basis value.
-    package private(set) var byPart: [Int: [Key: Int]] = [:]
+    private let folder: String
+    /// Per part read: its counts and its spill file.
+    package private(set) var byPart: [Int: (counts: Counts, spill: String)] = [:]
     private var part = -1
-    private var current: [Key: Int] = [:]
+    private var current = Counts()
+    private var spill: UsageSpill?
 
-    package init(index: PoolIndex) {
+    /// Spill files go into `folder`, one per part.
+    package init(attributor: Attributor, index: PoolIndex, folder: String) {
+        self.attributor = attributor
         self.index = index
+        self.folder = folder
     }
 
-    package func emptyCopy() -> UsageBasis { UsageBasis(index: index) }
+    package func emptyCopy() -> UsageBasis {
+        UsageBasis(attributor: attributor.emptyCopy(), index: index, folder: folder)
+    }
 
-    package mutating func begin(part: Int) {
-        flush()
+    package mutating func begin(part: Int) throws {
+        try finishPart()
         self.part = part
     }
 
     package mutating func add(_ row: CostRow) throws {
-        let index = self.index
+        var draws = false
         index.forEachPool(category: row.category, at: row.timestamp) { pool in
-            current[Key(pool: pool, value: Self.value(of: row, for: index.pools[Int(pool)])), default: 0] += 1
+            current.add(1, pool: pool, value: index.basis(of: row, pool: pool))
+            draws = true
         }
+        guard draws else { return try attributor.add(row) }
+        if spill == nil { spill = try UsageSpill(path: folder + "/part-\(part).rows") }
+        try spill?.append(row)
     }
 
-    /// The counts of every part this reader took, including the last.
-    package mutating func finish() -> [Int: [Key: Int]] {
-        flush()
+    /// Writes out the part in hand; the counts and spill files of every part this reader took.
+    package mutating func finish() throws -> [Int: (counts: Counts, spill: String)] {
+        try finishPart()
         return byPart
     }
 
-    private mutating func flush() {
-        if part >= 0 && !current.isEmpty { byPart[part, default: [:]].merge(current, uniquingKeysWith: +) }
-        current = [:]
-    }
-
-    /// A row's basis under a pool: 1 for `rows`; its quantity for `quantity` (nothing for a row
-    /// without one, or with zero or less).
-    @inline(__always)
-    package static func value(of row: CostRow, for pool: CostPool) -> Int64 {
-        pool.line.basis == .rows ? 1 : max(0, row.quantityNanos ?? 0)
+    private mutating func finishPart() throws {
+        guard let spill else { return }
+        try spill.finish()
+        byPart[part] = (current, spill.path)
+        current = Counts()
+        self.spill = nil
     }
 }
 
 /// Whatever takes the accepted rows of a reading of the cost files: the attributor, or the
-/// first reading that counts usage for the pools.
+/// reading that counts usage for the pools.
 package protocol CostRowSink: Sendable {
     /// The same sink with nothing counted yet, one per thread.
     func emptyCopy() -> Self
     /// The rows that follow are those of part `part`, in file order.
-    mutating func begin(part: Int)
+    mutating func begin(part: Int) throws
     mutating func add(_ row: CostRow) throws
 }

@@ -1,0 +1,136 @@
+import Ingest
+import Support
+
+/// The usage rows that draw from pools, kept on disk between the reading of the cost files and
+/// their attribution: a row's share is known only once every row of its pools has been counted,
+/// and the files are read (parsed, checked, deduplicated) once.
+///
+/// One file per part read, in the part's row order, so the shares' file order survives any
+/// number of threads. Records are fixed fields then the account, category and unit bytes;
+/// memory stays one buffer whatever the number of rows.
+///
+/// Owned by one thread at a time (a reader's part, then an attributor's), hence unchecked.
+package final class UsageSpill: @unchecked Sendable {
+    package let path: String
+    private let file: FileDescriptor
+    private var buffer: [UInt8] = []
+    package private(set) var rows = 0
+
+    private static let flushAt = 1 << 20
+    private static let fixedBytes = 8 + 8 + 4 + 8 + 8 + 4 + 4 + 4
+
+    package init(path: String) throws {
+        self.path = path
+        file = try FileDescriptor.create(path)
+        buffer.reserveCapacity(Self.flushAt + 4096)
+    }
+
+    package func append(_ row: CostRow) throws {
+        func put<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        }
+        put(row.timestamp.milliseconds)
+        put(row.cost.nanos)
+        put(row.currency.packed)
+        put(row.quantityNanos ?? Int64.min)
+        put(Int64(row.line))
+        put(UInt32(row.accountID.count))
+        put(UInt32(row.category.count))
+        put(UInt32(row.unit.count))
+        buffer.append(contentsOf: row.accountID)
+        buffer.append(contentsOf: row.category)
+        buffer.append(contentsOf: row.unit)
+        rows += 1
+        if buffer.count >= Self.flushAt { try flush() }
+    }
+
+    package func finish() throws {
+        try flush()
+    }
+
+    private func flush() throws {
+        try buffer.withUnsafeBytes { try file.write($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Every row of a spill file, in the order written.
+    package static func read(_ path: String, _ body: (CostRow) throws -> Void) throws {
+        let file = try FileDescriptor.openForReading(path)
+        var chunk = [UInt8](repeating: 0, count: 4 << 20)
+        var filled = 0
+        while true {
+            let read = try chunk.withUnsafeMutableBytes { bytes in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
+            }
+            filled += read
+            let used = try chunk.withUnsafeBytes { bytes in try records(UnsafeRawBufferPointer(rebasing: bytes[..<filled]), body)
+            }
+            if read == 0 {
+                guard used == filled else { throw SpillError(path: path) }
+                return
+            }
+            chunk.withUnsafeMutableBytes { bytes in
+                // The start of a record cut by the chunk's end moves to the front (regions may overlap).
+                if used > 0, let base = bytes.baseAddress { base.copyMemory(from: base + used, byteCount: filled - used) }
+            }
+            filled -= used
+            // A record longer than the chunk (ids of megabytes): room is made for it.
+            if filled == chunk.count { chunk += [UInt8](repeating: 0, count: chunk.count) }
+        }
+    }
+
+    /// The whole records at the start of `bytes`; returns how many bytes they took.
+    private static func records(_ bytes: UnsafeRawBufferPointer, _ body: (CostRow) throws -> Void) throws -> Int {
+        var at = 0
+        func take<T: FixedWidthInteger>(_: T.Type) -> T {
+            defer { at += MemoryLayout<T>.size }
+            return T(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: T.self))
+        }
+        while bytes.count - at >= fixedBytes {
+            let start = at
+            let time = take(Int64.self)
+            let cost = take(Int64.self)
+            let currency = take(UInt32.self)
+            let quantity = take(Int64.self)
+            let line = take(Int64.self)
+            let lengths = (Int(take(UInt32.self)), Int(take(UInt32.self)), Int(take(UInt32.self)))
+            guard bytes.count - at >= lengths.0 + lengths.1 + lengths.2 else { return start }
+            func text(_ count: Int) -> UnsafeRawBufferPointer {
+                defer { at += count }
+                return UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
+            }
+            let account = text(lengths.0)
+            let category = text(lengths.1)
+            let unit = text(lengths.2)
+            try body(
+                CostRow(
+                    timestamp: Timestamp(milliseconds: time), accountID: account, category: category,
+                    cost: Money(nanos: cost), currency: CurrencyCode(packed: currency),
+                    quantityNanos: quantity == Int64.min ? nil : quantity, unit: unit, line: Int(line)))
+        }
+        return at
+    }
+}
+
+/// A spill file that ends inside a record: the disk or the folder changed under the run.
+package struct SpillError: Error, CustomStringConvertible {
+    package var path: String
+    package var description: String {
+        "error: \(path), the usage rows kept for the FOCUS pools, ends inside a row; was the temporary folder cleaned "
+            + "during the run? Run the report again"
+    }
+}
+
+/// A folder of the system's temporary space for one run's spill files, removed when done.
+package struct UsageSpillFolder: Sendable {
+    package let path: String
+
+    package init() throws {
+        let base = FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var random = SystemRandomNumberGenerator()
+        path = base + "/refund-cost-usage-\(String(random.next(), radix: 16))"
+        try FileSystem.createDirectory(path)
+    }
+
+    package func remove() { try? FileSystem.removeTree(path) }
+}
