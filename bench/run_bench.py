@@ -408,7 +408,7 @@ def allocation_bench(options):
         "",
         f"allocation: a day-granular FOCUS bill of {bill_rows:,} pool rows over {rows:,} usage rows ({usage_mb:.0f} MB)",
         line("  refund-cost report, bill + usage", [r[0][0] for r in pooled], [r[1][0] for r in pooled],
-             f"cost rows {pooled_cost:.2f} s (two readings)"),
+             f"cost rows {pooled_cost:.2f} s (read once, pooled rows kept aside)"),
         line("  refund-cost report, the same rows with their shares", [r[0][0] for r in plain], [r[1][0] for r in plain],
              f"cost rows {plain_cost:.2f} s"),
         f"  allocation costs {(pooled_cost / plain_cost - 1) * 100:+.0f}% on the cost rows "

@@ -11,6 +11,9 @@ package struct AccountCosts: Sendable {
     package var rows = 0
     package var first: Timestamp?
     package var last: Timestamp?
+    /// The FOCUS bill files of the data: the account's shares of them are not in these sums
+    /// (they are known only once every usage row is counted, which `report` does).
+    package var billFiles: [String] = []
 
     /// Reads every cost file and keeps the rows of `accountID` up to `asOf`.
     package static func collect(
@@ -22,8 +25,11 @@ package struct AccountCosts: Sendable {
         let account = ledger.accountIndex[accountID].map { Int32($0) }
         let wanted = Array(accountID.utf8)
         var costs = AccountCosts()
-        let reader = CostFileReader(mapping: mapping, rejects: rejects, prices: try PriceTable(dataFolder: layout.root))
-        for path in layout.costFiles {
+        costs.billFiles = layout.costFiles.filter(FocusPoolFile.isPoolFile)
+        let pooled = costs.billFiles.isEmpty ? [] : try AllocationRules(dataFolder: layout.root).categories
+        let reader = CostFileReader(
+            mapping: mapping, rejects: rejects, prices: try PriceTable(dataFolder: layout.root), pooled: pooled)
+        for path in layout.costFiles where !costs.billFiles.contains(path) {
             _ = try reader.read(path: path) { row in
                 guard row.accountID.elementsEqual(wanted), row.timestamp <= ledger.options.asOf else { return }
                 let amount = try rates.reportAmount(row.cost, from: row.currency, onDay: row.timestamp.dayNumber)

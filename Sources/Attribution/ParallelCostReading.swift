@@ -121,30 +121,45 @@ package enum ParallelCostReading {
             // then attributed with their shares, part by part in file order.
             let folder = try UsageSpillFolder()
             defer { folder.remove() }
-            let first = try Self.read(
+            var first = try Self.read(
                 plans, mapping: mapping, prices: prices, pooled: bill.categories,
                 template: UsageBasis(attributor: template, index: bill.index, folder: folder.path), threads: threads,
                 requests: registry(), progress: progress)
-            var kept: [Int: (counts: UsageBasis.Counts, spill: String)] = [:]
-            var attributors: [Attributor] = []
+            var kept: [Int: (counts: UsageBasis.Counted, spill: String)] = [:]
+            var attributors: [Attributor?] = []
             for var sink in first.sinks {
                 // Each part is read by one thread: the parts of the readers do not overlap.
                 kept.merge(try sink.finish(), uniquingKeysWith: { first, _ in first })
                 attributors.append(sink.attributor)
             }
+            first.sinks = []
             let plan = AllocationPlan(index: bill.index, counts: kept.mapValues(\.counts))
             let parts = kept.keys.sorted()
             let spills = parts.map { kept[$0]?.spill ?? "" }
+            kept = [:]
+            // Each thread goes on with an attributor of the first reading (moved, not copied:
+            // their totals are as large as the ledger).
+            let handoff = Mutex(attributors)
+            attributors = []
             let (sinks, _) = try Parallel.workers(
-                parts.count, threads: threads, start: { _ in AllocatingAttributor(attributor: template.emptyCopy(), plan: plan) }
+                parts.count, threads: threads,
+                start: { worker in
+                    let attributor = handoff.withLock { left -> Attributor? in
+                        guard worker < left.count else { return nil }
+                        defer { left[worker] = nil }
+                        return left[worker]
+                    }
+                    return AllocatingAttributor(attributor: attributor ?? template.emptyCopy(), plan: plan)
+                }
             ) { sink, index in
                 try sink.begin(part: parts[index])
                 try UsageSpill.read(spills[index]) { try sink.add($0) }
             }
+            let untaken = handoff.withLock { left in left.compactMap { $0 } }
             var allocated = AllocatingAttributor(attributor: template, plan: plan)
             for sink in sinks { allocated.mergeAllocated(sink) }
             return Attributed(
-                totals: try Self.merged(attributors + sinks.map(\.attributor), template), summaries: first.summaries,
+                totals: try Self.merged(sinks.map(\.attributor) + untaken, template), summaries: first.summaries,
                 headerRejects: first.headerRejects, rowRejects: first.rowRejects,
                 allocation: try bill.outcome(plan: plan, allocated: allocated.allocated))
         }

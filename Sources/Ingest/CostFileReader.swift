@@ -8,12 +8,17 @@ package final class CostFileReader {
     package let mapping: CostColumnMap
     package let rejects: RejectLog
     package let prices: PriceTable
+    /// Usage categories a FOCUS bill pays for: their rows may come without a cost.
+    package let pooled: Set<String>
     private let requests = RequestRegistry()
 
-    package init(mapping: CostColumnMap = [:], rejects: RejectLog, prices: PriceTable = PriceTable()) {
+    package init(
+        mapping: CostColumnMap = [:], rejects: RejectLog, prices: PriceTable = PriceTable(), pooled: Set<String> = []
+    ) {
         self.mapping = mapping
         self.rejects = rejects
         self.prices = prices
+        self.pooled = pooled
     }
 
     /// Reads one file; `onBytes` gets progress, `body` every accepted row.
@@ -24,7 +29,7 @@ package final class CostFileReader {
         var checker: CostRowChecker?
         do {
             if mapping.format(for: path).readsJSONLines || CostFormat.isJSONLines(path) {
-                let events = try CostRowChecker.forFile(path, mapping: mapping, prices: prices)
+                let events = try CostRowChecker.forFile(path, mapping: mapping, prices: prices, pooled: pooled)
                 checker = events
                 try withoutActuallyEscaping(onBytes) { onBytes in
                     try InputStream.readLines(path: path, onBlock: onBytes) { line, bytes in
@@ -37,7 +42,8 @@ package final class CostFileReader {
             }
             try CSVReader.read(path: path, onBlock: onBytes) { record in
                 guard let checker else {
-                    checker = try CostRowChecker.forFile(path, header: record.strings, mapping: mapping, prices: prices)
+                    checker = try CostRowChecker.forFile(
+                        path, header: record.strings, mapping: mapping, prices: prices, pooled: pooled)
                     return
                 }
                 if let reject = try checker.take(record, into: &summary, requests: requests, body) { try rejects.record(reject) }

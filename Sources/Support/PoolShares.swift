@@ -33,6 +33,14 @@ package struct PoolShares: Sendable {
     package var step: Int64
     /// Rows the pool was spread over.
     package var rows: Int
+    /// The cost's absolute value in steps, and the basis of all rows: a row's share is
+    /// `amount x value / total` steps.
+    package var amountSteps: Int128
+    package var total: Int128
+    /// The first (remainder, value) in the order extras are handed out that does not get one
+    /// for every row: rows above it get an extra step; rows at it get one when it is the boundary
+    /// and they are among its first `boundaryExtras`.
+    package var cut: (remainder: Int128, value: Int64)
 
     /// The plan for `amount` over rows counted by basis value; nil when the basis adds up to
     /// zero (no usage in the period, or none with a quantity), so nothing can be shared.
@@ -47,7 +55,9 @@ package struct PoolShares: Sendable {
         sign = amount.nanos < 0 ? -1 : 1
         self.step = step
         self.rows = rows
+        self.total = total
         let steps = Int128(amount.nanos.magnitude / UInt64(step))
+        amountSteps = steps
         var byValue: [Int64: ValueShare] = [:]
         var remainders: [(value: Int64, remainder: Int128)] = []
         var handedOut: Int128 = 0
@@ -63,20 +73,53 @@ package struct PoolShares: Sendable {
         remainders.sort { $0.remainder != $1.remainder ? $0.remainder > $1.remainder : $0.value > $1.value }
         boundaryValue = nil
         boundaryExtras = 0
-        for (value, _) in remainders where left > 0 {
+        // Fewer extras than rows: some value is reached with none (or some) left.
+        cut = remainders.last.map { ($0.remainder, $0.value) } ?? (0, 0)
+        for (value, remainder) in remainders {
             let count = rowsByValue[value] ?? 0
-            if count <= left {
+            if left > 0 && count <= left {
                 byValue[value]?.extra = .all
                 left -= count
-            } else {
+                continue
+            }
+            if left > 0 {
                 byValue[value]?.extra = .boundary
                 boundaryValue = value
                 boundaryExtras = left
-                left = 0
             }
+            cut = (remainder, value)
+            break
         }
         self.byValue = byValue
     }
+
+    /// What the per-row path needs, without the table of values: a few numbers, so a row's
+    /// share is worked out rather than looked up (a lookup in a table of every quantity is a
+    /// cache miss).
+    package struct Rule: Sendable {
+        var amountSteps: Int128
+        var total: Int128
+        var cut: (remainder: Int128, value: Int64)
+        var boundaryValue: Int64?
+
+        /// The share of a row with basis `value`: its steps rounded down and whether it gets an
+        /// extra step, exactly as `byValue` says.
+        @inline(__always)
+        package func share(of value: Int64) -> ValueShare {
+            let (quotient, remainder) = (amountSteps * Int128(value)).quotientAndRemainder(dividingBy: total)
+            let extra: Extra
+            if remainder > cut.remainder || (remainder == cut.remainder && value > cut.value) {
+                extra = .all
+            } else if remainder == cut.remainder && value == cut.value && boundaryValue == value {
+                extra = .boundary
+            } else {
+                extra = .none
+            }
+            return ValueShare(steps: Int64(quotient), extra: extra)
+        }
+    }
+
+    package var rule: Rule { Rule(amountSteps: amountSteps, total: total, cut: cut, boundaryValue: boundaryValue) }
 
     /// The share of a row with basis `value`, in nano-units, given whether it is among the
     /// boundary rows that get an extra step.

@@ -48,6 +48,12 @@ enum ExplainCommand: Command {
         }
         print(AccountStory.text(for: accountID, ledger: loaded.ledger, links: links, rejects: tally), terminator: "")
         print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
+        if !costs.billFiles.isEmpty {
+            let files = costs.billFiles.map { HumanText.relative($0, to: common.data) }.joined(separator: ", ")
+            print(
+                "\nThe data holds a FOCUS bill (\(files)): these sums are the rows' own cost; the account's shares of the "
+                    + "bill are in the report (run refund-cost report), since a share is known only once all usage is counted.")
+        }
         return 0
     }
 }

@@ -5,52 +5,42 @@ import Support
 /// the second reading starts counting the rows that share a pool's last left-over steps.
 package final class AllocationPlan: Sendable {
     package let index: PoolIndex
-    /// Per pool; nil when its period holds no usage to spread over.
-    package let shares: [PoolShares?]
+    /// Per pool, the rows it is spread over; nil when its period holds no usage to spread over.
+    package let rows: [Int?]
     /// Per part: per pool with boundary rows, how many of them earlier parts hold.
     package let partOffsets: [Int: [Int32: Int]]
-    /// `shares` laid out for the per-row path: per pool, the share of each basis value (empty
-    /// when the pool has no usage), its sign, step and boundary extras.
-    let byValue: PoolValueTable
-    /// What `byValue` points at.
-    let valueShares: [PoolShares.ValueShare]
+    /// The shares laid out for the per-row path (the tables of values are not kept): per pool,
+    /// its rule, sign, step and boundary extras.
+    let rules: [PoolShares.Rule?]
     let signs: [Int64]
     let steps: [Int64]
     let boundaryExtras: [Int]
 
-    package init(index: PoolIndex, counts byPart: [Int: UsageBasis.Counts]) {
+    package init(index: PoolIndex, counts byPart: [Int: UsageBasis.Counted]) {
         self.index = index
         var rowsByValue = [[Int64: Int]](repeating: [:], count: index.pools.count)
         for counts in byPart.values {
-            for entry in counts.entries { rowsByValue[Int(entry.pool)][entry.value, default: 0] += Int(entry.payload) }
+            for entry in counts { rowsByValue[Int(entry.pool)][entry.value, default: 0] += Int(entry.payload) }
         }
         let shares = index.pools.indices.map { pool in
             PoolShares(amount: index.pools[pool].amount, step: index.pools[pool].step, rowsByValue: rowsByValue[pool])
         }
-        self.shares = shares
-        var valueShares: [PoolShares.ValueShare] = []
-        var byValue = PoolValueTable()
-        for (pool, share) in shares.enumerated() {
-            for (value, valueShare) in share?.byValue ?? [:] {
-                byValue.add(Int64(valueShares.count), pool: Int32(pool), value: value)
-                valueShares.append(valueShare)
-            }
-        }
-        self.byValue = byValue
-        self.valueShares = valueShares
+        rows = shares.map { $0?.rows }
+        rules = shares.map { $0?.rule }
         signs = shares.map { $0?.sign ?? 1 }
         steps = shares.map { $0?.step ?? 1 }
         boundaryExtras = shares.map { $0?.boundaryExtras ?? 0 }
         var offsets: [Int: [Int32: Int]] = [:]
         var running: [Int32: Int] = [:]
+        let boundaries = shares.map { $0?.boundaryValue }
         for part in byPart.keys.sorted() {
             guard let counts = byPart[part] else { continue }
             var here: [Int32: Int] = [:]
-            for (pool, share) in shares.enumerated() {
-                guard let share, let value = share.boundaryValue else { continue }
-                let key = Int32(pool)
-                here[key] = running[key, default: 0]
-                running[key, default: 0] += Int(counts.find(pool: key, value: value) ?? 0)
+            for (pool, value) in boundaries.enumerated() where value != nil {
+                here[Int32(pool)] = running[Int32(pool), default: 0]
+            }
+            for entry in counts where boundaries[Int(entry.pool)] == entry.value {
+                running[entry.pool, default: 0] += Int(entry.payload)
             }
             offsets[part] = here
         }
@@ -90,8 +80,8 @@ package struct AllocatingAttributor: CostRowSink {
         let plan = self.plan
         plan.index.forEachPool(category: row.category, at: row.timestamp) { pool in
             let p = Int(pool)
-            guard let at = plan.byValue.find(pool: pool, value: plan.index.basis(of: row, pool: pool)) else { return }
-            let share = plan.valueShares[Int(at)]
+            guard let rule = plan.rules[p] else { return }
+            let share = rule.share(of: plan.index.basis(of: row, pool: pool))
             var units = share.steps
             switch share.extra {
             case .none: break

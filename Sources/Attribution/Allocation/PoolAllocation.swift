@@ -74,9 +74,9 @@ package struct PoolAllocation: Sendable, Hashable, Codable {
             if allocated { try self.allocated.add(cost, in: row.currency) } else { try unallocated.add(cost, in: row.currency) }
         }
         for (index, pool) in pools.enumerated() {
-            if let share = plan?.shares[index] {
+            if let rows = plan?.rows[index] {
                 let given = Money(nanos: index < handedOut.count ? handedOut[index] : 0)
-                try add(pool.row, category: pool.line.category, cost: given, allocated: true, reason: "", usageRows: share.rows)
+                try add(pool.row, category: pool.line.category, cost: given, allocated: true, reason: "", usageRows: rows)
                 // Shares that do not add up to the row would be a fault of the tool: the
                 // difference is shown, and the check fails.
                 if given != pool.amount {

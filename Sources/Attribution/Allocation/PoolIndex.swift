@@ -16,8 +16,12 @@ package final class PoolIndex: Sendable {
     package let currencies: [CurrencyCode]
     /// Usage categories spread over, as bytes, in first-seen order.
     private let categories: [[UInt8]]
-    /// Per category: pools (indices into `pools`) by every day their period touches.
-    private let byDay: [[Int64: [Int32]]]
+    /// Per category, the days from `firstDay[slot]` on, laid out flat: the pools (indices into
+    /// `pools`) whose period touches day `firstDay + d` are `entries[offsets[d] ..< offsets[d + 1]]`
+    /// of that category, so a row costs no hashing.
+    private let firstDay: [Int64]
+    private let offsets: [[Int32]]
+    private let entries: [[Int32]]
 
     package init(pools: [CostPool]) {
         self.pools = pools
@@ -39,7 +43,27 @@ package final class PoolIndex: Sendable {
             for day in pool.row.start.dayNumber...last { byDay[slot][day, default: []].append(Int32(index)) }
         }
         self.categories = categories
-        self.byDay = byDay
+        var firstDay: [Int64] = []
+        var offsets: [[Int32]] = []
+        var entries: [[Int32]] = []
+        for days in byDay {
+            let first = days.keys.min() ?? 0
+            let last = days.keys.max() ?? -1
+            var slotOffsets: [Int32] = [0]
+            var slotEntries: [Int32] = []
+            if last >= first {
+                for day in first...last {
+                    slotEntries += days[day] ?? []
+                    slotOffsets.append(Int32(slotEntries.count))
+                }
+            }
+            firstDay.append(first)
+            offsets.append(slotOffsets)
+            entries.append(slotEntries)
+        }
+        self.firstDay = firstDay
+        self.offsets = offsets
+        self.entries = entries
     }
 
     package var isEmpty: Bool { pools.isEmpty }
@@ -49,9 +73,13 @@ package final class PoolIndex: Sendable {
     package func forEachPool(category: UnsafeRawBufferPointer, at time: Timestamp, _ body: (Int32) throws -> Void) rethrows {
         guard !categories.isEmpty else { return }
         for slot in categories.indices where categories[slot].elementsEqual(category) {
-            guard let candidates = byDay[slot][time.dayNumber] else { return }
+            let day = time.dayNumber - firstDay[slot]
+            guard day >= 0 && day < Int64(offsets[slot].count - 1) else { return }
             let t = time.milliseconds
-            for index in candidates where t >= starts[Int(index)] && t < ends[Int(index)] { try body(index) }
+            for position in Int(offsets[slot][Int(day)])..<Int(offsets[slot][Int(day) + 1]) {
+                let index = entries[slot][position]
+                if t >= starts[Int(index)] && t < ends[Int(index)] { try body(index) }
+            }
             return
         }
     }

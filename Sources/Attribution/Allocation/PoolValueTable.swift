@@ -1,8 +1,8 @@
 import Support
 
-/// A hash table from (pool, basis value) to an `Int64`, for the per-row path of the
-/// allocation: open addressing with linear probing and a multiply-shift hash, no per-process
-/// seed and no hasher object, so one lookup is two multiplies, a shift and usually one compare.
+/// A hash table from (pool, basis value) to a count, for the per-row path of the allocation's
+/// first reading: open addressing with linear probing and a multiply-shift hash, no per-process
+/// seed and no hasher object, so one count is two multiplies, a shift and usually one compare.
 ///
 /// Keys are quantities of usage rows and pool numbers, not input picked to collide; a long
 /// probe costs time, never a wrong answer.
@@ -27,17 +27,6 @@ package struct PoolValueTable: Sendable {
     private func slot(_ pool: Int32, _ value: Int64) -> Int {
         let mixed = (UInt64(bitPattern: value) &+ UInt64(UInt32(bitPattern: pool)) &* 0xBF58_476D_1CE4_E5B9)
         return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
-
-    @inline(__always)
-    package func find(pool: Int32, value: Int64) -> Int64? {
-        let mask = pools.count - 1
-        var index = slot(pool, value)
-        while pools[index] != Self.empty {
-            if pools[index] == pool && values[index] == value { return payloads[index] }
-            index = (index + 1) & mask
-        }
-        return nil
     }
 
     /// Adds `amount` to the entry's payload (0 when absent).

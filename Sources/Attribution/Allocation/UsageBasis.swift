@@ -5,14 +5,16 @@ import Support
 /// is attributed at once; a row that does is counted by basis value for each of its pools and
 /// kept in its part's spill file, to be attributed with its shares once every row is counted.
 package struct UsageBasis: CostRowSink {
-    /// Rows by pool and basis value.
+    /// Rows by pool and basis value, counted in a table while the part is read.
     package typealias Counts = PoolValueTable
+    /// A read part's counts, kept flat (a table's empty slots would double them).
+    package typealias Counted = [(pool: Int32, value: Int64, payload: Int64)]
 
     package var attributor: Attributor
     package let index: PoolIndex
     private let folder: String
     /// Per part read: its counts and its spill file.
-    package private(set) var byPart: [Int: (counts: Counts, spill: String)] = [:]
+    package private(set) var byPart: [Int: (counts: Counted, spill: String)] = [:]
     private var part = -1
     private var current = Counts()
     private var spill: UsageSpill?
@@ -45,7 +47,7 @@ package struct UsageBasis: CostRowSink {
     }
 
     /// Writes out the part in hand; the counts and spill files of every part this reader took.
-    package mutating func finish() throws -> [Int: (counts: Counts, spill: String)] {
+    package mutating func finish() throws -> [Int: (counts: Counted, spill: String)] {
         try finishPart()
         return byPart
     }
@@ -53,7 +55,7 @@ package struct UsageBasis: CostRowSink {
     private mutating func finishPart() throws {
         guard let spill else { return }
         try spill.finish()
-        byPart[part] = (current, spill.path)
+        byPart[part] = (current.entries, spill.path)
         current = Counts()
         self.spill = nil
     }

@@ -13,21 +13,48 @@ import Support
 package final class UsageSpill: @unchecked Sendable {
     package let path: String
     private let file: FileDescriptor
-    private var buffer: [UInt8] = []
+    /// Records not yet written, `used` bytes of `capacity`.
+    private let buffer: UnsafeMutableRawPointer
+    private var used = 0
     package private(set) var rows = 0
 
-    private static let flushAt = 1 << 20
+    private static let capacity = 1 << 20
     private static let fixedBytes = 8 + 8 + 4 + 8 + 8 + 4 + 4 + 4
 
     package init(path: String) throws {
         self.path = path
         file = try FileDescriptor.create(path)
-        buffer.reserveCapacity(Self.flushAt + 4096)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
     }
 
+    deinit { buffer.deallocate() }
+
     package func append(_ row: CostRow) throws {
+        let needed = Self.fixedBytes + row.accountID.count + row.category.count + row.unit.count
+        if used + needed > Self.capacity { try flush() }
+        guard needed <= Self.capacity else {
+            // A record longer than the buffer (ids of megabytes) is written on its own.
+            var bytes = [UInt8](repeating: 0, count: needed)
+            bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { encode(row, at: base) } }
+            try bytes.withUnsafeBytes { try file.write($0) }
+            rows += 1
+            return
+        }
+        encode(row, at: buffer + used)
+        used += needed
+        rows += 1
+    }
+
+    /// Fixed fields little-endian, then the account, category and unit bytes.
+    private func encode(_ row: CostRow, at start: UnsafeMutableRawPointer) {
+        var at = 0
         func put<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+            start.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
+            at += MemoryLayout<T>.size
+        }
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            if let base = bytes.baseAddress, !bytes.isEmpty { (start + at).copyMemory(from: base, byteCount: bytes.count) }
+            at += bytes.count
         }
         put(row.timestamp.milliseconds)
         put(row.cost.nanos)
@@ -37,11 +64,9 @@ package final class UsageSpill: @unchecked Sendable {
         put(UInt32(row.accountID.count))
         put(UInt32(row.category.count))
         put(UInt32(row.unit.count))
-        buffer.append(contentsOf: row.accountID)
-        buffer.append(contentsOf: row.category)
-        buffer.append(contentsOf: row.unit)
-        rows += 1
-        if buffer.count >= Self.flushAt { try flush() }
+        put(row.accountID)
+        put(row.category)
+        put(row.unit)
     }
 
     package func finish() throws {
@@ -49,8 +74,8 @@ package final class UsageSpill: @unchecked Sendable {
     }
 
     private func flush() throws {
-        try buffer.withUnsafeBytes { try file.write($0) }
-        buffer.removeAll(keepingCapacity: true)
+        try file.write(UnsafeRawBufferPointer(start: buffer, count: used))
+        used = 0
     }
 
     /// Every row of a spill file, in the order written.

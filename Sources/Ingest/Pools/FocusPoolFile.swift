@@ -56,7 +56,12 @@ package enum FocusPoolFile {
         }
         var times: [Timestamp] = []
         for (index, name) in [(columns.periodStart, "ChargePeriodStart"), (columns.periodEnd, "ChargePeriodEnd")] {
-            switch TimestampParser.parseInput(record.trimmed(index)) {
+            var field = record.trimmed(index)
+            // BigQuery's export writes its timestamps `2026-10-01 00:00:00 UTC`.
+            if field.count > 4 && field.suffix(4).elementsEqual(" UTC".utf8) {
+                field = UnsafeRawBufferPointer(rebasing: field.dropLast(4))
+            }
+            switch TimestampParser.parseInput(field) {
             case .success(let time): times.append(time)
             case .failure(let problem): return reject(index, name, problem.description)
             }

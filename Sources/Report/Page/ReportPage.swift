@@ -41,6 +41,7 @@ enum ReportPage {
         page += LeakSection.subscriptions(figures)
         page += try FamilySection.html(figures)
         page += try ConsumptionSection.html(figures)
+        page += BillSection.html(figures)
         page += Glossary.html
         page += footer(figures, conservation: conservation, context: context)
         return page

@@ -88,7 +88,12 @@ struct CostPoolTests {
             verbose.stdout.contains(
                 "pool cost 5.000000 EUR + 29.300000 USD read = 5.000000 EUR + 24.000000 USD allocated + 5.300000 USD unallocated")
         )
-        #expect(try TestFiles.read(pooled.data + "/../again/2026-10/report.html").contains("5.300000 USD unallocated"))
+        let page = try TestFiles.read(pooled.data + "/../again/2026-10/report.html")
+        #expect(page.contains("5.300000 USD unallocated"))
+        #expect(page.contains("5.00 EUR + 29.30 USD billed, 5.00 EUR + 24.00 USD spread over the usage"))
+        #expect(
+            page.contains(
+                "<td>2026-10-15</td><td>Amazon S3</td><td>Usage</td><td>no usage with a quantity of category media-storage"))
     }
 
     /// A line that names Credit spreads the credit like the usage: -1.00 over the chat day's three
@@ -146,6 +151,18 @@ struct CostPoolTests {
         // A bill with digits below the micro-unit is shared in nano-units, still exactly.
         #expect(CostPool.stepFor(Money(nanos: 1_000_000_001)) == 1)
         #expect(PoolShares(amount: Money(nanos: 5), step: 1, rowsByValue: [0: 4]) == nil)
+        // The per-row rule works out what the table says, for every value of a spread of
+        // quantities whose remainders tie and differ.
+        let counts: [Int64: Int] = [1: 5, 2: 3, 3: 3, 7: 1, 10: 2, 0: 2]
+        for amount: Int64 in [1_000_000_000, 7_000_000_000, 999_999_000, -3_000_000_000] {
+            let plan = try #require(PoolShares(amount: Money(nanos: amount), step: 1000, rowsByValue: counts))
+            for value in counts.keys {
+                let worked = plan.rule.share(of: value)
+                #expect(
+                    worked.steps == plan.byValue[value]?.steps && worked.extra == plan.byValue[value]?.extra, "\(amount) \(value)"
+                )
+            }
+        }
     }
 
     /// `generate --cost-form focus`: the report of the bill and its usage equals the report of
