@@ -2,25 +2,6 @@ import Ingest
 import Ledger
 import Support
 
-/// One row of `leaks.csv`: an account's cost after one transaction's access ended.
-package struct LeakFigure: Sendable {
-    package var account: String
-    package var transaction: TransactionFacts
-    package var cell: LeakCell
-
-    /// By account, then transaction (ledger order).
-    static func all(ledger: Ledger, totals: AttributionTotals) -> [LeakFigure] {
-        totals.leaks.sorted { ($0.key.account, $0.key.transaction) < ($1.key.account, $1.key.transaction) }.map { key, cell in
-            LeakFigure(
-                account: ledger.accounts[Int(key.account)],
-                transaction: TransactionFacts(ledger, transaction: Int(key.transaction)), cell: cell)
-        }
-    }
-
-    /// A refund or a family exit, not a lapse: the server should have cut this access off.
-    package var isLeak: Bool { transaction.endKind != .expiry }
-}
-
 /// One row of `subscription_loss.csv`: leaked auto-renewable access, or a billing grace that
 /// was never paid (rule 13), of one account and transaction.
 package struct SubscriptionLossFigure: Sendable {
@@ -58,21 +39,5 @@ package struct SubscriptionLossFigure: Sendable {
                     billingGraceCost: totals.billingGrace[key] ?? .zero, transactionIndex: transaction))
         }
         return figures
-    }
-}
-
-/// One row of `family_links.csv`: a FAMILY_SHARED transaction and the purchase it was tied to.
-package struct FamilyLinkFigure: Sendable {
-    package var member: TransactionFacts
-    package var purchaserTransactionID: String?
-    package var method: FamilyLinkMethod
-
-    /// Every FAMILY_SHARED transaction, in ledger order.
-    static func all(ledger: Ledger) -> [FamilyLinkFigure] {
-        ledger.familyLinks.map { link in
-            FamilyLinkFigure(
-                member: TransactionFacts(ledger, transaction: link.member),
-                purchaserTransactionID: link.purchaser.map { ledger.transactions[$0].id }, method: link.method)
-        }
     }
 }

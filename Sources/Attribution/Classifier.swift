@@ -1,0 +1,58 @@
+import Ingest
+import Ledger
+import Support
+
+/// What attribution decided for one row: its class, the transaction it is tied to (-1 for
+/// none), and for rows after an end, the phase.
+package struct Classification: Sendable, Hashable {
+    package var costClass: CostClass
+    package var transaction: Int32
+    package var phase: LeakPhase?
+}
+
+/// Decides the class of a row from the ledger's answer for its account and time.
+package struct Classifier: Sendable {
+    package let ledger: Ledger
+    package let grace: TimeSpan
+
+    package init(ledger: Ledger, grace: TimeSpan) {
+        self.ledger = ledger
+        self.grace = grace
+    }
+
+    /// Where `t` falls relative to the notice of the transaction's end and the grace after it.
+    package func phase(of transaction: Int, at t: Timestamp) -> LeakPhase {
+        guard let end = ledger.transactions[transaction].end else { return .beyondGrace }
+        if t < end.noticedAt { return .beforeNotice }
+        return t.milliseconds < end.noticedAt.milliseconds + grace.milliseconds ? .withinGrace : .beyondGrace
+    }
+
+    /// `account` is the ledger's account index, or nil for an account no transaction links to.
+    @inline(__always)
+    package func classify(account: Int32?, at t: Timestamp) -> Classification {
+        guard let account else { return Classification(costClass: .unlinked, transaction: -1, phase: nil) }
+        switch ledger.access(account: Int(account), at: t) {
+        case .entitled(let index):
+            let ownership = ledger.transactions[index].ownership
+            return Classification(
+                costClass: ownership == .purchased ? .paid : .familyShared, transaction: Int32(index), phase: nil)
+        case .premature(let index):
+            return Classification(costClass: .premature, transaction: Int32(index), phase: nil)
+        case .ended(let index):
+            guard let end = ledger.transactions[index].end else {
+                return Classification(costClass: .unentitled, transaction: -1, phase: nil)
+            }
+            let costClass: CostClass =
+                switch end.kind {
+                case .refundFull, .refundProrated, .familyRefund: .afterRefund
+                case .familyExit: .afterFamilyExit
+                case .expiry, .upgrade: .afterExpiry
+                }
+            return Classification(costClass: costClass, transaction: Int32(index), phase: phase(of: index, at: t))
+        case .billingGrace(let index):
+            return Classification(costClass: .billingGrace, transaction: Int32(index), phase: nil)
+        case .none:
+            return Classification(costClass: .unentitled, transaction: -1, phase: nil)
+        }
+    }
+}

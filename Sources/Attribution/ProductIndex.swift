@@ -1,0 +1,22 @@
+import Ingest
+import Ledger
+import Support
+
+/// Dense indices for product ids: 0 is the empty product (unentitled and unlinked rows), the
+/// rest follow the sorted product ids of the ledger, so every worker agrees on them.
+package struct ProductIndex: Sendable {
+    package let names: [String]
+    /// Per transaction index, its product's index.
+    package let ofTransaction: [Int32]
+
+    package init(ledger: Ledger) {
+        // Fields read in place: a key path through the record would copy it whole.
+        var seen = Set<String>()
+        for position in ledger.transactions.indices { seen.insert(ledger.transactions[position].productID) }
+        names = [""] + seen.sorted { $0.bytesPrecede($1) }
+        let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Int32($0)) })
+        ofTransaction = ledger.transactions.indices.map { index[ledger.transactions[$0].productID] ?? 0 }
+    }
+
+    package func of(transaction: Int32) -> Int { transaction < 0 ? 0 : Int(ofTransaction[Int(transaction)]) }
+}
