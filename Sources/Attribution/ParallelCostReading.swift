@@ -31,8 +31,12 @@ package enum ParallelCostReading {
         var rejects: [Reject]
     }
 
+    /// Reads every cost file; attributes its rows with copies of `template`, or, without one,
+    /// only checks and counts them (`validate`: nothing is attributed, the totals are empty, each
+    /// cost must convert by `checkingRates`, and a bill's outcome is what its usage would receive).
     package static func run(
-        files: [String], root: String, mapping: CostColumnMap, template: Attributor, threads: Int,
+        files: [String], root: String, mapping: CostColumnMap, template: Attributor?, threads: Int,
+        checkingRates: ExchangeRates? = nil,
         registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> Result {
@@ -49,8 +53,8 @@ package enum ParallelCostReading {
             return whole
         }
         let reading = Reading(
-            root: root, mapping: mapping, prices: prices, bill: bill, template: template, registry: registry,
-            progress: progress)
+            root: root, mapping: mapping, prices: prices, bill: bill, template: template, rates: checkingRates,
+            registry: registry, progress: progress)
         var result: Attributed
         do {
             result = try reading.attribute(usagePlans, threads: threads)
@@ -101,13 +105,16 @@ package enum ParallelCostReading {
         var mapping: CostColumnMap
         var prices: PriceTable
         var bill: CostPoolBill
-        var template: Attributor
+        var template: Attributor?
+        /// Without a template: the rates every row's cost must convert by.
+        var rates: ExchangeRates?
         var registry: @Sendable () -> RequestRegistry
         var progress: @Sendable (Int, Int) -> Void
 
         /// Attributes every usage row; with a bill, first counts the usage the pools spread
         /// over, then attributes each row with its shares.
         func attribute(_ plans: [FileSplitter], threads: Int) throws -> Attributed {
+            guard let template else { return try check(plans, threads: threads) }
             guard !bill.index.isEmpty else {
                 let read = try Self.read(
                     plans, mapping: mapping, prices: prices, pooled: bill.categories, template: template, threads: threads,
@@ -162,6 +169,27 @@ package enum ParallelCostReading {
                 totals: try Self.merged(sinks.map(\.attributor) + untaken, template), summaries: first.summaries,
                 headerRejects: first.headerRejects, rowRejects: first.rowRejects,
                 allocation: try bill.outcome(plan: plan, allocated: allocated.allocated))
+        }
+
+        /// Every row checked and counted, none attributed; a bill's pools are counted so that
+        /// what each would spread is known.
+        func check(_ plans: [FileSplitter], threads: Int) throws -> Attributed {
+            let counted = try Self.read(
+                plans, mapping: mapping, prices: prices, pooled: bill.categories,
+                template: UsageCounter(index: bill.index, rates: rates ?? ExchangeRates(reportCurrency: .usd)),
+                threads: threads, requests: registry(), progress: progress)
+            var allocation: PoolAllocation?
+            if !bill.files.isEmpty {
+                var kept: [Int: UsageBasis.Counted] = [:]
+                for var sink in counted.sinks { kept.merge(sink.finish(), uniquingKeysWith: { first, _ in first }) }
+                let plan = AllocationPlan(index: bill.index, counts: kept)
+                // Shares add up to their pool by construction; `report` counts them as handed out.
+                let spread = bill.index.pools.indices.map { plan.rows[$0] == nil ? 0 : bill.index.pools[$0].amount.nanos }
+                allocation = try bill.outcome(plan: plan, allocated: spread)
+            }
+            return Attributed(
+                totals: AttributionTotals(products: 0, transactions: 0), summaries: counted.summaries,
+                headerRejects: counted.headerRejects, rowRejects: counted.rowRejects, allocation: allocation)
         }
 
         private static func merged(_ attributors: [Attributor], _ template: Attributor) throws -> AttributionTotals {

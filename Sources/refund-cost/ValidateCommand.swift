@@ -50,14 +50,13 @@ enum ValidateCommand: Command {
         let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects) { bytes, lines in
             progress.advance(toBytes: bytes, rows: lines, file: "notifications and history", unit: "lines")
         }
-        // Cost files go through exactly the reader `report` uses, over all time, so the two
-        // commands agree on every row.
-        let everything = ReportWindow(start: .earliestAccepted, end: .latestAccepted, label: "all")
-        let template = Attributor(ledger: loaded.ledger, window: everything, grace: common.grace, rates: loaded.rates)
+        // Cost files go through exactly the reader and checks `report` uses, over all time, so
+        // the two commands agree on every row; no row is attributed.
         let started = Clock.monotonicSeconds()
         let reading = try ParallelCostReading.run(
-            files: loaded.layout.costFiles, root: common.data, mapping: common.costColumns, template: template,
-            threads: common.threads, progress: { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") })
+            files: loaded.layout.costFiles, root: common.data, mapping: common.costColumns, template: nil,
+            threads: common.threads, checkingRates: loaded.rates,
+            progress: { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") })
         let seconds = Clock.monotonicSeconds() - started
         for reject in reading.headerRejects + reading.rowRejects { try rejects.record(reject) }
         try rejects.commit()

@@ -61,6 +61,46 @@ package struct UsageBasis: CostRowSink {
     }
 }
 
+/// The same count for a reading that only checks the rows (`validate`): nothing is kept aside
+/// and nothing attributed, but every row's cost must convert to the report currency, as
+/// `report` will ask.
+package struct UsageCounter: CostRowSink {
+    package let index: PoolIndex
+    package let rates: ExchangeRates
+    private var byPart: [Int: UsageBasis.Counted] = [:]
+    private var part = -1
+    private var current = UsageBasis.Counts()
+
+    package init(index: PoolIndex, rates: ExchangeRates) {
+        self.index = index
+        self.rates = rates
+    }
+
+    package func emptyCopy() -> UsageCounter { UsageCounter(index: index, rates: rates) }
+
+    package mutating func begin(part: Int) throws {
+        flush()
+        self.part = part
+    }
+
+    package mutating func add(_ row: CostRow) throws {
+        _ = try rates.reportAmount(row.cost, from: row.currency, onDay: row.timestamp.dayNumber)
+        index.forEachPool(category: row.category, at: row.timestamp) { pool in
+            current.add(1, pool: pool, value: index.basis(of: row, pool: pool))
+        }
+    }
+
+    package mutating func finish() -> [Int: UsageBasis.Counted] {
+        flush()
+        return byPart
+    }
+
+    private mutating func flush() {
+        if current.count > 0 { byPart[part] = current.entries }
+        current = UsageBasis.Counts()
+    }
+}
+
 /// Whatever takes the accepted rows of a reading of the cost files: the attributor, or the
 /// reading that counts usage for the pools.
 package protocol CostRowSink: Sendable {

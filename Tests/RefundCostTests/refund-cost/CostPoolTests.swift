@@ -138,6 +138,23 @@ struct CostPoolTests {
         #expect(run.status == 1)
     }
 
+    /// `validate` checks without attributing: the bill's outcome is what report spreads, and a
+    /// cost no rate converts still stops it, as it stops report.
+    @Test func validateChecksTheBillAndEveryConversionWithoutAttributing() throws {
+        let pooled = try report()
+        let run = try runTool(["validate", "--data", pooled.data])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.contains(
+                "FOCUS bill (costs/focus-2026-10.csv): 8 pool rows, 5.000000 EUR + 29.300000 USD read = "
+                    + "5.000000 EUR + 24.000000 USD allocated + 5.300000 USD unallocated"), "\(run.stdout)")
+        try "timestamp,account_id,category,cost,currency\n2026-10-20T00:00:00.000Z,acct-000001,payout,1.50,CHF\n"
+            .write(toFile: pooled.data + "/costs/payout.csv", atomically: true, encoding: .utf8)
+        let unconvertible = try runTool(["validate", "--data", pooled.data])
+        #expect(unconvertible.status != 0)
+        #expect(unconvertible.stderr.contains("no exchange rate for CHF"), "\(unconvertible.stderr)")
+    }
+
     @Test func sharesFollowTheLargestRemainder() throws {
         let quantities = try #require(
             PoolShares(amount: Money(nanos: 10_000_000_000), step: 1000, rowsByValue: [1: 1, 2: 1, 4: 1]))
