@@ -35,26 +35,22 @@ package struct Conservation: Sendable {
     }
 
     package init(figures: ReportFigures, accepted: CostTotals) throws {
-        let totals = figures.totals
-        var lines: [CurrencyLine] = []
+        let rows = Dictionary(uniqueKeysWithValues: figures.costRows.byCurrency.map { ($0.currency, $0) })
         var currencies = Set(accepted.byCurrency.keys)
-        currencies.formUnion(totals.classByCurrency.keys)
-        for currency in currencies.sorted() {
-            lines.append(
-                CurrencyLine(
-                    currency: currency, accepted: accepted.byCurrency[currency] ?? .zero,
-                    inWindow: totals.inputByCurrency.byCurrency[currency] ?? .zero,
-                    beforeWindow: totals.costBeforeWindow.byCurrency[currency] ?? .zero,
-                    afterWindow: totals.costAfterWindow.byCurrency[currency] ?? .zero,
-                    classes: try totals.classByCurrency[currency]?.total() ?? .zero))
+        currencies.formUnion(rows.keys)
+        byCurrency = currencies.sorted().map { currency in
+            let line = rows[currency]
+            return CurrencyLine(
+                currency: currency, accepted: accepted.byCurrency[currency] ?? .zero, inWindow: line?.inWindow ?? .zero,
+                beforeWindow: line?.beforeWindow ?? .zero, afterWindow: line?.afterWindow ?? .zero,
+                classes: line?.classes ?? .zero)
         }
-        byCurrency = lines
         classTotal = try figures.total.classes.total()
         var products = Money.zero
         for row in figures.summary { products = try products.adding(row.classes.total()) }
         productRowsTotal = products
         var days = Money.zero
-        for cell in totals.byDay.values { days = try days.adding(cell.cost) }
+        for row in figures.costByDay { days = try days.adding(row.cost) }
         costByDayTotal = days
         allocation = figures.allocation
     }

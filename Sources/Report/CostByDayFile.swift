@@ -7,20 +7,13 @@ enum CostByDayFile {
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
         let file = try CSVFileWriter(path: folder + "/cost_by_day.csv", header: header)
-        let categories = figures.totals.categories
-        let rows = figures.totals.byDay.map { (key: $0.key, name: categories.key($0.key.category), cell: $0.value) }
-            .sorted { a, b in
-                if a.key.day != b.key.day { return a.key.day < b.key.day }
-                if a.name != b.name { return a.name.bytesPrecede(b.name) }
-                return a.key.costClass < b.key.costClass
-            }
-        for row in rows {
-            file.date(CivilDate(dayNumber: row.key.day))
-            file.text(row.name)
-            file.text(row.key.costClass.reportName)
+        for row in figures.costByDay {
+            file.date(CivilDate(dayNumber: row.day))
+            file.text(row.category)
+            file.text(row.costClass.reportName)
             file.text(figures.currency.description)
-            file.integer(row.cell.rows)
-            file.money(row.cell.cost)
+            file.integer(row.rows)
+            file.money(row.cost)
             try file.endRow()
         }
         try file.commit()

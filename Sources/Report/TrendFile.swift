@@ -12,27 +12,15 @@ enum TrendFile {
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
         let file = try CSVFileWriter(path: folder + "/trend.csv", header: header)
-        for (month, classes) in try months(figures) {
+        for month in figures.trend {
             for costClass in CostClass.allCases {
-                file.text(month.description)
+                file.text(month.month.description)
                 file.text(costClass.reportName)
                 file.text(figures.currency.description)
-                file.money(classes[costClass])
+                file.money(month.classes[costClass])
                 try file.endRow()
             }
         }
         try file.commit()
-    }
-
-    /// Every month from the first with cost (or the window's first) to the window's last.
-    static func months(_ figures: ReportFigures) throws -> [(month: CivilMonth, classes: ClassCosts)] {
-        let byMonth = try figures.totals.costByMonth()
-        let windowFirst = CivilMonth(figures.window.start)
-        let last = CivilMonth(Timestamp(milliseconds: figures.window.end.milliseconds - 1))
-        let first = min(byMonth.keys.min() ?? windowFirst, windowFirst)
-        return (first.number...max(first.number, last.number)).map { number in
-            let month = CivilMonth(number: number)
-            return (month, byMonth[month] ?? ClassCosts())
-        }
     }
 }

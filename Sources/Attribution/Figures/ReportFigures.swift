@@ -10,7 +10,14 @@ package struct ReportFigures: Sendable {
     package var window: ReportWindow
     package var currency: CurrencyCode
     package var products: ProductIndex
-    package var totals: AttributionTotals
+    /// What the figures are worked out from; the report reads the figures only.
+    var totals: AttributionTotals
+    /// Cost by month and class up to the window's end (`trend.csv`).
+    package var trend: [TrendFigure] = []
+    /// Rows and cost per day, category and class of the window (`cost_by_day.csv`).
+    package var costByDay: [CostByDayFigure] = []
+    /// The cost rows per input currency and around the window (the reconciliation's inputs).
+    package var costRows: CostRowFigure
     package var refunds: [RefundFigure] = []
     /// One row per product with any figure, sorted by product id (the empty product first).
     package var summary: [SummaryFigure] = []
@@ -36,6 +43,9 @@ package struct ReportFigures: Sendable {
         draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(), policy: ConsumptionPolicy = ConsumptionPolicy()
     ) throws {
         self.totals = totals
+        trend = try TrendFigure.all(totals, window: window)
+        costByDay = CostByDayFigure.all(totals)
+        costRows = try CostRowFigure(totals)
         self.window = window
         currency = rates.reportCurrency
         products = ProductIndex(ledger: ledger)

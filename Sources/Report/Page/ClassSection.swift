@@ -34,10 +34,10 @@ enum ClassSection {
         let firstDay = figures.window.start.dayNumber
         let days = max(1, Int(figures.window.end.dayNumber - firstDay))
         var perDay = Array(repeating: [Int64](repeating: 0, count: classes.count), count: days)
-        for (key, cell) in figures.totals.byDay {
-            let index = Int(key.day - firstDay)
-            guard index >= 0 && index < days, let position = classes.firstIndex(of: key.costClass) else { continue }
-            perDay[index][position] += cell.cost.nanos
+        for row in figures.costByDay {
+            let index = Int(row.day - firstDay)
+            guard index >= 0 && index < days, let position = classes.firstIndex(of: row.costClass) else { continue }
+            perDay[index][position] += row.cost.nanos
         }
         let currency = figures.currency.description
         let start = figures.window.start.civilDate

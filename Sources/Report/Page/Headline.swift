@@ -16,7 +16,7 @@ enum Headline {
         var text = "<div class=\"cards\">\n"
         text += card(
             "Cost served", T.amount(try all.classes.total(), currency),
-            "\(T.counted(figures.totals.rowsInWindow, "cost row")) in the window")
+            "\(T.counted(figures.costRows.rowsInWindow, "cost row")) in the window")
         text += card(
             "Refunded to customers", T.amount(all.refundedAmount, currency), "\(T.counted(counts.refunds, "refund")); \(rate)",
             style: all.refunds > 0 ? "bad" : "")

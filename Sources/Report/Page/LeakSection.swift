@@ -13,7 +13,7 @@ enum LeakSection {
         let daily = ClassSection.dailyChart(figures, classes: leakClasses, name: "leak-by-day", unit: "leaked per day")
         text += "<div class=\"panel\">" + daily.svg + daily.legend + "</div>\n"
 
-        let months = try TrendFile.months(figures)
+        let months = figures.trend
         let reportMonth = CivilMonth(Timestamp(milliseconds: figures.window.end.milliseconds - 1))
         var leakByMonth: [Money] = []
         for month in months { leakByMonth.append(try month.classes[.afterRefund].adding(month.classes[.afterFamilyExit])) }
@@ -42,7 +42,7 @@ enum LeakSection {
     /// The leak beside the cost served, month by month: a leak that grows with the business
     /// is not the same as one that grows faster.
     private static func shareTable(
-        _ months: [(month: CivilMonth, classes: ClassCosts)], leakByMonth: [Money], marked: Int?, currency: String
+        _ months: [TrendFigure], leakByMonth: [Money], marked: Int?, currency: String
     ) throws
         -> String
     {

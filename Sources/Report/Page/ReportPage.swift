@@ -76,7 +76,7 @@ enum ReportPage {
         var text =
             "<h2>Reconciliation</h2>\n<p class=\"\(conservation.holds ? "ok" : "fail")\">\(T.escape(conservation.sentence(currency: figures.currency))).</p>\n"
         text +=
-            "<p class=\"muted\">\(T.count(figures.totals.rowsBeforeWindow)) rows before and \(T.count(figures.totals.rowsAfterWindow)) after the window were read for refund and subscription history only. "
+            "<p class=\"muted\">\(T.count(figures.costRows.rowsBeforeWindow)) rows before and \(T.count(figures.costRows.rowsAfterWindow)) after the window were read for refund and subscription history only. "
             + "Family refunds: \(all.familyRefunds), family exits: \(all.familyExits), refunds reversed: \(all.refundReversals). "
             + "\(T.count(figures.transactionCount)) transactions, \(T.count(figures.accountCount)) accounts holding them.</p>\n"
         text += "<h2>Inputs</h2>\n<div class=\"scroll\"><table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
