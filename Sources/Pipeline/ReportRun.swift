@@ -134,12 +134,15 @@ package enum ReportRun {
         }
     }
 
+    /// The stages of a report, in order: the App Store data and the ledger (with the small
+    /// inputs), the cost rows read and attributed on every core, then the assembly: credits
+    /// settled, figures, reconciliation, files. (A distributed run makes the same three steps
+    /// across machines, `Distributed/`.)
     private static func run(
         _ options: ReportOptions, folder: OutputFolder, rejects: RejectLog, started: Double,
         progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> ReportOutcome {
-        // The three steps of a distributed run, in one process: the ledger (snapshot), the
-        // cost rows of every file (one partial), and the merge.
+        // 1. Inputs of the App Store side, and the ledger built from them.
         let loaded = try LedgerLoad(
             data: options.data, options: options.ledgerOptions, rejects: rejects,
             progress: { bytes, lines in
@@ -147,19 +150,22 @@ package enum ReportRun {
             })
         let appStoreInputs = try loaded.appStoreInputRecords(root: options.data)
         let appStoreSeconds = Clock.monotonicSeconds() - started
+
+        // 2. The cost rows, each given its class (a bill spread over its usage on the way).
         let costStarted = Clock.monotonicSeconds()
-        let attributor = ReportMerge.attributor(loaded, options)
-        let partial = try CostPartial.run(
-            attributor, files: loaded.layout.costFiles, options: options,
-            settings: PartialSettings(snapshot: "", options: options),
-            requestKey: .randomlyKeyed(), progress: progress)
-        let timings = ReportMerge.Timings(
+        let attributor = ReportAssembly.attributor(loaded, options)
+        let reading = try ParallelCostReading.run(
+            files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,
+            threads: options.threads,
+            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
+        let timings = ReportAssembly.Timings(
             started: started, appStore: appStoreSeconds, costRows: Clock.monotonicSeconds() - costStarted)
-        let outcome = try ReportMerge.run(
-            loaded, attributor: attributor, appStoreInputs: appStoreInputs, partials: [partial], options: options, folder: folder,
-            rejects: rejects,
-            timings: timings)
-        if options.endsProcess { ProcessLifetime.keepUntilExit(loaded, attributor, partial) }
+
+        // 3. Figures, reconciliation and every file.
+        let outcome = try ReportAssembly.run(
+            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: ReportAssembly.CostReading(reading),
+            options: options, folder: folder, rejects: rejects, timings: timings)
+        if options.endsProcess { ProcessLifetime.keepUntilExit(loaded, attributor, reading) }
         return outcome
     }
 }

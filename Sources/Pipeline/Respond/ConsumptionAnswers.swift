@@ -16,7 +16,7 @@ package struct ConsumptionAnswers {
     package static func compute(_ options: ReportOptions) throws -> ConsumptionAnswers {
         let rejects = RejectLog()
         let loaded = try LedgerLoad(data: options.data, options: options.ledgerOptions, rejects: rejects)
-        var attributor = ReportMerge.attributor(loaded, options)
+        var attributor = ReportAssembly.attributor(loaded, options)
         let reading = try ParallelCostReading.run(
             files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,
             threads: options.threads)

@@ -53,7 +53,7 @@ package enum DistributedRun {
         }
         let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
         let partial = try CostPartial.run(
-            ReportMerge.attributor(try snapshot.load(), options), files: ordered, options: options,
+            ReportAssembly.attributor(try snapshot.load(), options), files: ordered, options: options,
             settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
         // Its own rows against the limit; the merge adds up every partial's and the snapshot's.
@@ -97,10 +97,11 @@ package enum DistributedRun {
             guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
             for reject in snapshot.rejects { try rejects.record(reject) }
             let loaded = try snapshot.load()
-            let timings = ReportMerge.Timings(
+            let timings = ReportAssembly.Timings(
                 started: started, appStore: Clock.monotonicSeconds() - started, costRows: 0)
             return try ReportMerge.run(
-                loaded, attributor: ReportMerge.attributor(loaded, options), appStoreInputs: snapshot.inputs, partials: partials,
+                loaded, attributor: ReportAssembly.attributor(loaded, options), appStoreInputs: snapshot.inputs,
+                partials: partials,
                 options: options, folder: folder,
                 rejects: rejects, timings: timings)
         }

@@ -4,11 +4,12 @@ import Ledger
 import Report
 import Support
 
-/// The last step of a report: the partials of every cost file, merged, settled and checked,
-/// become every output file in the staging folder.
+/// The last step of every report: the cost rows read and attributed (in this process, or merged
+/// from the partials of a distributed run) are settled, become the figures, are reconciled, and
+/// are written as every output file into the staging folder.
 ///
-/// One process and a cluster run the same merge, so they write the same bytes.
-package enum ReportMerge {
+/// One process and a cluster run the same assembly, so they write the same bytes.
+package enum ReportAssembly {
     package struct Timings: Sendable {
         package var started: Double
         package var appStore: Double
@@ -21,35 +22,58 @@ package enum ReportMerge {
         }
     }
 
-    /// Merges `partials` (which must hold every cost file of the layout once, with duplicates
-    /// across them settled); rejects of the App Store side are already in `rejects`.
+    /// What the cost files gave, however they were read: merged totals with credit rows not yet
+    /// settled, per-file counts, checksums and rejects in file order, and the bill's outcome.
+    package struct CostReading: Sendable {
+        package var totals: AttributionTotals
+        package var summaries: [CostFileSummary]
+        package var inputs: [InputFileRecord]
+        package var headerRejects: [Reject]
+        package var rowRejects: [Reject]
+        package var readSequentially: Bool
+        package var allocation: PoolAllocation?
+
+        package init(_ reading: ParallelCostReading.Result) {
+            totals = reading.totals
+            summaries = reading.summaries
+            inputs = reading.inputs
+            headerRejects = reading.headerRejects
+            rowRejects = reading.rowRejects
+            readSequentially = reading.readSequentially
+            allocation = reading.allocation
+        }
+
+        package init(
+            totals: AttributionTotals, summaries: [CostFileSummary], inputs: [InputFileRecord], headerRejects: [Reject],
+            rowRejects: [Reject], readSequentially: Bool, allocation: PoolAllocation?
+        ) {
+            self.totals = totals
+            self.summaries = summaries
+            self.inputs = inputs
+            self.headerRejects = headerRejects
+            self.rowRejects = rowRejects
+            self.readSequentially = readSequentially
+            self.allocation = allocation
+        }
+    }
+
+    /// Settles, works out, checks and writes the report of `costs`; the App Store side's rejects
+    /// are already in `rejects`.
     ///
-    /// `attributor` is the partials' (building one indexes every transaction: it is built once).
+    /// `attributor` is the one the costs were read with (building one indexes every transaction).
     package static func run(
-        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], partials: [CostPartial],
-        options: ReportOptions,
-        folder: OutputFolder, rejects: RejectLog, timings: Timings
+        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], costs: CostReading,
+        options: ReportOptions, folder: OutputFolder, rejects: RejectLog, timings: Timings
     ) throws -> ReportOutcome {
-        let ordered = try inFileOrder(partials, layout: loaded.layout)
         // As one reading lists them: every unusable header first, then rows in file order.
-        for partial in ordered { for reject in partial.headerRejects { try rejects.record(reject) } }
-        for partial in ordered { for reject in partial.rowRejects { try rejects.record(reject) } }
+        for reject in costs.headerRejects { try rejects.record(reject) }
+        for reject in costs.rowRejects { try rejects.record(reject) }
         try rejects.commit()
 
         var attributor = attributor
-        var totals = attributor.emptyCopy().totals
-        var summaries: [CostFileSummary] = []
-        var costInputs: [InputFileRecord] = []
-        for partial in ordered {
-            do {
-                try totals.merge(partial.totals)
-            } catch {
-                throw CostSumError(file: nil, underlying: error)
-            }
-            summaries += partial.summaries
-            costInputs += partial.inputs
-        }
-        let inputs = (appStoreInputs + costInputs).sorted { $0.path.bytesPrecede($1.path) }
+        var totals = costs.totals
+        let summaries = costs.summaries
+        let inputs = (appStoreInputs + costs.inputs).sorted { $0.path.bytesPrecede($1.path) }
 
         var outcome = ReportOutcome(
             folder: folder.destination, rejectsFile: folder.rejectsFile, figures: nil, conservation: nil,
@@ -57,7 +81,7 @@ package enum ReportMerge {
         outcome.costRows = summaries.reduce(0) { $0 + $1.rows }
         outcome.costBytes = summaries.reduce(0) { $0 + $1.bytes }
         outcome.costSeconds = timings.costRows
-        outcome.readSequentially = ordered.contains { $0.readSequentially }
+        outcome.readSequentially = costs.readSequentially
         outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
         outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
         outcome.incompleteHistories = loaded.appStore.input.counts.incompleteHistories
@@ -83,7 +107,7 @@ package enum ReportMerge {
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         // Pool cost given to usage rows is cost those rows carry.
-        figures.allocation = ordered.compactMap(\.allocation).first
+        figures.allocation = costs.allocation
         if let allocation = figures.allocation { try accepted.add(allocation.allocated) }
         let conservation = try Conservation(figures: figures, accepted: accepted)
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
@@ -113,45 +137,4 @@ package enum ReportMerge {
         Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
     }
 
-    /// The partials by their first file, after checking that together they hold every cost
-    /// file once.
-    private static func inFileOrder(_ partials: [CostPartial], layout: InputLayout) throws -> [CostPartial] {
-        let position = Dictionary(uniqueKeysWithValues: layout.costFiles.enumerated().map { ($1, $0) })
-        var seen: [String: Int] = [:]
-        for (index, partial) in partials.enumerated() {
-            for file in partial.files {
-                guard position[file] != nil else { throw MergeError.unknownFile(file) }
-                if seen[file] != nil { throw MergeError.fileTwice(file) }
-                seen[file] = index
-            }
-        }
-        let missing = layout.costFiles.filter { seen[$0] == nil }
-        guard missing.isEmpty else { throw MergeError.missingFiles(missing) }
-        return partials.filter { !$0.files.isEmpty }.sorted { position[$0.files[0]] ?? 0 < position[$1.files[0]] ?? 0 }
-    }
-}
-
-/// Partials that cannot make one report.
-package enum MergeError: Error, CustomStringConvertible {
-    case unknownFile(String)
-    case fileTwice(String)
-    case missingFiles([String])
-    case settingsDiffer(String)
-    case unsettled(Int)
-
-    package var description: String {
-        switch self {
-        case .unknownFile(let file):
-            "error: a partial read \(file), which is not a cost file of the snapshot: the partials and the snapshot are of different data"
-        case .fileTwice(let file):
-            "error: \(file) is in two partials; give each cost file to exactly one partial"
-        case .missingFiles(let files):
-            "error: no partial read \(files.joined(separator: ", ")); run a partial for \(files.count == 1 ? "it" : "them") first"
-        case .settingsDiffer(let what):
-            "error: the partials were not computed alike (\(what)); run every step with the same snapshot and options"
-        case .unsettled(let count):
-            "error: \(count) request id\(count == 1 ? " is" : "s are") claimed in more than one partial; "
-                + "run `refund-cost settle` and compute those partials again with their seeds"
-        }
-    }
 }

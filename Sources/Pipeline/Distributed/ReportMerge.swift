@@ -1,0 +1,82 @@
+import Attribution
+import Ingest
+import Ledger
+import Report
+import Support
+
+/// The merge step of a distributed run: the partials of every cost file, checked to hold each
+/// file once and computed alike, merged in file order and assembled as one process would.
+package enum ReportMerge {
+    /// Merges `partials` (which must hold every cost file of the layout once, with duplicates
+    /// across them settled); rejects of the App Store side are already in `rejects`.
+    ///
+    /// `attributor` is the partials' (building one indexes every transaction: it is built once).
+    package static func run(
+        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], partials: [CostPartial],
+        options: ReportOptions,
+        folder: OutputFolder, rejects: RejectLog, timings: ReportAssembly.Timings
+    ) throws -> ReportOutcome {
+        let ordered = try inFileOrder(partials, layout: loaded.layout)
+        var totals = attributor.emptyCopy().totals
+        var summaries: [CostFileSummary] = []
+        var inputs: [InputFileRecord] = []
+        for partial in ordered {
+            do {
+                try totals.merge(partial.totals)
+            } catch {
+                throw CostSumError(file: nil, underlying: error)
+            }
+            summaries += partial.summaries
+            inputs += partial.inputs
+        }
+        let costs = ReportAssembly.CostReading(
+            totals: totals, summaries: summaries, inputs: inputs, headerRejects: ordered.flatMap(\.headerRejects),
+            rowRejects: ordered.flatMap(\.rowRejects), readSequentially: ordered.contains { $0.readSequentially },
+            allocation: ordered.compactMap(\.allocation).first)
+        return try ReportAssembly.run(
+            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: options, folder: folder,
+            rejects: rejects, timings: timings)
+    }
+
+    /// The partials by their first file, after checking that together they hold every cost
+    /// file once.
+    private static func inFileOrder(_ partials: [CostPartial], layout: InputLayout) throws -> [CostPartial] {
+        let position = Dictionary(uniqueKeysWithValues: layout.costFiles.enumerated().map { ($1, $0) })
+        var seen: [String: Int] = [:]
+        for (index, partial) in partials.enumerated() {
+            for file in partial.files {
+                guard position[file] != nil else { throw MergeError.unknownFile(file) }
+                if seen[file] != nil { throw MergeError.fileTwice(file) }
+                seen[file] = index
+            }
+        }
+        let missing = layout.costFiles.filter { seen[$0] == nil }
+        guard missing.isEmpty else { throw MergeError.missingFiles(missing) }
+        return partials.filter { !$0.files.isEmpty }.sorted { position[$0.files[0]] ?? 0 < position[$1.files[0]] ?? 0 }
+    }
+}
+
+/// Partials that cannot make one report.
+package enum MergeError: Error, CustomStringConvertible {
+    case unknownFile(String)
+    case fileTwice(String)
+    case missingFiles([String])
+    case settingsDiffer(String)
+    case unsettled(Int)
+
+    package var description: String {
+        switch self {
+        case .unknownFile(let file):
+            "error: a partial read \(file), which is not a cost file of the snapshot: the partials and the snapshot are of different data"
+        case .fileTwice(let file):
+            "error: \(file) is in two partials; give each cost file to exactly one partial"
+        case .missingFiles(let files):
+            "error: no partial read \(files.joined(separator: ", ")); run a partial for \(files.count == 1 ? "it" : "them") first"
+        case .settingsDiffer(let what):
+            "error: the partials were not computed alike (\(what)); run every step with the same snapshot and options"
+        case .unsettled(let count):
+            "error: \(count) request id\(count == 1 ? " is" : "s are") claimed in more than one partial; "
+                + "run `refund-cost settle` and compute those partials again with their seeds"
+        }
+    }
+}
