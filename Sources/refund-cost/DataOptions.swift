@@ -30,6 +30,13 @@ struct DataOptions {
     static let longestDuration = TimeSpan.days(366)
     static let maximumThreads = 256
 
+    /// A command's options with the shared group inserted by name: `--data` first, the
+    /// command's own next, the other shared options, then `--help`; no command places them by
+    /// position, so none can drop or misplace one.
+    static func around(_ own: [OptionSpec]) -> [OptionSpec] {
+        specs.filter { $0.name == "data" } + own + specs.filter { $0.name != "data" } + [CommonOptions.help]
+    }
+
     static let specs: [OptionSpec] = [
         OptionSpec(name: "data", value: "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...)."),
         OptionSpec(

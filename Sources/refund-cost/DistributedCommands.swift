@@ -26,15 +26,16 @@ enum DistributedHelp {
         """
 
     static func stepOptions(_ extra: [OptionSpec]) -> [OptionSpec] {
-        [DataOptions.specs[0]] + [
-            OptionSpec(name: "month", value: "YYYY-MM", help: "The report's calendar month (UTC)."),
-            OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, included)."),
-            OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
-            OptionSpec(name: "out", value: "DIR", help: "The report's output folder (written by merge only)."),
-            OptionSpec(name: "heavy-use", value: "PERCENT", help: "As for report."),
-            OptionSpec(name: "allow-empty", value: nil, help: "As for report."),
-            OptionSpec(name: "journal", value: "FILE", help: "As for report."),
-        ] + extra + DataOptions.specs.dropFirst() + [CommonOptions.help]
+        DataOptions.around(
+            [
+                OptionSpec(name: "month", value: "YYYY-MM", help: "The report's calendar month (UTC)."),
+                OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, included)."),
+                OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
+                OptionSpec(name: "out", value: "DIR", help: "The report's output folder (written by merge only)."),
+                OptionSpec(name: "heavy-use", value: "PERCENT", help: "As for report."),
+                OptionSpec(name: "allow-empty", value: nil, help: "As for report."),
+                OptionSpec(name: "journal", value: "FILE", help: "As for report."),
+            ] + extra)
     }
 }
 

@@ -12,9 +12,9 @@ enum ExplainCommand: Command {
         name: "explain",
         summary: "Tell one account's story: links, transactions, grants, how access ended, family links.",
         usage: "refund-cost explain --data DIR --account ID [options]",
-        options: [DataOptions.specs[0]] + [
+        options: DataOptions.around([
             OptionSpec(name: "account", value: "ID", help: "The app's account id, as in accounts.csv and the cost files.")
-        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
+        ]),
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family

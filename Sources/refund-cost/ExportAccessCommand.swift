@@ -12,9 +12,9 @@ enum ExportAccessCommand: Command {
         name: "export-access",
         summary: "Write every account's access timeline (what each cost row is classified by) as CSV.",
         usage: "refund-cost export-access --data DIR --out FILE [options]",
-        options: [DataOptions.specs[0]] + [
+        options: DataOptions.around([
             OptionSpec(name: "out", value: "FILE", help: "The CSV to write: account_id,start_ms,class,product_id,start,end.")
-        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
+        ]),
         discussion: """
             From start until end (the account's next row), a cost row of the account gets class, tied
             to product_id. An account's first row has no start and its last no end: those fields are

@@ -13,7 +13,7 @@ enum ReportCommand: Command {
         summary: "The monthly batch: attribute every cost row and write every report file.",
         usage:
             "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
-        options: [DataOptions.specs[0]] + [
+        options: DataOptions.around([
             OptionSpec(name: "month", value: "YYYY-MM", help: "Report this calendar month (UTC)."),
             OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, UTC midnight, included)."),
             OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
@@ -32,7 +32,7 @@ enum ReportCommand: Command {
             OptionSpec(
                 name: "publish", value: "URL",
                 help: "Then load the report into this database, as refund-cost publish --database URL does."),
-        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
+        ]),
         discussion: """
             Every cost row gets one class: paid, family_shared, billing_grace, premature,
             after_refund, after_family_exit, after_expiry, unentitled or unlinked, decided by the

@@ -11,7 +11,7 @@ enum RespondCommand: Command {
         summary: "Send Apple the consumption information of every open refund request, inside its 12 hours.",
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
-        options: [DataOptions.specs[0]] + [
+        options: DataOptions.around([
             OptionSpec(name: "journal", value: "FILE", help: "What was sent and how Apple answered (JSON lines; created)."),
             OptionSpec(
                 name: "key", value: "FILE", help: "The in-app purchase key from App Store Connect (.p8, readable by you only)."),
@@ -26,7 +26,7 @@ enum RespondCommand: Command {
             OptionSpec(
                 name: "heavy-use", value: "PERCENT",
                 help: "Use at or above this share leans DECLINE (default 50), as for report."),
-        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
+        ]),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
             docs/respond.md). Reads the data as report does, as of now (--as-of for another time),

@@ -13,11 +13,11 @@ enum ValidateCommand: Command {
         name: "validate",
         summary: "Read and check every input file; print counts, totals and problems.",
         usage: "refund-cost validate --data DIR [--rejects FILE] [options]",
-        options: [DataOptions.specs[0]] + [
+        options: DataOptions.around([
             OptionSpec(
                 name: "rejects", value: "FILE",
                 help: "Write every rejected row to FILE as CSV: file,line,field,value,reason,rows.")
-        ] + DataOptions.specs.dropFirst() + [CommonOptions.help],
+        ]),
         discussion: """
             Notifications, transaction history, accounts.csv and products.csv are decoded and the
             ledger is built: the counts show retries dropped, other environments left out, how
