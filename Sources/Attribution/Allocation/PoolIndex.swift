@@ -4,8 +4,9 @@ import Support
 /// Finds the pools a usage row draws from: those spread over its category whose charge period
 /// holds its time.
 ///
-/// Pools are bucketed by category and UTC day, so a row costs a few byte comparisons and one
-/// dictionary lookup, whatever the size of the bill.
+/// Pools are bucketed by category and UTC hour, so a row costs a few byte comparisons, an
+/// array index and a check of the pools of its hour (one for a daily bill; the instances of a
+/// cluster for an hourly one), whatever the size of the bill.
 package final class PoolIndex: Sendable {
     package let pools: [CostPool]
     /// What the per-row path reads of each pool, apart from the pools themselves (whose text
@@ -16,10 +17,10 @@ package final class PoolIndex: Sendable {
     package let currencies: [CurrencyCode]
     /// Usage categories spread over, as bytes, in first-seen order.
     private let categories: [[UInt8]]
-    /// Per category, the days from `firstDay[slot]` on, laid out flat: the pools (indices into
-    /// `pools`) whose period touches day `firstDay + d` are `entries[offsets[d] ..< offsets[d + 1]]`
+    /// Per category, the hours from `firstHour[slot]` on, laid out flat: the pools (indices into
+    /// `pools`) whose period touches hour `firstHour + h` are `entries[offsets[h] ..< offsets[h + 1]]`
     /// of that category, so a row costs no hashing.
-    private let firstDay: [Int64]
+    private let firstHour: [Int64]
     private let offsets: [[Int32]]
     private let entries: [[Int32]]
 
@@ -30,23 +31,25 @@ package final class PoolIndex: Sendable {
         sharesByRow = pools.map { $0.line.basis == .rows }
         currencies = pools.map(\.row.currency)
         var categories: [[UInt8]] = []
-        var byDay: [[Int64: [Int32]]] = []
+        var byHour: [[Int64: [Int32]]] = []
         for (index, pool) in pools.enumerated() {
             let name = Array(pool.line.category.utf8)
             var slot = categories.firstIndex(of: name) ?? -1
             if slot < 0 {
                 slot = categories.count
                 categories.append(name)
-                byDay.append([:])
+                byHour.append([:])
             }
-            let last = Timestamp(milliseconds: pool.row.end.milliseconds - 1).dayNumber
-            for day in pool.row.start.dayNumber...last { byDay[slot][day, default: []].append(Int32(index)) }
+            let last = Self.hour(of: pool.row.end.milliseconds - 1)
+            for hour in Self.hour(of: pool.row.start.milliseconds)...last {
+                byHour[slot][hour, default: []].append(Int32(index))
+            }
         }
         self.categories = categories
-        var firstDay: [Int64] = []
+        var firstHour: [Int64] = []
         var offsets: [[Int32]] = []
         var entries: [[Int32]] = []
-        for days in byDay {
+        for days in byHour {
             let first = days.keys.min() ?? 0
             let last = days.keys.max() ?? -1
             var slotOffsets: [Int32] = [0]
@@ -57,26 +60,30 @@ package final class PoolIndex: Sendable {
                     slotOffsets.append(Int32(slotEntries.count))
                 }
             }
-            firstDay.append(first)
+            firstHour.append(first)
             offsets.append(slotOffsets)
             entries.append(slotEntries)
         }
-        self.firstDay = firstDay
+        self.firstHour = firstHour
         self.offsets = offsets
         self.entries = entries
     }
 
     package var isEmpty: Bool { pools.isEmpty }
 
+    /// Hours since 1970 (times are never before it: `Timestamp.earliestAccepted`).
+    @inline(__always)
+    static func hour(of milliseconds: Int64) -> Int64 { milliseconds / 3_600_000 }
+
     /// Calls `body` with every pool (index) the row draws from, in bill order.
     @inline(__always)
     package func forEachPool(category: UnsafeRawBufferPointer, at time: Timestamp, _ body: (Int32) throws -> Void) rethrows {
         guard !categories.isEmpty else { return }
         for slot in categories.indices where categories[slot].elementsEqual(category) {
-            let day = time.dayNumber - firstDay[slot]
-            guard day >= 0 && day < Int64(offsets[slot].count - 1) else { return }
+            let hour = Self.hour(of: time.milliseconds) - firstHour[slot]
+            guard hour >= 0 && hour < Int64(offsets[slot].count - 1) else { return }
             let t = time.milliseconds
-            for position in Int(offsets[slot][Int(day)])..<Int(offsets[slot][Int(day) + 1]) {
+            for position in Int(offsets[slot][Int(hour)])..<Int(offsets[slot][Int(hour) + 1]) {
                 let index = entries[slot][position]
                 if t >= starts[Int(index)] && t < ends[Int(index)] { try body(index) }
             }

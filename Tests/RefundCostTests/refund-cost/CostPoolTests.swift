@@ -155,6 +155,36 @@ struct CostPoolTests {
         #expect(unconvertible.stderr.contains("no exchange rate for CHF"), "\(unconvertible.stderr)")
     }
 
+    /// An hourly bill: a row belongs to the pool whose hour holds it, the end excluded.
+    @Test func aRowDrawsFromThePoolsWhosePeriodHoldsIt() throws {
+        func pool(_ start: String, _ end: String, service: String = "gpu") throws -> CostPool {
+            let row = PoolRow(
+                file: "bill.csv", line: 2, start: try #require(TimestampParser.parse(start)),
+                end: try #require(TimestampParser.parse(end)), billedCost: nil, effectiveCost: Money(nanos: 1_000_000_000),
+                currency: .usd, chargeCategory: "Usage", serviceName: service, resourceID: "", tags: [:])
+            let line = AllocationLine(
+                line: 2, serviceName: "", resourceIDPrefix: "", tagKey: "", tagValue: nil, chargeCategories: ["Usage"],
+                category: "gpu", basis: .quantity, cost: .effective)
+            return CostPool(row: row, line: line, amount: Money(nanos: 1_000_000_000))
+        }
+        let index = PoolIndex(pools: [
+            try pool("2026-10-10T10:00:00Z", "2026-10-10T11:00:00Z"), try pool("2026-10-10T11:00:00Z", "2026-10-10T12:00:00Z"),
+            try pool("2026-10-01T00:00:00Z", "2026-11-01T00:00:00Z", service: "support"),
+        ])
+        func pools(_ time: String, _ category: String = "gpu") throws -> [Int32] {
+            var found: [Int32] = []
+            var name = category
+            let at = try #require(TimestampParser.parse(time))
+            name.withUTF8 { bytes in index.forEachPool(category: UnsafeRawBufferPointer(bytes), at: at) { found.append($0) } }
+            return found
+        }
+        #expect(try pools("2026-10-10T10:59:59.999Z") == [0, 2])
+        #expect(try pools("2026-10-10T11:00:00Z") == [1, 2])
+        #expect(try pools("2026-10-10T12:00:00Z") == [2])
+        #expect(try pools("2026-11-01T00:00:00Z") == [])
+        #expect(try pools("2026-10-10T10:30:00Z", "api") == [])
+    }
+
     @Test func sharesFollowTheLargestRemainder() throws {
         let quantities = try #require(
             PoolShares(amount: Money(nanos: 10_000_000_000), step: 1000, rowsByValue: [1: 1, 2: 1, 4: 1]))
