@@ -7,16 +7,18 @@ OUT ?= out
 .PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-publish bench-allocation bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
-# The build needs six Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
-# signatures), zlib1g-dev (gzip inputs), libcurl4-openssl-dev (the App Store Server API), and
-# libpq-dev and libsqlite3-dev (publish into PostgreSQL or SQLite).
+# The build needs seven Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
+# signatures), zlib1g-dev (the tool's own gzip files), libisal-dev (reading gzip inputs),
+# libcurl4-openssl-dev (the App Store Server API), and libpq-dev and libsqlite3-dev (publish
+# into PostgreSQL or SQLite).
 deps:
 	@if [ ! -f /usr/include/csv.h ] || [ ! -f /usr/include/openssl/evp.h ] || [ ! -f /usr/include/zlib.h ] \
 		|| [ -z "$$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null)" ] \
-		|| [ ! -f /usr/include/postgresql/libpq-fe.h ] || [ ! -f /usr/include/sqlite3.h ]; then \
-		echo "installing libcsv-dev, libssl-dev, zlib1g-dev, libcurl4-openssl-dev, libpq-dev and libsqlite3-dev"; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev libcurl4-openssl-dev \
-			libpq-dev libsqlite3-dev; \
+		|| [ ! -f /usr/include/postgresql/libpq-fe.h ] || [ ! -f /usr/include/sqlite3.h ] \
+		|| [ ! -f /usr/include/isa-l/igzip_lib.h ]; then \
+		echo "installing libcsv-dev, libssl-dev, zlib1g-dev, libisal-dev, libcurl4-openssl-dev, libpq-dev and libsqlite3-dev"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y libcsv-dev libssl-dev zlib1g-dev libisal-dev \
+			libcurl4-openssl-dev libpq-dev libsqlite3-dev; \
 	fi
 
 # The publish tests start a real PostgreSQL server of their own (Debian's postgresql package;

@@ -8,7 +8,7 @@ SWIFTC="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
 out=.build/fuzz
 mkdir -p "$out"
 flags=(-sanitize=fuzzer,address -parse-as-library -package-name refund_cost -Onone -g -I "$out"
-    -I Sources/CLibCSV -I Sources/COpenSSL -I Sources/CSystem -I Sources/CZlib)
+    -I Sources/CLibCSV -I Sources/COpenSSL -I Sources/CSystem -I Sources/CZlib -I Sources/CISAL)
 module() {
     local name="$1"
     # The archiver adds to an existing archive: start from none, or old objects stay in it.
@@ -20,7 +20,7 @@ module Support
 module Ingest
 for source in Fuzz/Targets/*.swift; do
     name=$(basename "$source" .swift)
-    "$SWIFTC" "${flags[@]}" -module-name "$name" "$source" -L "$out" -lIngest -lSupport -lcsv -lcrypto -lz -o "$out/$name" 2>&1 \
+    "$SWIFTC" "${flags[@]}" -module-name "$name" "$source" -L "$out" -lIngest -lSupport -lcsv -lcrypto -lz -lisal -o "$out/$name" 2>&1 \
         | grep -v "Cannot export local symbol" || true
     test -x "$out/$name"
 done

@@ -202,6 +202,44 @@ struct GzipInputTests {
         }
     }
 
+    /// Members one after the other are read as gunzip reads them; a changed checksum and a cut
+    /// file are errors saying so.
+    @Test func gzipMembersChecksumsAndCutFiles() throws {
+        let root = try TestFiles.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/costs", withIntermediateDirectories: true)
+        let script = """
+            import gzip, sys
+            root = sys.argv[1]
+            head = b"timestamp,account_id,category,cost\\n"
+            rows = b"".join(b"2026-10-05T10:00:%02d.000Z,a1,c,1.5\\n" % (i % 60) for i in range(3000))
+            open(root + "/costs/members.csv.gz", "wb").write(gzip.compress(head + rows[:40000]) + gzip.compress(rows[40000:]))
+            whole = bytearray(gzip.compress(head + rows))
+            cut = bytes(whole[: len(whole) // 2])
+            whole[-6] ^= 0xFF
+            open(root + "/checksum.csv.gz", "wb").write(bytes(whole))
+            open(root + "/cut.csv.gz", "wb").write(cut)
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, root]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0)
+        let members = try runTool(["validate", "--data", root, "--quiet"])
+        #expect(members.status == 0, "\(members.stderr)")
+        #expect(members.stdout.contains("3,000"), "\(members.stdout)")
+        for (name, reason) in [
+            ("checksum", "not valid gzip data: incorrect data check"),
+            ("cut", "the gzip data ends before its end marker (a cut file?)"),
+        ] {
+            try FileManager.default.removeItem(atPath: root + "/costs/members.csv.gz")
+            try FileManager.default.copyItem(atPath: root + "/\(name).csv.gz", toPath: root + "/costs/members.csv.gz")
+            let run = try runTool(["validate", "--data", root, "--quiet"])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("costs/members.csv.gz: error: \(reason)"), "\(name): \(run.stderr)")
+        }
+    }
+
     @Test func aCorruptGzipFileIsAClearError() throws {
         let root = try TestFiles.temporaryDirectory()
         try TestFiles.write("timestamp,account_id,category,cost\n", to: root + "/costs/a.csv")

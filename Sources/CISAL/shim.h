@@ -1,0 +1,4 @@
+#ifndef REFUND_COST_CISAL_SHIM_H
+#define REFUND_COST_CISAL_SHIM_H
+#include <isa-l/igzip_lib.h>
+#endif
