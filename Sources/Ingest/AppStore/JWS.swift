@@ -33,7 +33,11 @@ package struct JWS: Sendable, Hashable {
         if findFirst(UInt8(ascii: "."), in: base + second + 1, count - second - 1) != nil {
             throw .notThreeSegments(compact.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
         }
-        guard Base64URL.decode(compact[..<first]) != nil else { throw .badBase64(segment: "header") }
+        // The header (Apple's certificate chain, most of the JWS) is only checked here: the
+        // payload is what this path reads.
+        guard Base64URL.isValid(UnsafeRawBufferPointer(rebasing: compact[..<first])) else {
+            throw .badBase64(segment: "header")
+        }
         guard let payload = Base64URL.decode(compact[(first + 1)..<second]) else { throw .badBase64(segment: "payload") }
         return payload
     }
@@ -73,6 +77,19 @@ package enum Base64URL {
             }
         }
         return valid ? output : nil
+    }
+
+    /// True when `text` decodes (the same checks as `decode`), without writing the bytes.
+    package static func isValid(_ text: UnsafeRawBufferPointer) -> Bool {
+        var count = text.count
+        while count > 0 && text[count - 1] == UInt8(ascii: "=") { count -= 1 }
+        guard text.count - count <= 2, count % 4 != 1 else { return false }
+        return table.withUnsafeBufferPointer { table in
+            // One OR per character, no branch: a byte outside the alphabet sets 0x80.
+            var seen: UInt8 = 0
+            for index in 0..<count { seen |= table[Int(text[index])] }
+            return seen & 0x80 == 0
+        }
     }
 
     /// The decoding loop: `count` characters of `text` (without padding) into `out`.

@@ -57,5 +57,13 @@ struct JSONCursorTests {
     @Test(arguments: ["Z", "Zg===", "Zm9v!", "Zm 9v"])
     func notBase64IsRefused(text: String) {
         #expect(Base64URL.decode(Array(text.utf8)) == nil)
+        #expect(Array(text.utf8).withUnsafeBytes { Base64URL.isValid($0) } == false)
+    }
+
+    /// The check without decoding accepts exactly what decoding accepts.
+    @Test(arguments: ["", "Zg", "Zm8=", "Zm9vYmFy", "-_8", "+/8=", "Z", "Zg===", "Zm9v!", "Zm 9v", "Zm9vY\u{80}"])
+    func checkingAgreesWithDecoding(text: String) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBytes { Base64URL.isValid($0) } == (Base64URL.decode(bytes) != nil), "\(text)")
     }
 }
