@@ -81,7 +81,7 @@ struct RunRecord {
                     ("rejected_lines", .integer(Int64(rejects.lines))),
                     ("rejected_rows", .integer(Int64(rejects.rows))),
                     ("conservation", conservationJSON),
-                ] + (conservation.allocation.map { [("allocation", allocationJSON($0))] } ?? []) + [
+                ] + ((try conservation.allocation.map { [("allocation", try allocationJSON($0))] } ?? [])) + [
                     ("figures", figureCounts.json),
                     ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
                 ])
@@ -174,12 +174,12 @@ struct RunRecord {
 
     /// The bill: what was read, allocated and left, and why it was left (written only when the
     /// data holds a FOCUS bill).
-    private func allocationJSON(_ allocation: PoolAllocation) -> JSONValue {
+    private func allocationJSON(_ allocation: PoolAllocation) throws -> JSONValue {
         var reasons: [[String]: (rows: Int, cost: Money)] = [:]
         for line in allocation.lines where !line.allocated {
             let key = [line.reason, line.currency.description]
             let sum = reasons[key] ?? (0, .zero)
-            reasons[key] = (sum.rows + line.poolRows, (try? sum.cost.adding(line.cost)) ?? sum.cost)
+            reasons[key] = (sum.rows + line.poolRows, try sum.cost.adding(line.cost))
         }
         return .object([
             ("pool_files", .array(allocation.poolFiles.map { .string($0) })),

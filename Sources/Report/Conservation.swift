@@ -65,13 +65,7 @@ package struct Conservation: Sendable {
 
     /// The bill's part: `pool cost 120.000000 USD read = 118.500000 allocated + 1.500000 unallocated`.
     package var billSentence: String? {
-        guard let allocation else { return nil }
-        func amounts(_ totals: CostTotals) -> String {
-            let sorted = totals.sorted
-            return sorted.isEmpty ? "0" : sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: " + ")
-        }
-        return "pool cost \(amounts(allocation.read)) read = \(amounts(allocation.allocated)) allocated + "
-            + "\(amounts(allocation.unallocated)) unallocated"
+        allocation.map { "pool cost " + $0.balance }
     }
 }
 

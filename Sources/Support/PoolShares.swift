@@ -93,6 +93,10 @@ package struct PoolShares: Sendable {
         self.byValue = byValue
     }
 
+    /// The step a cost is shared in, in nano-units: a micro-unit, or a nano-unit when the amount
+    /// has digits below the micro-unit, so the shares always add up to it.
+    package static func step(for amount: Money) -> Int64 { amount.nanos % 1000 == 0 ? 1000 : 1 }
+
     /// What the per-row path needs, without the table of values: a few numbers, so a row's
     /// share is worked out rather than looked up (a lookup in a table of every quantity is a
     /// cache miss).

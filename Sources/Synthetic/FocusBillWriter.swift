@@ -77,7 +77,7 @@ struct FocusBillWriter {
         var shares: [Pool: PoolShares] = [:]
         for (pool, rows) in rowsByQuantity {
             let amount = Money(nanos: cost[pool] ?? 0)
-            shares[pool] = PoolShares(amount: amount, step: amount.nanos % 1000 == 0 ? 1000 : 1, rowsByValue: rows)
+            shares[pool] = PoolShares(amount: amount, step: PoolShares.step(for: amount), rowsByValue: rows)
         }
         var boundarySeen: [Pool: Int] = [:]
         try FileSystem.createDirectory(root + "/allocated")

@@ -88,18 +88,13 @@ enum ValidateCommand: Command {
 
     /// The FOCUS bill: what was read, spread over usage, and left, by reason.
     private static func printBill(_ allocation: PoolAllocation) {
-        func amounts(_ totals: CostTotals) -> String {
-            totals.sorted.isEmpty ? "0" : totals.sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: " + ")
-        }
         print("")
         print(
             "FOCUS bill (\(allocation.poolFiles.joined(separator: ", "))): \(Format.count(allocation.poolRows)) pool rows, "
-                + "\(amounts(allocation.read)) read = \(amounts(allocation.allocated)) allocated + "
-                + "\(amounts(allocation.unallocated)) unallocated"
-                + (allocation.holds ? "" : " (DOES NOT HOLD: please report it with the files)"))
+                + allocation.balance + (allocation.holds ? "" : " (DOES NOT HOLD: please report it with the files)"))
         for line in allocation.lines where !line.allocated {
             print(
-                "  unallocated \(line.day == 0 ? "" : CivilDate(dayNumber: line.day).description) \(line.serviceName): "
+                "  unallocated \(CivilDate(dayNumber: line.day)) \(line.serviceName): "
                     + "\(line.cost) \(line.currency), \(line.reason)")
         }
     }

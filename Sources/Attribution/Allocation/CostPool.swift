@@ -15,12 +15,7 @@ package struct CostPool: Sendable, Hashable, Codable {
         self.row = row
         self.line = line
         self.amount = amount
-        step = Self.stepFor(amount)
+        step = PoolShares.step(for: amount)
     }
 
-    static func stepFor(_ amount: Money) -> Int64 { amount.nanos % 1000 == 0 ? 1000 : 1 }
-
-    /// True when a usage row at `time` falls in the charge period.
-    @inline(__always)
-    package func covers(_ time: Timestamp) -> Bool { time >= row.start && time < row.end }
 }

@@ -44,6 +44,16 @@ package struct PoolAllocation: Sendable, Hashable, Codable {
 
     package init() {}
 
+    /// `5.000000 EUR + 29.300000 USD read = ... allocated + ... unallocated`, as the console,
+    /// `validate` and the page's reconciliation say it.
+    package var balance: String {
+        func listed(_ totals: CostTotals) -> String {
+            let sorted = totals.sorted
+            return sorted.isEmpty ? "0" : sorted.map { "\($0.amount) \($0.currency)" }.joined(separator: " + ")
+        }
+        return "\(listed(read)) read = \(listed(allocated)) allocated + \(listed(unallocated)) unallocated"
+    }
+
     package var holds: Bool {
         var sum = allocated
         guard (try? sum.add(unallocated)) != nil else { return false }

@@ -16,7 +16,6 @@ package final class UsageSpill: @unchecked Sendable {
     /// Records not yet written, `used` bytes of `capacity`.
     private let buffer: UnsafeMutableRawPointer
     private var used = 0
-    package private(set) var rows = 0
 
     private static let capacity = 1 << 20
     private static let fixedBytes = 8 + 8 + 4 + 8 + 8 + 4 + 4 + 4
@@ -37,12 +36,10 @@ package final class UsageSpill: @unchecked Sendable {
             var bytes = [UInt8](repeating: 0, count: needed)
             bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { encode(row, at: base) } }
             try bytes.withUnsafeBytes { try file.write($0) }
-            rows += 1
             return
         }
         encode(row, at: buffer + used)
         used += needed
-        rows += 1
     }
 
     /// Fixed fields little-endian, then the account, category and unit bytes.

@@ -44,13 +44,6 @@ package struct FocusColumns: Sendable, Hashable {
         tags = found.index("Tags")
     }
 
-    /// The column a cost is taken from.
-    package func index(of cost: PoolCostColumn) -> Int? {
-        switch cost {
-        case .effective: effectiveCost
-        case .billed: billedCost
-        }
-    }
 }
 
 /// Which of a FOCUS row's costs is spread: `EffectiveCost` carries discounts and amortized

@@ -196,7 +196,7 @@ struct CostPoolTests {
         let credit = try #require(PoolShares(amount: Money(nanos: -1_000_000_000), step: 1000, rowsByValue: [1: 3]))
         #expect(credit.nanos(steps: 333_333, extra: true) == -333_334_000)
         // A bill with digits below the micro-unit is shared in nano-units, still exactly.
-        #expect(CostPool.stepFor(Money(nanos: 1_000_000_001)) == 1)
+        #expect(PoolShares.step(for: Money(nanos: 1_000_000_001)) == 1)
         #expect(PoolShares(amount: Money(nanos: 5), step: 1, rowsByValue: [0: 4]) == nil)
         // The per-row rule works out what the table says, for every value of a spread of
         // quantities whose remainders tie and differ.
