@@ -11,6 +11,8 @@ import Support
 package struct Attributor: CostRowSink {
     package let classifier: Classifier
     package let window: ReportWindow
+    /// The ledger's as-of time: rows after it are not looked back on.
+    private let asOf: Timestamp
     package let rates: ExchangeRates
     package let products: ProductIndex
     /// Account ids of the ledger, in ledger order, so a table id is the ledger's account index.
@@ -25,6 +27,7 @@ package struct Attributor: CostRowSink {
     package init(ledger: Ledger, window: ReportWindow, grace: TimeSpan, rates: ExchangeRates) {
         classifier = Classifier(ledger: ledger, grace: grace)
         self.window = window
+        asOf = ledger.options.asOf
         self.rates = rates
         products = ProductIndex(ledger: ledger)
         var table = ByteKeyTable(capacity: ledger.accounts.count)
@@ -58,7 +61,7 @@ package struct Attributor: CostRowSink {
                 try totals.costAfterWindow.add(row.cost, in: row.currency)
             }
             // History matters only for what sunk cost, credits and subscription loss look back on.
-            guard t <= window.asOf else { return }
+            guard t <= asOf else { return }
         }
         let account = accounts.find(row.accountID)
         if row.usesCredits, let account, credits.hasPacks(account) {
@@ -182,7 +185,7 @@ package struct Attributor: CostRowSink {
             try totals.beforeWindowByMonth[CivilMonth(t), default: ClassCosts()].add(cost, to: costClass)
         }
 
-        guard t <= window.asOf, decided.transaction >= 0 else { return }
+        guard t <= asOf, decided.transaction >= 0 else { return }
         let transaction = Int(decided.transaction)
         totals.tiedByTransaction[transaction] = try totals.tiedByTransaction[transaction].adding(cost)
         totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)

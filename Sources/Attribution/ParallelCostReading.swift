@@ -318,7 +318,7 @@ package enum ParallelCostReading {
 }
 
 /// Sums of cost beyond what money can hold, found when the parts of the reading are added up.
-package struct CostSumError: Error, CustomStringConvertible {
+package struct CostSumError: DiagnosticError {
     package var file: String?
     package var underlying: any Error
 
@@ -327,9 +327,9 @@ package struct CostSumError: Error, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    package var description: String {
-        let what = file.map { "\($0): error: the cost read in this file" } ?? "error: the cost read in all files"
-        return "\(what), in one currency or one class, is beyond what the tool can hold (\(underlying)); "
-            + "check the amounts, or report a shorter window"
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            "the cost read in \(file == nil ? "all files" : "this file"), in one currency or one class, is beyond what the tool "
+                + "can hold (\(underlying)); check the amounts, or report a shorter window", file: file)
     }
 }

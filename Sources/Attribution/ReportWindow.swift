@@ -2,29 +2,30 @@ import Ingest
 import Ledger
 import Support
 
-/// The half-open window [start, end) a report covers, the as-of time, and the folder label.
+/// The half-open window [start, end) a report covers, and the folder label.
+///
+/// The as-of time is not part of it: it is the ledger's (`LedgerOptions.asOf`), held once in
+/// the run's options (`RunOptions.asOf`).
 package struct ReportWindow: Sendable, Hashable {
     package var start: Timestamp
     package var end: Timestamp
-    package var asOf: Timestamp
     /// `YYYY-MM` for a calendar month, else `FROM_TO` with dates.
     package var label: String
     /// True for a calendar month (`--month`), false for any other window.
     package var isCalendarMonth: Bool
 
-    package init(start: Timestamp, end: Timestamp, asOf: Timestamp? = nil, label: String, isCalendarMonth: Bool = false) {
+    package init(start: Timestamp, end: Timestamp, label: String, isCalendarMonth: Bool = false) {
         self.start = start
         self.end = end
-        self.asOf = asOf ?? end
         self.label = label
         self.isCalendarMonth = isCalendarMonth
     }
 
     /// The calendar month `YYYY-MM`.
-    package init?(month text: String, asOf: Timestamp? = nil) {
+    package init?(month text: String) {
         guard text.utf8.count == 7, let first = TimestampParser.parseDate(text + "-01") else { return nil }
         self.init(
-            start: first.start, end: CivilDate.firstOfMonth(first, offset: 1).start, asOf: asOf, label: text,
+            start: first.start, end: CivilDate.firstOfMonth(first, offset: 1).start, label: text,
             isCalendarMonth: true)
     }
 

@@ -64,13 +64,15 @@ package struct JournalEvent: Sendable, Hashable {
 }
 
 /// A damaged journal: never skipped, since one answer per request depends on every line.
-package struct JournalError: Error, CustomStringConvertible {
+package struct JournalError: DiagnosticError {
     package var path: String
     package var line: Int
     package var reason: String
 
-    package var description: String {
-        "\(path):\(line): error: \(reason); the journal must be repaired by hand (each line one JSON event), or moved aside to start anew"
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            reason + "; the journal must be repaired by hand (each line one JSON event), or moved aside to start anew",
+            file: path, line: line)
     }
 }
 

@@ -98,7 +98,7 @@ extension String {
 }
 
 /// Problems with a cost file as a whole (a bad row is a reject, not one of these).
-package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum CostInputError: DiagnosticError, Sendable, Hashable {
     case missingColumn(file: String, column: String, header: String, present: [String])
     case emptyFile(file: String)
     case repeatedColumn(file: String, header: String)
@@ -131,7 +131,7 @@ package enum CostInputError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    package var description: String { "\(file):1: error: \(reason)" }
+    package var diagnostic: Diagnostic { Diagnostic(reason, file: file, line: 1) }
 }
 
 /// `--cost-column`: which header each cost column is read from, for every file

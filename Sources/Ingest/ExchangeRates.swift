@@ -149,7 +149,7 @@ package struct ExchangeRates: Sendable, Codable {
 }
 
 /// A cost or price that cannot be put into the report currency: the run stops, naming what to add.
-package enum ConversionError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ConversionError: DiagnosticError, Sendable, Hashable {
     case missingRate(currency: CurrencyCode, date: CivilDate, report: CurrencyCode)
     case outOfRange(currency: CurrencyCode)
 
@@ -164,5 +164,5 @@ package enum ConversionError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    package var description: String { "error: " + reason }
+    package var diagnostic: Diagnostic { Diagnostic(reason) }
 }

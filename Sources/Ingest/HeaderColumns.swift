@@ -36,19 +36,20 @@ struct HeaderColumns {
 }
 
 /// A small input file that cannot be read at all.
-package enum SmallFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SmallFileError: DiagnosticError, Sendable, Hashable {
     case missingColumn(file: String, column: String, present: [String], purpose: String)
     case empty(file: String, purpose: String)
     case repeatedColumn(file: String, column: String)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
         case .missingColumn(let file, let column, let present, let purpose):
-            "\(file):1: error: no '\(column)' column (header has: \(present.joined(separator: ", "))); \(purpose)"
+            Diagnostic(
+                "no '\(column)' column (header has: \(present.joined(separator: ", "))); \(purpose)", file: file, line: 1)
         case .repeatedColumn(let file, let column):
-            "\(file):1: error: the header names '\(column)' twice; which column to read is not clear"
+            Diagnostic("the header names '\(column)' twice; which column to read is not clear", file: file, line: 1)
         case .empty(let file, let purpose):
-            "\(file):1: error: the file is empty; \(purpose)"
+            Diagnostic("the file is empty; \(purpose)", file: file, line: 1)
         }
     }
 }

@@ -108,18 +108,20 @@ package struct InputLayout: Sendable, Hashable, Codable {
     }
 }
 
-package enum InputLayoutError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum InputLayoutError: DiagnosticError, Sendable, Hashable {
     case notAFolder(String)
     case noCostFiles(String)
     case unreadable(SystemError)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
         case .notAFolder(let path):
-            "\(path): error: not a folder; --data takes the folder that holds costs/, notifications/ and accounts.csv"
+            Diagnostic("not a folder; --data takes the folder that holds costs/, notifications/ and accounts.csv", file: path)
         case .noCostFiles(let path):
-            "\(path): error: no cost files: put delivery-cost CSVs in \(path)/costs/*.csv (header timestamp,account_id,category,cost)"
-        case .unreadable(let error): error.description
+            Diagnostic(
+                "no cost files: put delivery-cost CSVs in \(path)/costs/*.csv (header timestamp,account_id,category,cost)",
+                file: path)
+        case .unreadable(let error): error.diagnostic
         }
     }
 }

@@ -52,12 +52,12 @@ package final class InputStream {
 }
 
 /// An input that cannot be read as what its name says.
-package enum InputStreamError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum InputStreamError: DiagnosticError, Sendable, Hashable {
     case corrupt(file: String, detail: String)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
-        case .corrupt(let file, let detail): "\(file): error: \(detail)"
+        case .corrupt(let file, let detail): Diagnostic(detail, file: file)
         }
     }
 }

@@ -90,12 +90,12 @@ extension UnsafeRawBufferPointer {
 }
 
 /// A text file that cannot be read line by line as UTF-8.
-package enum LineReaderError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LineReaderError: DiagnosticError, Sendable, Hashable {
     case notUTF8(file: String)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
-        case .notUTF8(let file): "\(file):1: error: \(TextEncodingCheck.utf16Reason)"
+        case .notUTF8(let file): Diagnostic(TextEncodingCheck.utf16Reason, file: file, line: 1)
         }
     }
 }

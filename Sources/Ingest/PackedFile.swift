@@ -42,7 +42,7 @@ package enum PackedFile {
     }
 }
 
-package struct PackedFileError: Error, CustomStringConvertible {
+package struct PackedFileError: DiagnosticError {
     package var path: String
     package var problem: String
 
@@ -51,5 +51,5 @@ package struct PackedFileError: Error, CustomStringConvertible {
         self.problem = problem
     }
 
-    package var description: String { "error: \(path): \(problem)" }
+    package var diagnostic: Diagnostic { Diagnostic(problem, file: path) }
 }

@@ -100,9 +100,9 @@ package struct PriceTable: Sendable, Hashable, Codable {
 }
 
 /// A `prices.csv` that cannot be used.
-package struct PriceTableError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PriceTableError: DiagnosticError, Sendable, Hashable {
     package var file: String
     package var line: Int
     package var reason: String
-    package var description: String { "\(file):\(line): error: \(reason)" }
+    package var diagnostic: Diagnostic { Diagnostic(reason, file: file, line: line) }
 }

@@ -7,7 +7,7 @@ import Support
 ///
 /// An App Store event is a purchase, an expiry, a revocation or a notification signed. An all-zero report of such a month
 /// looks like a quiet month; it is far more often the wrong `--month`.
-package struct EmptyWindowError: Error, CustomStringConvertible {
+package struct EmptyWindowError: DiagnosticError {
     package var label: String
     /// The months cost rows and App Store events span, when there are any.
     package var costMonths: ClosedRange<CivilMonth>?
@@ -15,7 +15,7 @@ package struct EmptyWindowError: Error, CustomStringConvertible {
     /// App Store records left out because Apple signed them after the window's as-of time.
     package var signedLater = 0
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         func span(_ range: ClosedRange<CivilMonth>?) -> String? {
             range.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound) to \($0.upperBound)" }
         }
@@ -26,8 +26,9 @@ package struct EmptyWindowError: Error, CustomStringConvertible {
             held.append("\(HumanText.count(signedLater)) App Store records signed after the window's as-of time (later months)")
         }
         let holds = held.isEmpty ? "the data holds no dated row at all" : "the data holds " + held.joined(separator: " and ")
-        return "error: the window \(label) holds no cost row and no App Store data; \(holds). "
-            + "Choose a window inside that, or pass --allow-empty to write a report of zeros."
+        return Diagnostic(
+            "the window \(label) holds no cost row and no App Store data; \(holds). "
+                + "Choose a window inside that, or pass --allow-empty to write a report of zeros.")
     }
 
     /// Throws when `window` holds no cost row and no App Store event.

@@ -63,7 +63,7 @@ package enum ReportAssembly {
     /// `attributor` is the one the costs were read with (building one indexes every transaction).
     package static func run(
         _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], costs: CostReading,
-        options: ReportOptions, folder: OutputFolder, rejects: RejectLog, timings: Timings
+        options: RunOptions, folder: OutputFolder, rejects: RejectLog, timings: Timings
     ) throws -> ReportOutcome {
         // As one reading lists them: every unusable header first, then rows in file order.
         for reject in costs.headerRejects { try rejects.record(reject) }
@@ -82,7 +82,7 @@ package enum ReportAssembly {
         outcome.costBytes = summaries.reduce(0) { $0 + $1.bytes }
         outcome.costSeconds = timings.costRows
         outcome.readSequentially = costs.readSequentially
-        outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.ledgerOptions)
+        outcome.signatures = SignatureReport.statement(loaded.appStore.input.counts.signatures, options.appStore)
         outcome.filesVerifiedEarlier = loaded.appStore.input.counts.filesVerifiedEarlier
         outcome.incompleteHistories = loaded.appStore.input.counts.incompleteHistories
         outcome.warnings = loaded.warnings
@@ -133,7 +133,7 @@ package enum ReportAssembly {
     }
 
     /// The attributor of a report over `loaded`'s ledger.
-    package static func attributor(_ loaded: LedgerLoad, _ options: ReportOptions) -> Attributor {
+    package static func attributor(_ loaded: LedgerLoad, _ options: RunOptions) -> Attributor {
         Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
     }
 

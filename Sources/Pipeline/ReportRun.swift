@@ -4,43 +4,6 @@ import Ledger
 import Report
 import Support
 
-/// What `refund-cost report` was asked to do.
-package struct ReportOptions: Sendable {
-    package var data: String
-    package var out: String
-    package var window: ReportWindow
-    /// How the App Store side is read and the ledger built (environment, currency, trust,
-    /// premature window); its as-of time is always the window's (`ledgerOptions`).
-    package var appStore: LedgerLoad.Options
-    package var grace: TimeSpan = .hours(1)
-    package var maxRejects = 0
-    package var costColumns: CostColumnMap = [:]
-    package var consumptionPolicy = ConsumptionPolicy()
-    /// Write a report of a window that holds no cost row and no App Store data (else an error).
-    package var allowEmpty = false
-    /// The journal of `respond` (`--journal`): whether each consumption request was answered in time.
-    package var journal: String?
-    /// Threads reading cost files (default: every core).
-    package var threads = FileSystem.processorCount
-    /// The process ends once the report is written (the command line, not a test or a library
-    /// caller): the ledger is then left for the system to take back (`ProcessLifetime`).
-    package var endsProcess = false
-
-    package init(data: String, out: String, window: ReportWindow, appStore: LedgerLoad.Options? = nil) {
-        self.data = data
-        self.out = out
-        self.window = window
-        self.appStore = appStore ?? LedgerLoad.Options(asOf: window.asOf)
-    }
-
-    /// The options the ledger is built with: as of the window's as-of time.
-    var ledgerOptions: LedgerLoad.Options {
-        var ledger = appStore
-        ledger.asOf = window.asOf
-        return ledger
-    }
-}
-
 /// How a report run ended.
 package struct ReportOutcome: Sendable {
     package var folder: String
@@ -84,17 +47,17 @@ package struct ReportProgress: Sendable {
 /// so far went.
 ///
 /// The previous report is untouched.
-package struct ReportRunFailure: Error, CustomStringConvertible {
+package struct ReportRunFailure: DiagnosticError {
     package var underlying: any Error
     package var destination: String
     package var rejectsFile: String?
 
-    package var description: String {
-        var text = "\(underlying)"
-        if !text.hasSuffix("\n") { text += "\n" }
-        text += "The previous report in \(destination)/, if any, is unchanged."
-        if let rejectsFile { text += " The lines rejected so far are in \(rejectsFile)." }
-        return text
+    package var diagnostic: Diagnostic {
+        var diagnostic = Diagnostic.of(underlying)
+        if !diagnostic.message.hasSuffix("\n") { diagnostic.message += "\n" }
+        diagnostic.message += "The previous report in \(destination)/, if any, is unchanged."
+        if let rejectsFile { diagnostic.message += " The lines rejected so far are in \(rejectsFile)." }
+        return diagnostic
     }
 }
 
@@ -102,7 +65,7 @@ package struct ReportRunFailure: Error, CustomStringConvertible {
 ///
 /// Either every file of `OUT/LABEL/` is replaced at once, or nothing there changes.
 package enum ReportRun {
-    package static func execute(_ options: ReportOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in })
+    package static func execute(_ options: RunOptions, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in })
         throws -> ReportOutcome
     {
         try inOutputFolder(options) { folder, rejects, started in
@@ -114,7 +77,7 @@ package enum ReportRun {
     /// folder in; when `body` fails, the previous report stays and the rejects found so far go
     /// to `OUT/LABEL.rejects.csv`.
     package static func inOutputFolder(
-        _ options: ReportOptions, _ body: (OutputFolder, RejectLog, Double) throws -> ReportOutcome
+        _ options: RunOptions, _ body: (OutputFolder, RejectLog, Double) throws -> ReportOutcome
     ) throws -> ReportOutcome {
         let started = Clock.monotonicSeconds()
         let folder = try OutputFolder(out: options.out, label: options.window.label)
@@ -139,12 +102,12 @@ package enum ReportRun {
     /// settled, figures, reconciliation, files. (A distributed run makes the same three steps
     /// across machines, `Distributed/`.)
     private static func run(
-        _ options: ReportOptions, folder: OutputFolder, rejects: RejectLog, started: Double,
+        _ options: RunOptions, folder: OutputFolder, rejects: RejectLog, started: Double,
         progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> ReportOutcome {
         // 1. Inputs of the App Store side, and the ledger built from them.
         let loaded = try LedgerLoad(
-            data: options.data, options: options.ledgerOptions, rejects: rejects,
+            data: options.data, options: options.appStore, rejects: rejects,
             progress: { bytes, lines in
                 progress(ReportProgress(file: "notifications and history", bytes: bytes, rows: lines, unit: "lines"))
             })

@@ -8,7 +8,7 @@ import Support
 ///
 /// Everything but `timings` is the same for the same inputs and options.
 struct RunRecord {
-    var options: ReportOptions
+    var options: RunOptions
     var inputs: [InputFileRecord]
     var summaries: [CostFileSummary]
     var counts: AppStoreCounts
@@ -77,7 +77,7 @@ struct RunRecord {
                     ),
                     ("incomplete_histories", .array(counts.incompleteHistories.map { .string($0) })),
                     ("unmatched_app_account_tokens", .integer(Int64(unmatchedAppAccountTokens))),
-                    ("signatures", SignatureReport.json(counts.signatures, options.ledgerOptions)),
+                    ("signatures", SignatureReport.json(counts.signatures, options.appStore)),
                     ("rejected_lines", .integer(Int64(rejects.lines))),
                     ("rejected_rows", .integer(Int64(rejects.rows))),
                     ("conservation", conservationJSON),
@@ -100,7 +100,7 @@ struct RunRecord {
                 ("label", .string(window.label)),
                 ("period_start", .string(window.start.description)),
                 ("period_end", .string(window.end.description)),
-                ("as_of", .string(window.asOf.description)),
+                ("as_of", .string(options.asOf.description)),
                 ("environment", .string(options.appStore.environment.rawValue)),
                 ("grace", .string(options.grace.description)),
                 ("premature_window", .string(options.appStore.prematureWindow.description)),

@@ -27,8 +27,8 @@ package enum PublishRun {
     ) throws(PublishError) -> PublishOutcome {
         let report = try PublishedReport(folder: folder)
         let database: any PublishDatabase
-        do { database = try url.open() } catch { throw PublishError("error: \(error.message)") }
-        do { try database.begin() } catch { throw PublishError("error: \(url.shown): \(error.message)") }
+        do { database = try url.open() } catch { throw PublishError("\(error.message)") }
+        do { try database.begin() } catch { throw PublishError("\(url.shown): \(error.message)") }
         do {
             let outcome = try load(report, into: database, shown: url.shown, publishedAt: now.description)
             try database.commit()
@@ -38,10 +38,10 @@ package enum PublishRun {
             throw error
         } catch let error as DatabaseError {
             database.rollback()
-            throw PublishError("error: \(url.shown): \(error.message)")
+            throw PublishError("\(url.shown): \(error.message)")
         } catch {
             database.rollback()
-            throw PublishError("error: \(error)")
+            throw PublishError("\(error)")
         }
     }
 

@@ -20,7 +20,7 @@ package struct PublishedReport {
         self.folder = folder
         let runPath = folder + "/run.json"
         guard FileSystem.isDirectory(folder) else {
-            throw PublishError("error: \(folder) is not a folder: give --report the folder a report wrote, like out/2026-10")
+            throw PublishError("\(folder) is not a folder: give --report the folder a report wrote, like out/2026-10")
         }
         let bytes: [UInt8]
         do { bytes = try FileDescriptor.readAll(runPath) } catch {
@@ -29,12 +29,12 @@ package struct PublishedReport {
                 .filter { FileSystem.exists(folder + "/" + $0 + "/run.json") }
             if !reports.isEmpty {
                 throw PublishError(
-                    "error: \(folder) holds reports, not one report: give --report one of "
+                    "\(folder) holds reports, not one report: give --report one of "
                         + reports.prefix(6).map { folder + "/" + $0 }.joined(separator: ", ")
                         + (reports.count > 6 ? ", ..." : ""))
             }
             throw PublishError(
-                "error: \(runPath) cannot be read (\(error)): --report takes the folder a finished report wrote, like out/2026-10"
+                "\(runPath) cannot be read (\(error)): --report takes the folder a finished report wrote, like out/2026-10"
             )
         }
         var label = "", version = "", start = "", end = "", asOf = "", inputs = ""
@@ -66,12 +66,12 @@ package struct PublishedReport {
                 }
             }
         } catch {
-            throw PublishError("\(runPath): error: not a report's run.json: \(error)")
+            throw PublishError("not a report's run.json: \(error)", file: runPath)
         }
         guard !label.isEmpty, start.utf8.count >= 10, end.utf8.count >= 10, !version.isEmpty else {
             throw PublishError(
-                "\(runPath): error: options.label, options.period_start, options.period_end or version is missing: "
-                    + "publish reads the run.json of a report (refund-cost report), not of another command")
+                "options.label, options.period_start, options.period_end or version is missing: "
+                    + "publish reads the run.json of a report (refund-cost report), not of another command", file: runPath)
         }
         self.label = label
         self.version = version
@@ -82,14 +82,16 @@ package struct PublishedReport {
         runJSON = String(decoding: bytes, as: UTF8.self)
         for table in OutputTables.all where !FileSystem.exists(folder + "/" + table.file) && !table.predates(version) {
             throw PublishError(
-                "error: \(folder) has no \(table.file): publish loads a whole report folder; run refund-cost report again to write it"
+                "\(folder) has no \(table.file): publish loads a whole report folder; run refund-cost report again to write it"
             )
         }
     }
 }
 
 /// Why nothing was published; the database is as it was.
-package struct PublishError: Error, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
+package struct PublishError: DiagnosticError {
+    package let diagnostic: Diagnostic
+    package init(_ message: String, file: String? = nil, line: Int = 0) {
+        diagnostic = Diagnostic(message, file: file, line: line)
+    }
 }

@@ -19,8 +19,7 @@ enum ReportFileRows {
                 return
             }
             guard record.count == names.count else {
-                throw PublishError(
-                    "\(path):\(record.line): error: \(record.count) fields where the header has \(names.count)")
+                throw PublishError("\(record.count) fields where the header has \(names.count)", file: path, line: record.line)
             }
             var fields: [FieldValue] = []
             fields.reserveCapacity(names.count)
@@ -30,13 +29,13 @@ enum ReportFileRows {
                 do throws(FieldProblem) {
                     fields.append(try FieldValue.checked(text, as: column.kind))
                 } catch {
-                    throw PublishError("\(path):\(record.line): error: \(column.name) \"\(text)\": \(error.reason)")
+                    throw PublishError("\(column.name) \"\(text)\": \(error.reason)", file: path, line: record.line)
                 }
             }
             try loader.add(context.row(for: table, fields: fields))
             rows += 1
         }
-        guard header != nil else { throw PublishError("\(path): error: the file is empty; a report writes at least a header") }
+        guard header != nil else { throw PublishError("the file is empty; a report writes at least a header", file: path) }
         return rows
     }
 
@@ -45,11 +44,11 @@ enum ReportFileRows {
         for (index, name) in header.enumerated() {
             guard index < known.count else {
                 throw PublishError(
-                    "\(path):1: error: column \(name) is not one this version of refund-cost knows "
-                        + "(the folder was written by a later version): publish with that version")
+                    "column \(name) is not one this version of refund-cost knows "
+                        + "(the folder was written by a later version): publish with that version", file: path, line: 1)
             }
             guard name == known[index] else {
-                throw PublishError("\(path):1: error: column \(index + 1) is \(name), expected \(known[index])")
+                throw PublishError("column \(index + 1) is \(name), expected \(known[index])", file: path, line: 1)
             }
         }
     }
@@ -59,7 +58,7 @@ enum ReportFileRows {
         -> Int
     {
         let bytes: [UInt8]
-        do { bytes = try FileDescriptor.readAll(path) } catch { throw PublishError("\(path): error: \(error)") }
+        do { bytes = try FileDescriptor.readAll(path) } catch { throw PublishError(error.diagnostic.message, file: path) }
         var rows = 0
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -82,10 +81,10 @@ enum ReportFileRows {
                     try cursor.finish()
                 }
             } catch {
-                throw PublishError("\(path):\(lineNumber): error: not a consumption answer: \(error)")
+                throw PublishError("not a consumption answer: \(error)", file: path, line: lineNumber)
             }
             guard let transaction, let body else {
-                throw PublishError("\(path):\(lineNumber): error: a consumption answer needs transactionId and body")
+                throw PublishError("a consumption answer needs transactionId and body", file: path, line: lineNumber)
             }
             try loader.add(context.row(for: table, fields: [.text(transaction), .text(body)]))
             rows += 1

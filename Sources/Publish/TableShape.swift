@@ -13,7 +13,7 @@ enum TableShape {
         for column in existing { types[column.name] = column.type }
         for column in existing where !wanted.contains(where: { $0.name == column.name }) {
             throw PublishError(
-                "error: table \(table.table) has a column \(column.name) that this version of refund-cost does not write "
+                "table \(table.table) has a column \(column.name) that this version of refund-cost does not write "
                     + "(a later version's, or one added by hand): publish with the version that added it, "
                     + "or drop the column if nothing reads it")
         }
@@ -27,7 +27,7 @@ enum TableShape {
             let expected = database.typeName(column.kind)
             guard type.lowercased() == expected.lowercased() else {
                 throw PublishError(
-                    "error: column \(column.name) of table \(table.table) is \(type), but \(table.file) holds it as \(expected): "
+                    "column \(column.name) of table \(table.table) is \(type), but \(table.file) holds it as \(expected): "
                         + "the table was made by something else; give it another name or drop it, and publish again")
             }
         }

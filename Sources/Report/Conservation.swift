@@ -69,16 +69,16 @@ package struct Conservation: Sendable {
     }
 }
 
-package struct ConservationError: Error, CustomStringConvertible {
+package struct ConservationError: DiagnosticError {
     package var conservation: Conservation
 
     package init(conservation: Conservation) {
         self.conservation = conservation
     }
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         var text =
-            "error: the totals do not reconcile, so no report was written. This is a bug in refund-cost; please report it with run.json.\n"
+            "the totals do not reconcile, so no report was written. This is a bug in refund-cost; please report it with run.json.\n"
         for line in conservation.byCurrency where !line.holds {
             text +=
                 "  \(line.currency): accepted \(line.accepted), in window \(line.inWindow) + before \(line.beforeWindow) + after \(line.afterWindow); classes \(line.classes)\n"
@@ -86,6 +86,6 @@ package struct ConservationError: Error, CustomStringConvertible {
         if let bill = conservation.billSentence, conservation.allocation?.holds == false { text += "  \(bill)\n" }
         text +=
             "  classes \(conservation.classTotal), product rows \(conservation.productRowsTotal), cost_by_day \(conservation.costByDayTotal)\n"
-        return text
+        return Diagnostic(text)
     }
 }

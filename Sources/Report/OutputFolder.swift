@@ -78,15 +78,17 @@ package struct OutputFolder {
 }
 
 /// Why the output folder cannot be used.
-package enum OutputFolderError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum OutputFolderError: DiagnosticError, Sendable, Hashable {
     case destinationIsNotAFolder(String)
     case system(SystemError)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
         case .destinationIsNotAFolder(let path):
-            "\(path): error: a file with the report's name is in the way; the report is a folder. Move the file away and run again."
-        case .system(let error): "error: \(error)"
+            Diagnostic(
+                "a file with the report's name is in the way; the report is a folder. Move the file away and run again.",
+                file: path)
+        case .system(let error): error.diagnostic
         }
     }
 }

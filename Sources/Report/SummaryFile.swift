@@ -27,7 +27,7 @@ enum SummaryFile {
     private static func write(_ row: SummaryFigure, of figures: ReportFigures, to file: CSVFileWriter) throws {
         file.date(figures.window.start.civilDate)
         file.date(figures.window.end.civilDate)
-        file.timestamp(figures.window.asOf)
+        file.timestamp(figures.asOf)
         if let product = row.product { file.text(product) }
         file.text(figures.currency.description)
         file.money(try row.classes.total())

@@ -32,7 +32,7 @@ package enum RejectAdvice {
 /// More input refused than `--max-rejects` allows: every command that reads `--data` stops
 /// with this one message (exit 1), naming the count, the most common reason and its fix, and
 /// every file refused whole.
-package struct RejectsBeyondLimit: Error, CustomStringConvertible {
+package struct RejectsBeyondLimit: DiagnosticError {
     package var tally: RejectTally
     package var maxRejects: Int
     /// What the command did about it, in one sentence.
@@ -47,20 +47,22 @@ package struct RejectsBeyondLimit: Error, CustomStringConvertible {
     /// True when `tally` is beyond what `maxRejects` allows: rows are counted, not lines.
     package static func exceeds(_ tally: RejectTally, _ maxRejects: Int) -> Bool { tally.rows > maxRejects }
 
-    package var description: String {
-        var text = tally.samples.map { $0.description + "\n" }.joined()
-        if tally.lines > tally.samples.count {
-            text += "... and \(HumanText.count(tally.lines - tally.samples.count)) more\n"
-        }
+    /// The first rejects, then the verdict (how many rows, the most common reason, what was done
+    /// and what to do), then the files refused whole.
+    package var diagnostic: Diagnostic {
         let lines = tally.lines == tally.rows ? "" : " (in \(HumanText.count(tally.lines)) rejects)"
-        text +=
-            "error: \(HumanText.count(tally.rows)) input \(tally.rows == 1 ? "row" : "rows") rejected\(lines), "
+        var text =
+            "\(HumanText.count(tally.rows)) input \(tally.rows == 1 ? "row" : "rows") rejected\(lines), "
             + "more than --max-rejects \(maxRejects) (it counts rows: a file refused whole counts all of its rows)."
         if let most = RejectAdvice.sentence(tally) { text += " Most: \(most)" }
         if !consequence.isEmpty { text += " " + consequence }
         text += " Fix the inputs, or allow them with --max-rejects \(tally.rows)."
-        for line in RejectAdvice.wholeFileLines(tally.wholeFiles) { text += "\n" + line }
-        return text
+        // The first rejects come first, one per line; the files refused whole last.
+        var context = tally.samples.map(\.description)
+        if tally.lines > tally.samples.count {
+            context.append("... and \(HumanText.count(tally.lines - tally.samples.count)) more")
+        }
+        return Diagnostic(text, context: context, notes: RejectAdvice.wholeFileLines(tally.wholeFiles))
     }
 }
 

@@ -9,8 +9,14 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     package var path: String
     package var code: Int32
 
+    /// `path: cannot open for reading: No such file or directory`: a phrase other errors quote.
     package var description: String {
         "\(path): cannot \(operation): \(String(cString: strerror(code)))"
+    }
+
+    /// The same, as what a command stops for.
+    package var diagnostic: Diagnostic {
+        Diagnostic("cannot \(operation): \(String(cString: strerror(code)))", file: path)
     }
 }
 

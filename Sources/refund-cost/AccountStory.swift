@@ -44,7 +44,10 @@ enum AccountStory {
         let near = known.map { (id: $0, distance: ArgumentParser.editDistance(wanted, Array($0.utf8))) }
             .filter { $0.distance <= 2 }.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }.prefix(5).map(\.id)
         var text =
-            "error: account '\(accountID)' appears in no input: no transaction, no accounts.csv row and no cost row names it.\n"
+            Diagnostic(
+                "account '\(accountID)' appears in no input: no transaction, no accounts.csv row and no cost row names it."
+            )
+            .description + "\n"
         if !near.isEmpty { text += "Did you mean: \(near.joined(separator: ", "))?\n" }
         return text + "Account ids are compared exactly, as the cost files and accounts.csv write them.\n"
     }

@@ -41,7 +41,7 @@ struct ParsedArguments {
 }
 
 /// A command line the tool cannot follow; exit status 2.
-enum UsageError: Error, CustomStringConvertible {
+enum UsageError: DiagnosticError {
     case unknownCommand(String, suggestion: String?)
     case unknownOption(String, command: String, suggestion: String?)
     case missingValue(String, command: String)
@@ -49,21 +49,23 @@ enum UsageError: Error, CustomStringConvertible {
     case unexpectedArgument(String, command: String)
     case invalidValue(option: String, value: String, expected: String, command: String)
 
-    var description: String {
-        switch self {
-        case .unknownCommand(let name, let suggestion):
-            return "error: unknown command '\(name)'" + didYouMean(suggestion) + "\nRun 'refund-cost --help' to see the commands."
-        case .unknownOption(let option, let command, let suggestion):
-            return "error: unknown option '\(option)' for '\(command)'" + didYouMean(suggestion) + hint(command)
-        case .missingValue(let option, let command):
-            return "error: \(option) needs a value" + hint(command)
-        case .missingOption(let option, let command):
-            return "error: \(command) needs \(option)" + hint(command)
-        case .unexpectedArgument(let argument, let command):
-            return "error: unexpected argument '\(argument)' (options start with --)" + hint(command)
-        case .invalidValue(let option, let value, let expected, let command):
-            return "error: \(option) '\(value)': expected \(expected)" + hint(command)
-        }
+    var diagnostic: Diagnostic {
+        let message =
+            switch self {
+            case .unknownCommand(let name, let suggestion):
+                "unknown command '\(name)'" + didYouMean(suggestion) + "\nRun 'refund-cost --help' to see the commands."
+            case .unknownOption(let option, let command, let suggestion):
+                "unknown option '\(option)' for '\(command)'" + didYouMean(suggestion) + hint(command)
+            case .missingValue(let option, let command):
+                "\(option) needs a value" + hint(command)
+            case .missingOption(let option, let command):
+                "\(command) needs \(option)" + hint(command)
+            case .unexpectedArgument(let argument, let command):
+                "unexpected argument '\(argument)' (options start with --)" + hint(command)
+            case .invalidValue(let option, let value, let expected, let command):
+                "\(option) '\(value)': expected \(expected)" + hint(command)
+            }
+        return Diagnostic(message)
     }
 
     private func didYouMean(_ suggestion: String?) -> String {

@@ -44,9 +44,10 @@ enum CommandLineTool {
             break
         }
         if first == "fetch" {
-            writeStandardError(
-                "error: fetch needs what to fetch: 'refund-cost fetch notifications' or 'refund-cost fetch transactions'\n"
-                    + "Run 'refund-cost fetch notifications --help' for usage.\n")
+            let diagnostic = Diagnostic(
+                "fetch needs what to fetch: 'refund-cost fetch notifications' or 'refund-cost fetch transactions'\n"
+                    + "Run 'refund-cost fetch notifications --help' for usage.")
+            writeStandardError(diagnostic.description + "\n")
             return 2
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
@@ -65,7 +66,7 @@ enum CommandLineTool {
             writeStandardError(error.description + "\n")
             return 2
         } catch {
-            writeStandardError("\(error)\n")
+            writeStandardError(Diagnostic.of(error).description + "\n")
             return 1
         }
     }

@@ -144,7 +144,7 @@ enum FetchTransactionsCommand: Command {
             let result = try FetchCalls.continuations(fetch, data: data, cut: cut) { state in
                 if !quiet { writeStandardError(state.line + "\n") }
             }
-            for failure in result.failures { writeStandardError("error: \(failure)\n") }
+            for failure in result.failures { writeStandardError(Diagnostic("\(failure)").description + "\n") }
             if !quiet && !fetch.dryRun {
                 print(
                     "completed \(result.files) of \(cut.count) cut histories (\(result.calls) pages); \(result.failures.count) not fetched"
@@ -168,7 +168,7 @@ enum FetchTransactionsCommand: Command {
             let result = try FetchCalls.transactions(fetch, data: data, ids: ids, refunds: arguments.has("refunds")) { state in
                 if !quiet { writeStandardError(state.line + "\n") }
             }
-            for failure in result.failures { writeStandardError("error: \(failure)\n") }
+            for failure in result.failures { writeStandardError(Diagnostic("\(failure)").description + "\n") }
             if !quiet {
                 print(
                     "fetched \(result.files) files (\(result.calls) pages) for \(ids.count) customers; \(result.skipped) already complete; "

@@ -68,7 +68,9 @@ enum PublishCommand: Command {
         do throws(PublishError) {
             outcome = try PublishRun.publish(report: folder, to: url)
         } catch {
-            throw PublishFailed(description: "\(error.description)\nNothing was published: \(url.shown) is as it was.")
+            var diagnostic = error.diagnostic
+            diagnostic.message += "\nNothing was published: \(url.shown) is as it was."
+            throw PublishFailed(diagnostic: diagnostic)
         }
         let seconds = Clock.monotonicSeconds() - started
         var line =
@@ -81,6 +83,6 @@ enum PublishCommand: Command {
 }
 
 /// A publish that changed nothing, with the reason.
-struct PublishFailed: Error, CustomStringConvertible {
-    let description: String
+struct PublishFailed: DiagnosticError {
+    let diagnostic: Diagnostic
 }

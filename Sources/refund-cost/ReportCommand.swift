@@ -97,15 +97,14 @@ enum ReportCommand: Command {
 
     /// The options of a report (and of each step of a distributed one) from the command line.
     static func reportOptions(_ arguments: ParsedArguments, command: String, needsOut: Bool = true) throws
-        -> (options: ReportOptions, quiet: Bool)
+        -> (options: RunOptions, quiet: Bool)
     {
         let common = try DataOptions(arguments, command: command)
         let out = needsOut ? try arguments.required("out", command: command) : arguments.value("out") ?? ""
         if !out.isEmpty { try checkApart(out: out, data: common.data) }
-        var window = try ReportCommand.window(arguments, command: command)
-        window.asOf = common.asOf ?? window.end
-        var options = ReportOptions(
-            data: common.data, out: out, window: window, appStore: common.ledgerOptions(asOfDefault: window.asOf))
+        let window = try ReportCommand.window(arguments, command: command)
+        var options = RunOptions(
+            data: common.data, out: out, window: window, appStore: common.ledgerOptions(asOfDefault: window.end))
         options.grace = common.grace
         options.maxRejects = common.maxRejects
         options.costColumns = common.costColumns
@@ -128,7 +127,7 @@ enum ReportCommand: Command {
 
     /// What the console says after a report: the headline figures, the reconciliation, the
     /// signatures and the speed; or why nothing was written.
-    static func printOutcome(_ outcome: ReportOutcome, options: ReportOptions) throws -> Int32 {
+    static func printOutcome(_ outcome: ReportOutcome, options: RunOptions) throws -> Int32 {
         let window = options.window
         for warning in outcome.warnings + outcome.incompleteHistories { writeStandardError("warning: \(warning)\n") }
         if outcome.failedOnRejects {

@@ -60,8 +60,8 @@ enum RespondCommand: Command {
         let dryRun = arguments.has("dry-run")
         let now = common.asOf ?? Clock.now()
         let window = ReportWindow(
-            start: .earliestAccepted, end: now.adding(TimeSpan(milliseconds: 1)), asOf: now, label: "respond")
-        var report = ReportOptions(data: common.data, out: "", window: window, appStore: common.ledgerOptions(asOfDefault: now))
+            start: .earliestAccepted, end: now.adding(TimeSpan(milliseconds: 1)), label: "respond")
+        var report = RunOptions(data: common.data, out: "", window: window, appStore: common.ledgerOptions(asOfDefault: now))
         report.grace = common.grace
         report.maxRejects = common.maxRejects
         report.costColumns = common.costColumns
@@ -88,7 +88,7 @@ enum RespondCommand: Command {
         let outcome = try RespondRun.execute(options)
         for warning in outcome.warnings { writeStandardError("warning: \(warning)\n") }
         if let unauthorized = outcome.unauthorized {
-            writeStandardError("error: \(unauthorized)\n")
+            writeStandardError(Diagnostic("\(unauthorized)").description + "\n")
             return 1
         }
         if outcome.upToDate {

@@ -129,8 +129,8 @@ func copyOfSample(_ label: String = #function) throws -> String {
 }
 
 /// Report options for a data folder, trusting the test root that lies beside signed test data.
-func reportOptions(data: String, out: String, window: ReportWindow) throws -> ReportOptions {
-    var options = ReportOptions(data: data, out: out, window: window)
+func reportOptions(data: String, out: String, window: ReportWindow) throws -> RunOptions {
+    var options = RunOptions(data: data, out: out, window: window)
     options.appStore.extraTrustRoots = try testRoots(data)
     return options
 }

@@ -135,11 +135,12 @@ package final class UsageSpill: @unchecked Sendable {
 }
 
 /// A spill file that ends inside a record: the disk or the folder changed under the run.
-package struct SpillError: Error, CustomStringConvertible {
+package struct SpillError: DiagnosticError {
     package var path: String
-    package var description: String {
-        "error: \(path), the usage rows kept for the FOCUS pools, ends inside a row; was the temporary folder cleaned "
-            + "during the run? Run the report again"
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            "the usage rows kept here for the FOCUS pools end inside a row; was the temporary folder cleaned during the run? "
+                + "Run the report again", file: path)
     }
 }
 

@@ -77,7 +77,7 @@ package struct ConsumptionFigure: Sendable {
             productID: transaction?.productID ?? notification.transaction?.productID, transactionIndex: index,
             account: account, reason: notification.rawConsumptionRequestReason, receivedAt: received,
             signedAt: notification.signedDate, respondBy: respondBy,
-            pastRespondBy: window.asOf > respondBy,
+            pastRespondBy: ledger.options.asOf > respondBy,
             consented: account.map { evidence.consented(account: $0, at: received) } ?? false, delivery: delivery,
             consumptionPercentage: used.sentAsPercentage ? used.share : nil, preference: preference, basis: basis,
             outcome: outcome, outcomeAt: outcomeAt, deliveredCost: index.map { totals.tiedByTransaction[$0] } ?? .zero,

@@ -8,6 +8,8 @@ import Support
 /// Every row carries the facts it prints, so the report stage never needs the ledger.
 package struct ReportFigures: Sendable {
     package var window: ReportWindow
+    /// The App Store data known at this time decided the figures (the ledger's as-of time).
+    package var asOf: Timestamp
     package var currency: CurrencyCode
     package var products: ProductIndex
     /// What the figures are worked out from; the report reads the figures only.
@@ -47,6 +49,7 @@ package struct ReportFigures: Sendable {
         costByDay = CostByDayFigure.all(totals)
         costRows = try CostRowFigure(totals)
         self.window = window
+        asOf = ledger.options.asOf
         currency = rates.reportCurrency
         products = ProductIndex(ledger: ledger)
         transactionCount = ledger.transactions.count

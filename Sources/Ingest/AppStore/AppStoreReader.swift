@@ -212,7 +212,7 @@ package final class AppStoreReader {
 }
 
 /// Problems with a notification or history file as a whole.
-package enum AppStoreInputError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AppStoreInputError: DiagnosticError, Sendable, Hashable {
     case missingColumn(file: String, column: String, present: [String])
     case repeatedColumn(file: String, column: String)
 
@@ -226,9 +226,9 @@ package enum AppStoreInputError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
-        case .missingColumn(let file, _, _), .repeatedColumn(let file, _): "\(file):1: error: \(reason)"
+        case .missingColumn(let file, _, _), .repeatedColumn(let file, _): Diagnostic(reason, file: file, line: 1)
         }
     }
 }

@@ -105,9 +105,9 @@ package struct AllocationRules: Sendable, Hashable, Codable {
 }
 
 /// An `allocation.csv` that cannot be used.
-package struct AllocationRulesError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AllocationRulesError: DiagnosticError, Sendable, Hashable {
     package var file: String
     package var line: Int
     package var reason: String
-    package var description: String { "\(file):\(line): error: \(reason)" }
+    package var diagnostic: Diagnostic { Diagnostic(reason, file: file, line: line) }
 }

@@ -36,7 +36,7 @@ package struct CostPartial: Sendable, Codable {
     /// With `recordClaims`, files are read in order on one thread, so that the first row of
     /// each id is the one claimed (the order the merge settles by).
     package static func run(
-        _ attributor: Attributor, files: [String], options: ReportOptions, settings: PartialSettings, requestKey: SipHash,
+        _ attributor: Attributor, files: [String], options: RunOptions, settings: PartialSettings, requestKey: SipHash,
         seeds: [RequestEntry] = [], recordClaims: Bool = false,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
@@ -65,9 +65,9 @@ package struct PartialSettings: Sendable, Codable, Hashable {
     package var grace: TimeSpan
     package var costColumns: [String]
 
-    package init(snapshot: String, options: ReportOptions) {
+    package init(snapshot: String, options: RunOptions) {
         self.snapshot = snapshot
-        window = "\(options.window.start) \(options.window.end) as of \(options.window.asOf)"
+        window = "\(options.window.start) \(options.window.end) as of \(options.asOf)"
         grace = options.grace
         costColumns = options.costColumns.rules.map(\.spelling)
     }

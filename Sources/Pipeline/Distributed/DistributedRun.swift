@@ -16,15 +16,15 @@ import Support
 package enum DistributedRun {
     /// Refused, with the message every command gives, when its rejects are beyond
     /// `--max-rejects`: a cluster never spends its partials on data the merge would refuse.
-    package static func snapshot(_ options: ReportOptions, to path: String) throws -> LedgerSnapshot {
-        let snapshot = try LedgerSnapshot(data: options.data, options: options.ledgerOptions)
+    package static func snapshot(_ options: RunOptions, to path: String) throws -> LedgerSnapshot {
+        let snapshot = try LedgerSnapshot(data: options.data, options: options.appStore)
         try refuseBeyondLimit(snapshot.rejects, options, consequence: "No snapshot was written to \(path).")
         try StepFiles.write(snapshot, to: path)
         return snapshot
     }
 
     /// The same count as `report`: the rows the rejects stand for.
-    static func refuseBeyondLimit(_ rejects: [Reject], _ options: ReportOptions, consequence: String) throws {
+    static func refuseBeyondLimit(_ rejects: [Reject], _ options: RunOptions, consequence: String) throws {
         let log = RejectLog()
         for reject in rejects { try log.record(reject) }
         let tally = log.tally
@@ -35,11 +35,11 @@ package enum DistributedRun {
 
     /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`).
     package static func partial(
-        _ options: ReportOptions, snapshot path: String, files: [String], seeds seedsPath: String?, to out: String,
+        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPath: String?, to out: String,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
         let (snapshot, sha256) = try StepFiles.readSnapshot(path)
-        try snapshot.check(options.ledgerOptions, data: options.data)
+        try snapshot.check(options.appStore, data: options.data)
         let known = Set(snapshot.layout.costFiles)
         let chosen = try files.map { file in
             if known.contains(file) { return file }
@@ -80,12 +80,12 @@ package enum DistributedRun {
     }
 
     /// Every output of `report` from the snapshot and the partials, into `OUT/LABEL/`.
-    package static func merge(_ options: ReportOptions, snapshot path: String, partials paths: [String]) throws
+    package static func merge(_ options: RunOptions, snapshot path: String, partials paths: [String]) throws
         -> ReportOutcome
     {
         try ReportRun.inOutputFolder(options) { folder, rejects, started in
             let (snapshot, sha256) = try StepFiles.readSnapshot(path)
-            try snapshot.check(options.ledgerOptions, data: options.data)
+            try snapshot.check(options.appStore, data: options.data)
             let partials = try paths.map(StepFiles.readPartial)
             let settings = PartialSettings(snapshot: sha256, options: options)
             if let other = partials.first(where: { $0.settings != settings }) {
@@ -109,23 +109,25 @@ package enum DistributedRun {
 }
 
 /// A partial asked for a file the snapshot does not list.
-package struct PartialFilesError: Error, CustomStringConvertible {
+package struct PartialFilesError: DiagnosticError {
     package var file: String
     package var known: [String]
 
-    package var description: String {
-        "error: \(file) is not a cost file of the snapshot; its cost files are: "
-            + (known.isEmpty ? "none" : known.joined(separator: ", "))
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            "\(file) is not a cost file of the snapshot; its cost files are: "
+                + (known.isEmpty ? "none" : known.joined(separator: ", ")))
     }
 }
 
 /// A FOCUS bill is spread over every usage row of the data at once, which a partial of some
 /// files cannot do.
-package struct PoolsNeedOneProcess: Error, CustomStringConvertible {
+package struct PoolsNeedOneProcess: DiagnosticError {
     package var file: String
 
-    package var description: String {
-        "\(file):1: error: a FOCUS bill is allocated over all usage rows at once, so it cannot be split into partials; "
-            + "run `refund-cost report` on the data, or give the partials per-account cost rows"
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            "a FOCUS bill is allocated over all usage rows at once, so it cannot be split into partials; "
+                + "run `refund-cost report` on the data, or give the partials per-account cost rows", file: file, line: 1)
     }
 }

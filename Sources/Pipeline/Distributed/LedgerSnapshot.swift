@@ -76,8 +76,8 @@ package struct LedgerSnapshot: Codable, Sendable {
     }
 }
 
-package struct SnapshotMismatch: Error, CustomStringConvertible {
+package struct SnapshotMismatch: DiagnosticError {
     package var reason: String
 
-    package var description: String { "error: the ledger snapshot does not fit this run: \(reason)" }
+    package var diagnostic: Diagnostic { Diagnostic("the ledger snapshot does not fit this run: " + reason) }
 }

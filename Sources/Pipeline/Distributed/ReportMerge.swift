@@ -13,7 +13,7 @@ package enum ReportMerge {
     /// `attributor` is the partials' (building one indexes every transaction: it is built once).
     package static func run(
         _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], partials: [CostPartial],
-        options: ReportOptions,
+        options: RunOptions,
         folder: OutputFolder, rejects: RejectLog, timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
@@ -57,26 +57,28 @@ package enum ReportMerge {
 }
 
 /// Partials that cannot make one report.
-package enum MergeError: Error, CustomStringConvertible {
+package enum MergeError: DiagnosticError {
     case unknownFile(String)
     case fileTwice(String)
     case missingFiles([String])
     case settingsDiffer(String)
     case unsettled(Int)
 
-    package var description: String {
-        switch self {
-        case .unknownFile(let file):
-            "error: a partial read \(file), which is not a cost file of the snapshot: the partials and the snapshot are of different data"
-        case .fileTwice(let file):
-            "error: \(file) is in two partials; give each cost file to exactly one partial"
-        case .missingFiles(let files):
-            "error: no partial read \(files.joined(separator: ", ")); run a partial for \(files.count == 1 ? "it" : "them") first"
-        case .settingsDiffer(let what):
-            "error: the partials were not computed alike (\(what)); run every step with the same snapshot and options"
-        case .unsettled(let count):
-            "error: \(count) request id\(count == 1 ? " is" : "s are") claimed in more than one partial; "
-                + "run `refund-cost settle` and compute those partials again with their seeds"
-        }
+    package var diagnostic: Diagnostic {
+        let message =
+            switch self {
+            case .unknownFile(let file):
+                "a partial read \(file), which is not a cost file of the snapshot: the partials and the snapshot are of different data"
+            case .fileTwice(let file):
+                "\(file) is in two partials; give each cost file to exactly one partial"
+            case .missingFiles(let files):
+                "no partial read \(files.joined(separator: ", ")); run a partial for \(files.count == 1 ? "it" : "them") first"
+            case .settingsDiffer(let what):
+                "the partials were not computed alike (\(what)); run every step with the same snapshot and options"
+            case .unsettled(let count):
+                "\(count) request id\(count == 1 ? " is" : "s are") claimed in more than one partial; "
+                    + "run `refund-cost settle` and compute those partials again with their seeds"
+            }
+        return Diagnostic(message)
     }
 }

@@ -3,12 +3,12 @@ import Ingest
 import Support
 
 /// Why a fetch stopped.
-package struct FetchError: Error, CustomStringConvertible {
+package struct FetchError: DiagnosticError {
     package var message: String
     /// 401: nothing else can work either; the run stops.
     package var unauthorized = false
 
-    package var description: String { "error: " + message }
+    package var diagnostic: Diagnostic { Diagnostic(message) }
 }
 
 /// Pages of an App Store Server API listing, fetched whole or not at all: each page is written

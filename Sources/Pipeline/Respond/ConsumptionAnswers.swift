@@ -13,9 +13,9 @@ package struct ConsumptionAnswers {
     package var rejects: RejectTally
     package var warnings: [String]
 
-    package static func compute(_ options: ReportOptions) throws -> ConsumptionAnswers {
+    package static func compute(_ options: RunOptions) throws -> ConsumptionAnswers {
         let rejects = RejectLog()
-        let loaded = try LedgerLoad(data: options.data, options: options.ledgerOptions, rejects: rejects)
+        let loaded = try LedgerLoad(data: options.data, options: options.appStore, rejects: rejects)
         var attributor = ReportAssembly.attributor(loaded, options)
         let reading = try ParallelCostReading.run(
             files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,

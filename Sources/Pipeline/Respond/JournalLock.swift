@@ -18,12 +18,13 @@ package final class JournalLock {
 }
 
 /// Another `respond` holds the journal.
-package struct JournalBusy: Error, CustomStringConvertible {
+package struct JournalBusy: DiagnosticError {
     package var journal: String
     package var holder: String
 
-    package var description: String {
-        "error: another refund-cost respond (process \(holder.isEmpty ? "unknown" : holder)) is answering with \(journal); "
-            + "this run stops so that no request gets two answers. It needs no action: the next run picks up what is left."
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            "another refund-cost respond (process \(holder.isEmpty ? "unknown" : holder)) is answering with \(journal); "
+                + "this run stops so that no request gets two answers. It needs no action: the next run picks up what is left.")
     }
 }

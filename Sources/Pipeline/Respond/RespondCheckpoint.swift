@@ -12,7 +12,7 @@ struct RespondCheckpoint {
     init(journal: String) { path = journal + ".inputs" }
 
     /// The inputs that decide which requests exist and what they are answered.
-    static func fingerprint(_ options: ReportOptions) throws -> String {
+    static func fingerprint(_ options: RunOptions) throws -> String {
         let layout = try InputLayout(root: options.data)
         let files =
             layout.notificationFiles + layout.transactionFiles

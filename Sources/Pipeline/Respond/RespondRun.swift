@@ -7,7 +7,7 @@ import Support
 /// What `refund-cost respond` was asked to do.
 package struct RespondOptions {
     /// The inputs as a report reads them, as of `report.window.asOf` (default: now).
-    package var report: ReportOptions
+    package var report: RunOptions
     package var journal: String
     /// Nil with `--dry-run`: nothing is signed or sent.
     package var api: AppStoreServerAPI?
@@ -21,7 +21,7 @@ package struct RespondOptions {
     /// Where the dry run's lines and each answer's line go (stdout in the command).
     package var say: (String) -> Void = { _ in }
 
-    package init(report: ReportOptions, journal: String, api: AppStoreServerAPI?, baseURL: String) {
+    package init(report: RunOptions, journal: String, api: AppStoreServerAPI?, baseURL: String) {
         self.report = report
         self.journal = journal
         self.api = api
@@ -74,7 +74,7 @@ package enum RespondRun {
         }
         let answers = try ConsumptionAnswers.compute(options.report)
         outcome.warnings = answers.warnings
-        let now = options.report.window.asOf
+        let now = options.report.asOf
         // Missed and skipped events: journaled together (one flush), before the next send and at the end.
         var settled: [JournalEvent] = []
         defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }

@@ -36,7 +36,7 @@ enum LeakSection {
         }
         text += try shareTable(months, leakByMonth: leakByMonth, marked: marked, currency: currency)
         return text
-            + "<p class=\"muted\">Every month up to the window's end, classified with the App Store data known at \(T.timeName(figures.window.asOf)): a refund signed after a month closed moves its cost into after refund. All in trend.csv.</p></div>\n"
+            + "<p class=\"muted\">Every month up to the window's end, classified with the App Store data known at \(T.timeName(figures.asOf)): a refund signed after a month closed moves its cost into after refund. All in trend.csv.</p></div>\n"
     }
 
     /// The leak beside the cost served, month by month: a leak that grows with the business

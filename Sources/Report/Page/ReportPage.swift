@@ -24,7 +24,7 @@ enum ReportPage {
             <title>refund-cost \(T.escape(figures.window.label))</title>
             <style>\(PageStyle.css)</style></head><body><main>
             <h1>What refunds and leaks cost: \(T.escape(T.periodName(figures.window)))</h1>
-            <p class="sub">\(T.days(figures.window)); App Store data as of \(T.timeName(figures.window.asOf)); amounts in \(currency).</p>
+            <p class="sub">\(T.days(figures.window)); App Store data as of \(T.timeName(figures.asOf)); amounts in \(currency).</p>
             <p class="trust\(context.signatures.verificationOff || context.signatures.rejected > 0 ? " warn" : "")">\(T.escape(context.signatures.sentence))</p>
 
             """

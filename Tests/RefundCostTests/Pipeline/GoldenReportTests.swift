@@ -86,12 +86,12 @@ struct GoldenReportTests {
         let rejects = RejectLog()
         let layout = try InputLayout(root: root)
         let sampleRoot = try Certificate.load(path: root + "/" + DatasetGenerator.testRootName).map(\.der)
-        let signatures = SignaturePolicy(roots: [AppleRoot.g3] + sampleRoot, fallbackTime: window.asOf)
+        let signatures = SignaturePolicy(roots: [AppleRoot.g3] + sampleRoot, fallbackTime: window.end)
         let load = try AppStoreLoad(
-            layout: layout, options: AppStoreOptions(asOf: window.asOf, signatures: signatures), rejects: rejects)
+            layout: layout, options: AppStoreOptions(asOf: window.end, signatures: signatures), rejects: rejects)
         let ledger = try Ledger(
             input: load.input, accountLinks: load.accountLinks, products: load.products,
-            options: LedgerOptions(asOf: window.asOf), rejects: rejects)
+            options: LedgerOptions(asOf: window.end), rejects: rejects)
         let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: .usd, rejects: rejects)
         var whole = Attributor(ledger: ledger, window: window, grace: .hours(1), rates: rates)
         var odd = whole.emptyCopy()

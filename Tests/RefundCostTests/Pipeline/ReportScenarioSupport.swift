@@ -47,10 +47,10 @@ func runReport(
     _ root: String, month: String = "2026-10", asOf: Int64? = nil, grace: TimeSpan = .hours(1), label: String = #function
 ) throws -> ReportResult {
     let out = try TestFiles.temporaryDirectory(label + "-out")
-    var window = try #require(ReportWindow(month: month))
-    if let asOf { window.asOf = Timestamp(milliseconds: asOf) }
+    let window = try #require(ReportWindow(month: month))
     // The data is signed with a test chain whose root lies beside it (fixtures and Data/sample).
     var options = try reportOptions(data: root, out: out, window: window)
+    if let asOf { options.asOf = Timestamp(milliseconds: asOf) }
     options.grace = grace
     let outcome = try ReportRun.execute(options)
     return ReportResult(folder: outcome.folder, outcome: outcome)

@@ -1,0 +1,53 @@
+/// What stopped a command, and where: the one place an error is put into words for a person.
+///
+/// Rendered the way compilers write theirs, `path:line: error: message` (`path: error: ...` for a
+/// file as a whole, `error: ...` for what no file is to blame for), so an editor or a terminal
+/// jumps to the line. The stage errors carry one instead of formatting themselves.
+package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// The file to blame; nil when it is not one file (an option, a database, the network).
+    package var file: String?
+    /// The line in `file`, from 1; 0 for the file as a whole.
+    package var line: Int
+    /// What is wrong and, where one helps, what to do about it.
+    package var message: String
+    /// Lines shown before the error: what led to it (the first rejected lines).
+    package var context: [String] = []
+    /// Lines shown after it: what it left out (the files refused whole).
+    package var notes: [String] = []
+
+    package init(_ message: String, file: String? = nil, line: Int = 0, context: [String] = [], notes: [String] = []) {
+        self.message = message
+        self.file = file
+        self.line = line
+        self.context = context
+        self.notes = notes
+    }
+
+    /// What any error says, as a diagnostic: its own when it has one, else its text.
+    package static func of(_ error: any Error) -> Diagnostic {
+        switch error {
+        case let error as any DiagnosticError: error.diagnostic
+        case let error as SystemError: error.diagnostic
+        default: Diagnostic("\(error)")
+        }
+    }
+
+    package var location: String? {
+        guard let file else { return nil }
+        return line > 0 ? "\(file):\(line)" : file
+    }
+
+    package var description: String {
+        let error = location.map { "\($0): error: \(message)" } ?? "error: " + message
+        return (context + [error] + notes).joined(separator: "\n")
+    }
+}
+
+/// An error the tool stops for: what it says is its diagnostic's rendering, and nothing else.
+package protocol DiagnosticError: Error, CustomStringConvertible {
+    var diagnostic: Diagnostic { get }
+}
+
+extension DiagnosticError {
+    package var description: String { diagnostic.description }
+}

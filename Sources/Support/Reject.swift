@@ -1,0 +1,53 @@
+/// One input line that was refused, with everything a person needs to find and fix it.
+package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
+    package var file: String
+    package var line: Int
+    package var field: String
+    package var value: String
+    package var reason: String
+    /// How many input rows this reject stands for: 1 for a line, every data row of a file
+    /// refused whole (its header cannot be read, it cannot be decompressed), so a refused file
+    /// weighs what it would have counted.
+    package var rows: Int
+    /// The whole file was refused: none of its rows were read.
+    package var wholeFile: Bool
+
+    package init(file: String, line: Int, field: String, value: String, reason: String, rows: Int = 1, wholeFile: Bool = false) {
+        self.file = file
+        self.line = line
+        self.field = field
+        self.value = value
+        self.reason = reason
+        self.rows = rows
+        self.wholeFile = wholeFile
+    }
+
+    /// The input folder the file lies in (`notifications`, `transactions`, `costs`), or the
+    /// file's own name for the files at the top of `--data` (`accounts.csv`, ...).
+    package var folder: String {
+        let parts = file.split(separator: "/", omittingEmptySubsequences: true)
+        if parts.count >= 2, ["notifications", "transactions", "costs"].contains(parts[parts.count - 2]) {
+            return String(parts[parts.count - 2])
+        }
+        return parts.last.map(String.init) ?? file
+    }
+
+    /// The same reject, standing for every data row of its file (`rows` of them).
+    package func refusingFile(rows: Int) -> Reject {
+        var whole = self
+        whole.rows = rows
+        whole.wholeFile = true
+        return whole
+    }
+
+    /// `path:line: error: cost "12,5": reason`, the form compilers use, so editors jump to it.
+    package var diagnostic: Diagnostic {
+        let shownValue = value.count > 80 ? String(value.prefix(77)) + "..." : value
+        return Diagnostic(field.isEmpty ? reason : "\(field) \"\(shownValue)\": \(reason)", file: file, line: line)
+    }
+
+    package var description: String { diagnostic.description }
+
+    /// `rows` was added after the first five: columns are only ever added at the end.
+    package static let csvHeader = ["file", "line", "field", "value", "reason", "rows"]
+}
