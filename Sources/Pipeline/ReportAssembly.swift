@@ -115,7 +115,7 @@ package enum ReportAssembly {
         let writeStarted = Clock.monotonicSeconds()
         let context = RunContext(
             inputs: inputs, signatures: outcome.signatures, completeness: outcome.completeness,
-            appStoreRejects: AppStoreRefusal(outcome.rejects))
+            appStoreRejects: AppStoreRefusal(outcome.rejects), appStoreCounts: loaded.appStore.input.counts.lines)
         try ReportFiles.write(figures, conservation: conservation, context: context, to: folder.staging)
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: loaded.appStore.input.counts,

@@ -34,10 +34,6 @@ struct RunRecord {
         .object(totals.sorted.map { ($0.currency.description, money($0.amount)) })
     }
 
-    private func counted(_ dictionary: [String: Int]) -> JSONValue {
-        .object(dictionary.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })
-    }
-
     var json: JSONValue {
         get throws {
             .object(
@@ -58,23 +54,7 @@ struct RunRecord {
                     ),
                     ("input_folders", completeness.json),
                     ("cost_rows", try costRowsJSON),
-                    ("notifications", notificationsJSON),
-                    (
-                        "transactions",
-                        .object([
-                            ("history_lines", .integer(Int64(counts.historyLines))),
-                            ("history_copies", .integer(Int64(counts.historyTransactions))),
-                            ("copies_signed_after_as_of", .integer(Int64(counts.transactionCopiesSignedAfterAsOf))),
-                            ("app_transactions", .integer(Int64(counts.appTransactions))),
-                        ])
-                    ),
-                    ("excluded_environments", counted(counts.excludedByEnvironment)),
-                    (
-                        "renewal_info",
-                        .object([
-                            ("copies_signed_after_as_of", .integer(Int64(counts.renewalCopiesSignedAfterAsOf)))
-                        ])
-                    ),
+                ] + CountLine.json(counts.lines) + [
                     ("incomplete_histories", .array(counts.incompleteHistories.map { .string($0) })),
                     ("unmatched_app_account_tokens", .integer(Int64(unmatchedAppAccountTokens))),
                     ("signatures", SignatureReport.json(counts.signatures, options.appStore)),
@@ -134,17 +114,6 @@ struct RunRecord {
                 ("rejected_cost", totalsByCurrency(rejected)),
             ])
         }
-    }
-
-    private var notificationsJSON: JSONValue {
-        .object([
-            ("lines", .integer(Int64(counts.notificationLines))),
-            ("kept", .integer(Int64(counts.notificationsKept))),
-            ("v1", .integer(Int64(counts.v1Notifications))),
-            ("by_type", counted(counts.notificationsByType)),
-            ("duplicates_dropped", .integer(Int64(counts.duplicateNotifications))),
-            ("signed_after_as_of", .integer(Int64(counts.notificationsSignedAfterAsOf))),
-        ])
     }
 
     private var conservationJSON: JSONValue {

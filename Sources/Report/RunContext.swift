@@ -10,14 +10,17 @@ package struct RunContext: Sendable {
     package var completeness: InputCompleteness
     /// App Store lines refused in a run that still passed: the page opens with them.
     package var appStoreRejects: AppStoreRefusal
+    /// What the App Store files held and what was left out (`AppStoreCounts.lines`).
+    package var appStoreCounts: [CountLine]
 
     package init(
         inputs: [InputFileRecord], signatures: SignatureStatement, completeness: InputCompleteness = InputCompleteness(),
-        appStoreRejects: AppStoreRefusal = AppStoreRefusal()
+        appStoreRejects: AppStoreRefusal = AppStoreRefusal(), appStoreCounts: [CountLine] = []
     ) {
         self.inputs = inputs
         self.signatures = signatures
         self.completeness = completeness
         self.appStoreRejects = appStoreRejects
+        self.appStoreCounts = appStoreCounts
     }
 }

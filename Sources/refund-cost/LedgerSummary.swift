@@ -11,30 +11,12 @@ enum LedgerSummary {
     static func print(_ load: AppStoreLoad, _ ledger: Ledger, environment: AppStoreEnvironment, asOf: Timestamp) {
         let counts = load.input.counts
         func line(_ label: String, _ value: String) {
-            Swift.print("  " + Format.padRight(label, 44) + value)
+            Swift.print("  " + (value.isEmpty ? label : Format.padRight(label, 44) + value))
         }
         Swift.print("")
         let cutOff = asOf >= .latestAccepted ? "all signed data" : "as of \(asOf)"
         Swift.print("App Store data (\(environment.rawValue), \(cutOff)):")
-        line("notification lines read", Format.count(counts.notificationLines))
-        line(
-            "notifications kept",
-            Format.count(counts.notificationsKept)
-                + (counts.v1Notifications > 0 ? " (\(Format.count(counts.v1Notifications)) V1)" : ""))
-        let byType = counts.notificationsByType.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-        for (type, count) in byType { line("  " + type, Format.count(count)) }
-        line("retries dropped (same notificationUUID)", Format.count(counts.duplicateNotifications))
-        let excluded = counts.excludedByEnvironment.sorted { $0.key < $1.key }.map { "\($0.key) \(Format.count($0.value))" }
-        line("other environments left out", excluded.isEmpty ? "0" : excluded.joined(separator: ", "))
-        line(
-            "signed after --as-of, ignored",
-            Format.count(counts.notificationsSignedAfterAsOf + counts.transactionCopiesSignedAfterAsOf))
-        line(
-            "history lines / transaction copies",
-            "\(Format.count(counts.historyLines)) / \(Format.count(counts.historyTransactions))")
-        if counts.appTransactions > 0 {
-            line("app transactions (the app's own purchase, not costed)", Format.count(counts.appTransactions))
-        }
+        for row in CountLine.rows(counts.lines) { line(row.label, row.value) }
         line("accounts.csv links / products", "\(Format.count(load.accountLinks.count)) / \(Format.count(load.products.count))")
         line("transactions (latest copy of each)", Format.count(ledger.transactions.count))
         line("accounts holding transactions", Format.count(ledger.accounts.count))

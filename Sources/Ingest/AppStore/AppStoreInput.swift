@@ -121,6 +121,43 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     package var otherNotificationTypes: [String: Int] {
         notificationsByType.filter { NotificationType(rawValue: $0.key) == nil && NotificationType(v1: $0.key) == nil }
     }
+
+    /// What was read and left out, as run.json, `validate` and the page show it (in run.json's
+    /// order: `notifications`, `transactions`, `excluded_environments`, `renewal_info`).
+    package var lines: [CountLine] {
+        [
+            CountLine(
+                "notifications", "notifications",
+                .group([
+                    CountLine("lines", "notification lines read", notificationLines),
+                    CountLine("kept", "notifications kept", notificationsKept),
+                    CountLine("v1", "of them V1 notifications", v1Notifications, hiddenWhenZero: true),
+                    CountLine("by_type", "notifications kept, by type", .breakdown(notificationsByType, listed: true)),
+                    CountLine("duplicates_dropped", "retries dropped (same notificationUUID)", duplicateNotifications),
+                    CountLine("signed_after_as_of", "notifications after --as-of, ignored", notificationsSignedAfterAsOf),
+                ])),
+            CountLine(
+                "transactions", "transaction history",
+                .group([
+                    CountLine("history_lines", "history lines read", historyLines),
+                    CountLine("history_copies", "transaction copies in the histories", historyTransactions),
+                    CountLine(
+                        "copies_signed_after_as_of", "transaction copies after --as-of, ignored",
+                        transactionCopiesSignedAfterAsOf),
+                    CountLine(
+                        "app_transactions", "app transactions (not costed)", appTransactions,
+                        hiddenWhenZero: true),
+                ])),
+            CountLine(
+                "excluded_environments", "other environments left out", .breakdown(excludedByEnvironment, listed: false)),
+            CountLine(
+                "renewal_info", "renewal info",
+                .group([
+                    CountLine(
+                        "copies_signed_after_as_of", "renewal info after --as-of, ignored", renewalCopiesSignedAfterAsOf)
+                ])),
+        ]
+    }
 }
 
 package struct AppStoreOptions: Sendable, Hashable {

@@ -79,7 +79,21 @@ enum ReportPage {
             "<p class=\"muted\">\(T.count(figures.costRows.rowsBeforeWindow)) rows before and \(T.count(figures.costRows.rowsAfterWindow)) after the window were read for refund and subscription history only. "
             + "Family refunds: \(all.familyRefunds), family exits: \(all.familyExits), refunds reversed: \(all.refundReversals). "
             + "\(T.count(figures.transactionCount)) transactions, \(T.count(figures.accountCount)) accounts holding them.</p>\n"
-        text += "<h2>Inputs</h2>\n<div class=\"scroll\"><table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
+        text += "<h2>Inputs</h2>\n"
+        let counted = CountLine.rows(context.appStoreCounts)
+        if !counted.isEmpty {
+            // The same counts as run.json and `validate`: what the App Store files held and what was left out.
+            text += "<div class=\"scroll\"><table><tr><th>App Store data</th><th class=\"n\">count</th></tr>\n"
+            for row in counted {
+                // A breakdown's names are indented under the count they break down.
+                let nested = row.label.hasPrefix("  ")
+                let label = T.escape(nested ? String(row.label.dropFirst(2)) : row.label)
+                text +=
+                    "<tr><td\(nested ? " class=\"nested\"" : "")>\(label)</td><td class=\"n\">\(T.escape(row.value))</td></tr>\n"
+            }
+            text += "</table></div>\n"
+        }
+        text += "<div class=\"scroll\"><table><tr><th>file</th><th class=\"n\">bytes</th><th>SHA-256</th></tr>\n"
         for input in context.inputs {
             text +=
                 "<tr><td>\(T.escape(input.path))</td><td class=\"n\">\(T.count(input.bytes))</td><td><code>\(input.sha256.prefix(16))…</code></td></tr>\n"
@@ -111,7 +125,7 @@ enum PageStyle {
         .swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;vertical-align:-1px}
         .panel{background:#fff;border-radius:8px;padding:14px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
         .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}
-        .muted{color:#7b8794;font-size:12.5px}code{font-size:12.5px}
+        .muted{color:#7b8794;font-size:12.5px}td.nested{padding-left:22px}code{font-size:12.5px}
         .trust{margin:-14px 0 6px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
         .counted{margin:0 0 22px;font-size:13.5px;color:#52606d}.counted.warn{color:#c62828;font-weight:600}
         .alert ul{margin:6px 0 0;padding-left:20px;font-size:14px;font-weight:400}

@@ -44,3 +44,32 @@ struct DiagnosticTests {
         #expect(Diagnostic.of(system).description == "fx.csv: error: cannot open for reading: No such file or directory")
     }
 }
+
+@Suite("CountLine: one description for run.json, validate and the page")
+struct CountLineTests {
+    let lines = [
+        CountLine(
+            "notifications", "notifications",
+            .group([
+                CountLine("lines", "notification lines read", 1_234),
+                CountLine("v1", "of them V1", 0, hiddenWhenZero: true),
+                CountLine("by_type", "kept, by type", .breakdown(["REFUND": 2, "DID_RENEW": 5], listed: true)),
+            ])),
+        CountLine("excluded_environments", "other environments left out", .breakdown([:], listed: false)),
+    ]
+
+    @Test func runJSONHasEveryCountUnderItsKey() {
+        #expect(
+            JSONValue.object(CountLine.json(lines)).compact
+                == #"{"notifications":{"lines":1234,"v1":0,"by_type":{"DID_RENEW":5,"REFUND":2}},"excluded_environments":{}}"#)
+    }
+
+    @Test func aPersonReadsLabelsAndSkipsTheZerosMarkedSo() {
+        let rows = CountLine.rows(lines).map { "\($0.label)=\($0.value)" }
+        #expect(
+            rows == [
+                "notification lines read=1,234", "kept, by type=", "  DID_RENEW=5", "  REFUND=2",
+                "other environments left out=none",
+            ])
+    }
+}
