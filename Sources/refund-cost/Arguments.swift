@@ -25,18 +25,18 @@ struct CommandSpec {
     var examples: [String]
 }
 
-/// The options given on the command line, by name (without the leading dashes).
+/// The options given on the command line, read through their declarations (`Option`, `Flag`).
 struct ParsedArguments {
+    /// The command they were given to, for errors.
+    var command: String
+    /// The names the command declares: reading any other is a mistake in the command.
+    var declared: Set<String>
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { flags.contains(name) }
-
-    func required(_ name: String, command: String) throws(UsageError) -> String {
-        guard let value = value(name) else { throw .missingOption("--" + name, command: command) }
-        return value
+    init(command: String, declared: Set<String>) {
+        self.command = command
+        self.declared = declared
     }
 }
 
@@ -80,7 +80,7 @@ enum UsageError: DiagnosticError {
 enum ArgumentParser {
     /// Parses `--name value`, `--name=value` and `--flag` against the command's options.
     static func parse(_ arguments: [String], for command: CommandSpec) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(command: command.name, declared: Set(command.options.map(\.name)))
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -147,103 +147,6 @@ enum ArgumentParser {
             previous = current
         }
         return previous[b.count]
-    }
-}
-
-extension ParsedArguments {
-    /// Reads `--NAME` as a count: a whole number from 0 to a billion.
-    func count(_ name: String, default fallback: Int, command: String) throws(UsageError) -> Int {
-        guard let text = value(name) else { return fallback }
-        guard let number = Int(text), (0...1_000_000_000).contains(number) else {
-            throw .invalidValue(
-                option: "--" + name, value: text, expected: "a whole number from 0 to 1000000000", command: command)
-        }
-        return number
-    }
-
-    /// Reads `--NAME` as a duration no longer than `limit`.
-    func duration(_ name: String, default fallback: TimeSpan, upTo limit: TimeSpan, command: String) throws(UsageError)
-        -> TimeSpan
-    {
-        guard let text = value(name) else { return fallback }
-        guard let duration = TimeSpan(parsing: text), duration <= limit else {
-            throw .invalidValue(
-                option: "--" + name, value: text, expected: "a duration like 90s, 15m, 1h or 2d, at most \(limit)",
-                command: command)
-        }
-        return duration
-    }
-
-    /// Reads `--NAME` as a time: any input form, or a date meaning its midnight UTC, from 1970 to 2200.
-    func timestamp(_ name: String, command: String) throws(UsageError) -> Timestamp? {
-        guard let text = value(name) else { return nil }
-        let parsed = TimestampParser.parse(text) ?? TimestampParser.parseDate(text)?.start
-        guard let parsed, parsed.isInAcceptedRange else {
-            throw .invalidValue(
-                option: "--" + name, value: text,
-                expected: "a time like 2026-11-01T00:00:00Z or a date like 2026-11-01, between 1970 and 2200", command: command)
-        }
-        return parsed
-    }
-
-    func environment(command: String) throws(UsageError) -> AppStoreEnvironment {
-        guard let text = value("environment") else { return .production }
-        guard let environment = AppStoreEnvironment(rawValue: text) else {
-            let names = AppStoreEnvironment.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .invalidValue(option: "--environment", value: text, expected: "one of \(names)", command: command)
-        }
-        return environment
-    }
-
-    func currency(command: String) throws(UsageError) -> CurrencyCode {
-        guard let code = value("currency") else { return .usd }
-        guard let currency = CurrencyCode(validating: code) else {
-            throw .invalidValue(option: "--currency", value: code, expected: "a three-letter code like USD", command: command)
-        }
-        return currency
-    }
-
-    /// Which header holds each cost column.
-    ///
-    /// `--cost-column NAME=HEADER` for every file, `--cost-column GLOB:NAME=HEADER` for the
-    /// files whose name matches GLOB.
-    func costColumnMapping(command: String) throws(UsageError) -> CostColumnMap {
-        var map = CostColumnMap(rules: [])
-        for pair in all("cost-column") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            let names = CostColumns.Name.allCases.map(\.rawValue)
-            var glob: String?
-            var nameText = parts.first ?? ""
-            if let colon = nameText.lastIndex(of: ":") {
-                glob = String(nameText[..<colon])
-                nameText = String(nameText[nameText.index(after: colon)...])
-            }
-            guard parts.count == 2, !parts[1].isEmpty, glob.map({ !$0.isEmpty }) ?? true,
-                let name = CostColumns.Name(rawValue: nameText)
-            else {
-                throw .invalidValue(
-                    option: "--cost-column", value: pair,
-                    expected: "NAME=HEADER or GLOB:NAME=HEADER with NAME one of \(names.joined(separator: ", "))",
-                    command: command)
-            }
-            map.rules.append(CostColumnMap.Rule(glob: glob, name: name, header: parts[1]))
-        }
-        for given in all("cost-format") {
-            var glob: String?
-            var formatText = given
-            if let colon = given.lastIndex(of: ":") {
-                glob = String(given[..<colon])
-                formatText = String(given[given.index(after: colon)...])
-            }
-            guard let format = CostFormat(rawValue: formatText), glob.map({ !$0.isEmpty }) ?? true else {
-                let names = CostFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .invalidValue(
-                    option: "--cost-format", value: given, expected: "NAME or GLOB:NAME with NAME one of \(names)",
-                    command: command)
-            }
-            map.formats.append(CostColumnMap.FormatRule(glob: glob, format: format))
-        }
-        return map
     }
 }
 

@@ -34,107 +34,125 @@ struct DataOptions {
     /// command's own next, the other shared options, then `--help`; no command places them by
     /// position, so none can drop or misplace one.
     static func around(_ own: [OptionSpec]) -> [OptionSpec] {
-        specs.filter { $0.name == "data" } + own + specs.filter { $0.name != "data" } + [CommonOptions.help]
+        [data.spec] + own + specs.filter { $0.name != data.spec.name } + [CommonOptions.help]
     }
 
+    static let data = Option("data", "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...).")
+    static let asOf = Option<Timestamp>.time(
+        "as-of", help: "Ignore data Apple signed after TIME (default: the window's end; other commands: everything).")
+    static let environment = Option<AppStoreEnvironment>.choice(
+        "environment", "ENV",
+        help: "Production (default), Sandbox, Xcode or LocalTesting; the others are counted and left out.")
+    static let unlabeledEnvironment = Option<AppStoreEnvironment>.choice(
+        "unlabeled-environment", "ENV",
+        help: "Read data that names no environment as ENV's (default: it is counted and left out).")
+    static let grace = Option<TimeSpan>.duration(
+        "grace", help: "Time the server gets after a notice to cut access (default 1h).", upTo: longestDuration)
+    static let prematureWindow = Option<TimeSpan>.duration(
+        "premature-window", help: "Cost this long before a grant starts is premature (default 2h).", upTo: longestDuration)
+    static let currency = Option<CurrencyCode>(
+        "currency", "CODE", help: "Report currency (default USD); other currencies convert with fx.csv.",
+        expected: "a three-letter code like USD", convert: CurrencyCode.init(validating:))
+    static let maxRejects = Option<Int>.count(
+        "max-rejects", "N", help: "Rejected input lines tolerated before the run fails (default 0).")
+    static let threads = Option<Int>.count(
+        "threads", "N", help: "Threads reading files, 1 to 256 (default: one per core).", in: 1...maximumThreads)
+    static let costColumn = Option<CostColumnMap.Rule>(
+        "cost-column", "NAME=HEADER", help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.",
+        repeatable: true,
+        expected:
+            "NAME=HEADER or GLOB:NAME=HEADER with NAME one of \(CostColumns.Name.allCases.map(\.rawValue).joined(separator: ", "))",
+        convert: costColumnRule)
+    static let costFormat = Option<CostColumnMap.FormatRule>(
+        "cost-format", "[GLOB:]NAME",
+        help:
+            "Read cost files as an export: helicone, langfuse or openmeter (plain: this tool's own), e.g. 'helicone-*.csv:helicone'. Repeatable.",
+        repeatable: true,
+        expected: "NAME or GLOB:NAME with NAME one of \(CostFormat.allCases.map(\.rawValue).joined(separator: ", "))",
+        convert: costFormatRule)
+    static let usageField = Option<String>(
+        "usage-field", "NAME", help: "The member of an OpenMeter event's data that holds the quantity (default value).",
+        expected: "a member name of data"
+    ) { $0.isEmpty ? nil : $0 }
+    static let trustRoot = Option<[Certificate]>(
+        "trust-root", "FILE", help: "Also trust this root certificate (DER or PEM) for signed data; for test data. Repeatable.",
+        repeatable: true, expected: "a readable certificate file, DER or PEM"
+    ) { path in
+        let certificates = (try? Certificate.load(path: path)) ?? []
+        return certificates.isEmpty ? nil : certificates
+    }
+    static let bundleID = Option("bundle-id", "ID", help: "Refuse App Store data of any other bundle id.")
+    static let appAppleID = Option<Int64>(
+        "app-apple-id", "N", help: "Refuse App Store data of any other app id.", expected: "a whole number like 1234567890"
+    ) { Int64($0).flatMap { $0 > 0 ? $0 : nil } }
+    static let noVerify = Flag(
+        "no-verify", help: "Read signed data without checking signatures (recorded in run.json and on the page).")
+    static let verifiedFiles = Option(
+        "verified-files", "FILE",
+        help:
+            "Remember files whose signatures verified here, so reruns skip them (default ~/.cache/refund-cost/verified-files.tsv; none: off)."
+    )
+    static let quiet = Flag("quiet", help: "No progress lines on stderr.")
+
+    /// The shared group, in the order the help pages list it.
     static let specs: [OptionSpec] = [
-        OptionSpec(name: "data", value: "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...)."),
-        OptionSpec(
-            name: "as-of", value: "TIME",
-            help: "Ignore data Apple signed after TIME (default: the window's end; other commands: everything)."),
-        OptionSpec(
-            name: "environment", value: "ENV",
-            help: "Production (default), Sandbox, Xcode or LocalTesting; the others are counted and left out."),
-        OptionSpec(
-            name: "unlabeled-environment", value: "ENV",
-            help: "Read data that names no environment as ENV's (default: it is counted and left out)."),
-        OptionSpec(name: "grace", value: "DURATION", help: "Time the server gets after a notice to cut access (default 1h)."),
-        OptionSpec(
-            name: "premature-window", value: "DURATION", help: "Cost this long before a grant starts is premature (default 2h)."),
-        OptionSpec(name: "currency", value: "CODE", help: "Report currency (default USD); other currencies convert with fx.csv."),
-        OptionSpec(name: "max-rejects", value: "N", help: "Rejected input lines tolerated before the run fails (default 0)."),
-        OptionSpec(name: "threads", value: "N", help: "Threads reading files, 1 to 256 (default: one per core)."),
-        OptionSpec(
-            name: "cost-column", value: "NAME=HEADER",
-            help: "Read cost column NAME from header HEADER, e.g. cost=amount_usd. Repeatable.", repeatable: true),
-        OptionSpec(
-            name: "cost-format", value: "[GLOB:]NAME",
-            help:
-                "Read cost files as an export: helicone, langfuse or openmeter (plain: this tool's own), e.g. 'helicone-*.csv:helicone'. Repeatable.",
-            repeatable: true),
-        OptionSpec(
-            name: "usage-field", value: "NAME",
-            help: "The member of an OpenMeter event's data that holds the quantity (default value)."),
-        OptionSpec(
-            name: "trust-root", value: "FILE",
-            help: "Also trust this root certificate (DER or PEM) for signed data; for test data. Repeatable.", repeatable: true),
-        OptionSpec(name: "bundle-id", value: "ID", help: "Refuse App Store data of any other bundle id."),
-        OptionSpec(name: "app-apple-id", value: "N", help: "Refuse App Store data of any other app id."),
-        OptionSpec(
-            name: "no-verify", value: nil,
-            help: "Read signed data without checking signatures (recorded in run.json and on the page)."),
-        OptionSpec(
-            name: "verified-files", value: "FILE",
-            help:
-                "Remember files whose signatures verified here, so reruns skip them (default ~/.cache/refund-cost/verified-files.tsv; none: off)."
-        ),
-        OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."),
+        data.spec, asOf.spec, environment.spec, unlabeledEnvironment.spec, grace.spec, prematureWindow.spec, currency.spec,
+        maxRejects.spec, threads.spec, costColumn.spec, costFormat.spec, usageField.spec, trustRoot.spec, bundleID.spec,
+        appAppleID.spec, noVerify.spec, verifiedFiles.spec, quiet.spec,
     ]
 
-    init(_ arguments: ParsedArguments, command: String) throws(UsageError) {
-        data = try arguments.required("data", command: command)
-        asOf = try arguments.timestamp("as-of", command: command)
-        environment = try arguments.environment(command: command)
-        if let text = arguments.value("unlabeled-environment") {
-            guard let parsed = AppStoreEnvironment(rawValue: text) else {
-                let names = AppStoreEnvironment.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .invalidValue(option: "--unlabeled-environment", value: text, expected: "one of \(names)", command: command)
-            }
-            unlabeledEnvironment = parsed
-        }
-        grace = try arguments.duration("grace", default: grace, upTo: Self.longestDuration, command: command)
-        prematureWindow = try arguments.duration(
-            "premature-window", default: prematureWindow, upTo: Self.longestDuration, command: command)
-        currency = try arguments.currency(command: command)
-        maxRejects = try arguments.count("max-rejects", default: 0, command: command)
-        if let text = arguments.value("threads") {
-            guard let count = Int(text), (1...Self.maximumThreads).contains(count) else {
-                throw .invalidValue(option: "--threads", value: text, expected: "a whole number from 1 to 256", command: command)
-            }
-            threads = count
-        } else {
-            threads = min(threads, Self.maximumThreads)
-        }
-        costColumns = try arguments.costColumnMapping(command: command)
-        if let field = arguments.value("usage-field") {
-            guard !field.isEmpty else {
-                throw .invalidValue(option: "--usage-field", value: field, expected: "a member name of data", command: command)
-            }
-            costColumns.usageField = field
-        }
-        quiet = arguments.has("quiet")
-        verifySignatures = !arguments.has("no-verify")
-        if let record = arguments.value("verified-files") { verifiedFilesRecord = record == "none" ? nil : record }
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        data = try arguments.required(Self.data)
+        asOf = try arguments.value(Self.asOf)
+        environment = try arguments.value(Self.environment) ?? .production
+        unlabeledEnvironment = try arguments.value(Self.unlabeledEnvironment)
+        grace = try arguments.value(Self.grace) ?? grace
+        prematureWindow = try arguments.value(Self.prematureWindow) ?? prematureWindow
+        currency = try arguments.value(Self.currency) ?? .usd
+        maxRejects = try arguments.value(Self.maxRejects) ?? 0
+        threads = try arguments.value(Self.threads) ?? min(threads, Self.maximumThreads)
+        costColumns = CostColumnMap(rules: try arguments.values(Self.costColumn))
+        costColumns.formats = try arguments.values(Self.costFormat)
+        if let field = try arguments.value(Self.usageField) { costColumns.usageField = field }
+        quiet = arguments.isSet(Self.quiet)
+        verifySignatures = !arguments.isSet(Self.noVerify)
+        if let record = try arguments.value(Self.verifiedFiles) { verifiedFilesRecord = record == "none" ? nil : record }
         if let record = verifiedFilesRecord {
-            try Self.checkOutside(record, option: "--verified-files", data: data, command: command)
+            try Self.checkOutside(record, option: Self.verifiedFiles, data: data, arguments: arguments)
         }
-        bundleID = arguments.value("bundle-id")
-        if let text = arguments.value("app-apple-id") {
-            guard let id = Int64(text), id > 0 else {
-                throw .invalidValue(
-                    option: "--app-apple-id", value: text, expected: "a whole number like 1234567890", command: command)
-            }
-            appAppleID = id
+        bundleID = try arguments.value(Self.bundleID)
+        appAppleID = try arguments.value(Self.appAppleID)
+        trustRoots = try arguments.values(Self.trustRoot).flatMap { $0.map(\.der) }
+        trustRootFiles = arguments.texts(Self.trustRoot)
+    }
+
+    /// `--cost-column NAME=HEADER` for every file, `--cost-column GLOB:NAME=HEADER` for the files
+    /// whose name matches GLOB.
+    private static func costColumnRule(_ pair: String) -> CostColumnMap.Rule? {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        var glob: String?
+        var nameText = parts.first ?? ""
+        if let colon = nameText.lastIndex(of: ":") {
+            glob = String(nameText[..<colon])
+            nameText = String(nameText[nameText.index(after: colon)...])
         }
-        for path in arguments.all("trust-root") {
-            let certificates = (try? Certificate.load(path: path)) ?? []
-            guard !certificates.isEmpty else {
-                throw .invalidValue(
-                    option: "--trust-root", value: path, expected: "a readable certificate file, DER or PEM", command: command)
-            }
-            trustRoots += certificates.map(\.der)
-            trustRootFiles.append(path)
+        guard parts.count == 2, !parts[1].isEmpty, glob.map({ !$0.isEmpty }) ?? true,
+            let name = CostColumns.Name(rawValue: nameText)
+        else { return nil }
+        return CostColumnMap.Rule(glob: glob, name: name, header: parts[1])
+    }
+
+    /// `--cost-format NAME` for every file, `--cost-format GLOB:NAME` for the files whose name
+    /// matches GLOB.
+    private static func costFormatRule(_ given: String) -> CostColumnMap.FormatRule? {
+        var glob: String?
+        var formatText = given
+        if let colon = given.lastIndex(of: ":") {
+            glob = String(given[..<colon])
+            formatText = String(given[given.index(after: colon)...])
         }
+        guard let format = CostFormat(rawValue: formatText), glob.map({ !$0.isEmpty }) ?? true else { return nil }
+        return CostColumnMap.FormatRule(glob: glob, format: format)
     }
 
     /// What the ledger is built with, as of `asOf` or else `fallback`.
@@ -154,13 +172,14 @@ struct DataOptions {
 
     /// An output file may not lie inside `--data`: it would replace an input, or be read as one
     /// by the next run.
-    static func checkOutside(_ path: String, option: String, data: String, command: String) throws(UsageError) {
+    static func checkOutside(_ path: String, option: Option<String>, data: String, arguments: ParsedArguments)
+        throws(UsageError)
+    {
         let resolved = FileSystem.resolvedPath(path)
         let folder = FileSystem.resolvedPath(data)
         guard resolved != folder, folder == "/" || !resolved.hasPrefix(folder + "/") else {
-            throw .invalidValue(
-                option: option, value: path, expected: "a path outside --data \(data) (an output never goes among the inputs)",
-                command: command)
+            throw arguments.invalid(
+                option, text: path, expected: "a path outside --data \(data) (an output never goes among the inputs)")
         }
     }
 

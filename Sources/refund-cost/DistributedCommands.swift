@@ -25,18 +25,16 @@ enum DistributedHelp {
         functions of their inputs, so a step that runs twice writes the same content.
         """
 
+    /// Report's own options (the same declarations: every step reads them as report does), then
+    /// the step's.
     static func stepOptions(_ extra: [OptionSpec]) -> [OptionSpec] {
-        DataOptions.around(
-            [
-                OptionSpec(name: "month", value: "YYYY-MM", help: "The report's calendar month (UTC)."),
-                OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, included)."),
-                OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
-                OptionSpec(name: "out", value: "DIR", help: "The report's output folder (written by merge only)."),
-                OptionSpec(name: "heavy-use", value: "PERCENT", help: "As for report."),
-                OptionSpec(name: "allow-empty", value: nil, help: "As for report."),
-                OptionSpec(name: "journal", value: "FILE", help: "As for report."),
-            ] + extra)
+        typealias R = ReportCommand
+        return DataOptions.around(
+            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.heavyUse.spec, R.allowEmpty.spec, R.journal.spec] + extra)
     }
+
+    static let snapshot = Option("snapshot", "FILE", help: "The ledger snapshot (step 1).")
+    static let partials = Option("partials", "DIR", help: "The folder of the partials (every *.partial in it).")
 }
 
 /// `refund-cost snapshot`: step 1.
@@ -45,23 +43,22 @@ enum SnapshotCommand: Command {
         name: "snapshot",
         summary: "Step 1 of a distributed report: the App Store side, read and verified once, into one file.",
         usage: "refund-cost snapshot --snapshot FILE --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([
-            OptionSpec(name: "snapshot", value: "FILE", help: "Where to write the ledger snapshot."),
-            OptionSpec(
-                name: "cost-files", value: "FILE",
-                help: "Also write the cost files the partials must cover, one per line, as --file takes them."),
-        ]),
+        options: DistributedHelp.stepOptions([snapshotOut.spec, costFiles.spec]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
 
+    static let snapshotOut = Option("snapshot", "FILE", help: "Where to write the ledger snapshot.")
+    static let costFiles = Option(
+        "cost-files", "FILE", help: "Also write the cost files the partials must cover, one per line, as --file takes them.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let (options, quiet) = try ReportCommand.reportOptions(arguments, command: spec.name, needsOut: false)
-        let path = try arguments.required("snapshot", command: spec.name)
+        let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
+        let path = try arguments.required(snapshotOut)
         let started = Clock.monotonicSeconds()
         let snapshot = try DistributedRun.snapshot(options, to: path)
-        if let listing = arguments.value("cost-files") {
+        if let listing = try arguments.value(costFiles) {
             let file = try AtomicFileWriter(path: listing)
             try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())
             try file.commit()
@@ -86,28 +83,27 @@ enum PartialCommand: Command {
         summary: "Step 2 of a distributed report: the cost rows of some whole cost files, as exact partial totals.",
         usage:
             "refund-cost partial --snapshot FILE --file COSTFILE [--file ...] --partial FILE [--seeds FILE] --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([
-            OptionSpec(name: "snapshot", value: "FILE", help: "The ledger snapshot (step 1)."),
-            OptionSpec(
-                name: "file", value: "COSTFILE",
-                help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.", repeatable: true),
-            OptionSpec(name: "partial", value: "FILE", help: "Where to write the partial."),
-            OptionSpec(name: "seeds", value: "FILE", help: "Request ids settled in other partials (from settle)."),
-        ]),
+        options: DistributedHelp.stepOptions([DistributedHelp.snapshot.spec, file.spec, partial.spec, seeds.spec]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-08.csv --file 2026-09.csv --file 2026-10.csv --partial /tmp/refund-cost-example/work/parts/a.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
 
+    static let file = Option(
+        "file", "COSTFILE", help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.",
+        repeatable: true)
+    static let partial = Option("partial", "FILE", help: "Where to write the partial.")
+    static let seeds = Option("seeds", "FILE", help: "Request ids settled in other partials (from settle).")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let (options, quiet) = try ReportCommand.reportOptions(arguments, command: spec.name, needsOut: false)
-        let files = arguments.values["file"] ?? []
+        let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
+        let files = try arguments.values(file)
         guard !files.isEmpty else { throw UsageError.missingOption("--file COSTFILE", command: spec.name) }
-        let out = try arguments.required("partial", command: spec.name)
+        let out = try arguments.required(partial)
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(
-            options, snapshot: try arguments.required("snapshot", command: spec.name), files: files,
-            seeds: arguments.value("seeds"), to: out)
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
+            seeds: try arguments.value(seeds), to: out)
         if !quiet {
             let rows = partial.summaries.reduce(0) { $0 + $1.rows }
             print(
@@ -125,11 +121,7 @@ enum SettleCommand: Command {
         name: "settle",
         summary: "Step 3 of a distributed report: settle request ids claimed in two partials.",
         usage: "refund-cost settle --snapshot FILE --partials DIR",
-        options: [
-            OptionSpec(name: "snapshot", value: "FILE", help: "The ledger snapshot (step 1)."),
-            OptionSpec(name: "partials", value: "DIR", help: "The folder of the partials (every *.partial in it)."),
-            CommonOptions.help,
-        ],
+        options: [DistributedHelp.snapshot.spec, DistributedHelp.partials.spec, CommonOptions.help],
         discussion: DistributedHelp.discussion
             + """
 
@@ -142,9 +134,8 @@ enum SettleCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let partials = try partialFiles(try arguments.required("partials", command: spec.name))
-        let again = try DistributedRun.settle(
-            snapshot: try arguments.required("snapshot", command: spec.name), partials: partials)
+        let partials = try partialFiles(try arguments.required(DistributedHelp.partials))
+        let again = try DistributedRun.settle(snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
         for (partial, seeds) in again { print("\(partial)\t\(seeds)") }
         return 0
     }
@@ -161,20 +152,17 @@ enum MergeCommand: Command {
         name: "merge",
         summary: "Step 4 of a distributed report: the snapshot and every partial into the report's files.",
         usage: "refund-cost merge --snapshot FILE --partials DIR --data DIR --month YYYY-MM --out DIR [options]",
-        options: DistributedHelp.stepOptions([
-            OptionSpec(name: "snapshot", value: "FILE", help: "The ledger snapshot (step 1)."),
-            OptionSpec(name: "partials", value: "DIR", help: "The folder of the partials (every *.partial in it)."),
-        ]),
+        options: DistributedHelp.stepOptions([DistributedHelp.snapshot.spec, DistributedHelp.partials.spec]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost merge --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --partials /tmp/refund-cost-example/work/parts --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --trust-root Data/sample/test-root.der"
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let (options, _) = try ReportCommand.reportOptions(arguments, command: spec.name)
-        let partials = try SettleCommand.partialFiles(try arguments.required("partials", command: spec.name))
+        let (options, _) = try ReportCommand.reportOptions(arguments)
+        let partials = try SettleCommand.partialFiles(try arguments.required(DistributedHelp.partials))
         let outcome = try DistributedRun.merge(
-            options, snapshot: try arguments.required("snapshot", command: spec.name), partials: partials)
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
         return try ReportCommand.printOutcome(outcome, options: options)
     }
 }

@@ -12,9 +12,7 @@ enum ExplainCommand: Command {
         name: "explain",
         summary: "Tell one account's story: links, transactions, grants, how access ended, family links.",
         usage: "refund-cost explain --data DIR --account ID [options]",
-        options: DataOptions.around([
-            OptionSpec(name: "account", value: "ID", help: "The app's account id, as in accounts.csv and the cost files.")
-        ]),
+        options: DataOptions.around([account.spec]),
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family
@@ -24,10 +22,11 @@ enum ExplainCommand: Command {
             """,
         examples: ["refund-cost explain --data Data/sample --account acct-000016 --trust-root Data/sample/test-root.der"])
 
+    static let account = Option("account", "ID", help: "The app's account id, as in accounts.csv and the cost files.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let common = try DataOptions(arguments, command: command)
-        let accountID = try arguments.required("account", command: command)
+        let common = try DataOptions(arguments)
+        let accountID = try arguments.required(account)
         let rejects = RejectLog()
         let loaded = try LedgerLoad(
             data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)

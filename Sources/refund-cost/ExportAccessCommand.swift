@@ -12,9 +12,7 @@ enum ExportAccessCommand: Command {
         name: "export-access",
         summary: "Write every account's access timeline (what each cost row is classified by) as CSV.",
         usage: "refund-cost export-access --data DIR --out FILE [options]",
-        options: DataOptions.around([
-            OptionSpec(name: "out", value: "FILE", help: "The CSV to write: account_id,start_ms,class,product_id,start,end.")
-        ]),
+        options: DataOptions.around([out.spec]),
         discussion: """
             From start until end (the account's next row), a cost row of the account gets class, tied
             to product_id. An account's first row has no start and its last no end: those fields are
@@ -27,11 +25,12 @@ enum ExportAccessCommand: Command {
             "refund-cost export-access --data Data/sample --as-of 2026-11-01 --out /tmp/refund-cost-example/access.csv --trust-root Data/sample/test-root.der"
         ])
 
+    static let out = Option("out", "FILE", help: "The CSV to write: account_id,start_ms,class,product_id,start,end.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let common = try DataOptions(arguments, command: command)
-        let out = try arguments.required("out", command: command)
-        try DataOptions.checkOutside(out, option: "--out", data: common.data, command: command)
+        let common = try DataOptions(arguments)
+        let out = try arguments.required(Self.out)
+        try DataOptions.checkOutside(out, option: Self.out, data: common.data, arguments: arguments)
         let rejects = RejectLog()
         let loaded = try LedgerLoad(
             data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)

@@ -5,42 +5,32 @@ import Support
 
 /// What every `fetch` takes: where to write, which host, and the key.
 enum FetchOptions {
-    static let specs: [OptionSpec] = [
-        OptionSpec(
-            name: "data", value: "DIR", help: "The input folder to complete (files land in notifications/ or transactions/)."),
-        OptionSpec(
-            name: "key", value: "FILE", help: "The in-app purchase key from App Store Connect (.p8, readable by you only)."),
-        OptionSpec(name: "key-id", value: "ID", help: "The key's id."),
-        OptionSpec(name: "issuer-id", value: "ID", help: "Your issuer id."),
-        OptionSpec(name: "bundle-id", value: "ID", help: "The app's bundle id (the token's bid)."),
-        OptionSpec(name: "environment", value: "ENV", help: "Production (default) or Sandbox: which host and how far back."),
-        OptionSpec(name: "api-url", value: "URL", help: "Another base URL (tests; plain http:// only to a loopback address)."),
-        OptionSpec(name: "max-pages", value: "N", help: "Stop a listing longer than N pages (default 10000)."),
-        OptionSpec(name: "max-wait", value: "DURATION", help: "Longest wait for one call's retries (default 10m)."),
-        OptionSpec(
-            name: "dry-run", value: nil, help: "Print the requests (and the token's claims, never the token); fetch nothing."),
-        OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."),
-    ]
+    static let data = Option(
+        "data", "DIR", help: "The input folder to complete (files land in notifications/ or transactions/).")
+    static let bundleID = Option("bundle-id", "ID", help: "The app's bundle id (the token's bid).")
+    static let environment = Option<AppStoreEnvironment>(
+        "environment", "ENV", help: "Production (default) or Sandbox: which host and how far back.",
+        expected: "Production or Sandbox"
+    ) { text in AppStoreEnvironment(rawValue: text).flatMap { $0 == .production || $0 == .sandbox ? $0 : nil } }
+    static let maxPages = Option<Int>.count(
+        "max-pages", "N", help: "Stop a listing longer than N pages (default 10000).", in: 1...1_000_000_000)
+    static let dryRun = Flag(
+        "dry-run", help: "Print the requests (and the token's claims, never the token); fetch nothing.")
+
+    static let specs: [OptionSpec] =
+        [data.spec, APIOptions.key.spec, APIOptions.keyID.spec, APIOptions.issuerID.spec, bundleID.spec, environment.spec]
+        + [APIOptions.apiURL.spec, maxPages.spec, APIOptions.maxWait.spec, dryRun.spec, DataOptions.quiet.spec]
 
     /// The client, from the command line.
-    static func fetch(_ arguments: ParsedArguments, command: String) throws -> (PagedFetch, sandbox: Bool, data: String) {
-        let data = try arguments.required("data", command: command)
-        guard FileSystem.kind(data) == .directory else {
-            throw UsageError.invalidValue(option: "--data", value: data, expected: "an existing folder", command: command)
-        }
-        let environment = try arguments.environment(command: command)
-        guard environment == .production || environment == .sandbox else {
-            throw UsageError.invalidValue(
-                option: "--environment", value: environment.rawValue, expected: "Production or Sandbox", command: command)
-        }
-        let sandbox = environment == .sandbox
-        let baseURL = try APICredentialsReader.baseURL(arguments, sandbox: sandbox, command: command)
-        let credentials = try APICredentialsReader.read(arguments, bundleID: arguments.value("bundle-id"), command: command)
-        let maxPages = try arguments.count("max-pages", default: 10_000, command: command)
-        let api = try AppStoreServerAPI(
-            credentials: credentials, baseURL: baseURL, maxWait: try APICredentialsReader.maxWait(arguments, command: command))
-        var fetch = PagedFetch(api: api, maxPages: max(1, maxPages))
-        fetch.dryRun = arguments.has("dry-run")
+    static func fetch(_ arguments: ParsedArguments) throws -> (PagedFetch, sandbox: Bool, data: String) {
+        let data = try arguments.required(Self.data)
+        guard FileSystem.kind(data) == .directory else { throw arguments.invalid(Self.data, expected: "an existing folder") }
+        let sandbox = try arguments.value(environment) == .sandbox
+        let baseURL = try APIOptions.baseURL(arguments, sandbox: sandbox)
+        let credentials = try APIOptions.credentials(arguments, bundleID: try arguments.value(bundleID))
+        let api = try AppStoreServerAPI(credentials: credentials, baseURL: baseURL, maxWait: try APIOptions.maxWait(arguments))
+        var fetch = PagedFetch(api: api, maxPages: try arguments.value(maxPages) ?? 10_000)
+        fetch.dryRun = arguments.isSet(dryRun)
         fetch.say = { print($0) }
         if fetch.dryRun { print(api.tokenDescription) }
         return (fetch, sandbox, data)
@@ -55,10 +45,7 @@ enum FetchNotificationsCommand: Command {
         usage:
             "refund-cost fetch notifications --data DIR --since TIME [--until TIME] [--only-failures] --key FILE --key-id ID --issuer-id ID --bundle-id ID",
         options: FetchOptions.specs + [
-            OptionSpec(name: "since", value: "TIME", help: "Start of the range (Apple keeps 180 days, 30 in Sandbox)."),
-            OptionSpec(name: "until", value: "TIME", help: "End of the range, excluded (default: now)."),
-            OptionSpec(name: "only-failures", value: nil, help: "Only the notifications your server did not acknowledge."),
-            CommonOptions.help,
+            since.spec, until.spec, onlyFailures.spec, CommonOptions.help,
         ],
         discussion: """
             Every page of Apple's notification history for the range, as Apple returned it, one page
@@ -71,30 +58,29 @@ enum FetchNotificationsCommand: Command {
             "refund-cost fetch notifications --data exports/ --since 2026-10-01 --key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --issuer-id 57246542-96fe-1a63-e053-0824d011072a --bundle-id com.example.app"
         ])
 
+    static let since = Option<Timestamp>.time("since", help: "Start of the range (Apple keeps 180 days, 30 in Sandbox).")
+    static let until = Option<Timestamp>.time("until", help: "End of the range, excluded (default: now).")
+    static let onlyFailures = Flag("only-failures", help: "Only the notifications your server did not acknowledge.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let (fetch, sandbox, data) = try FetchOptions.fetch(arguments, command: command)
+        let (fetch, sandbox, data) = try FetchOptions.fetch(arguments)
         let now = Clock.now()
-        guard let since = try arguments.timestamp("since", command: command) else {
-            throw UsageError.missingOption("--since TIME", command: command)
-        }
-        let until = try arguments.timestamp("until", command: command) ?? now
+        let since = try arguments.required(Self.since)
+        let until = try arguments.value(Self.until) ?? now
         let kept = FetchCalls.historyKept(sandbox: sandbox)
         let earliest = now.adding(TimeSpan(milliseconds: -kept.milliseconds))
         guard since >= earliest else {
-            throw UsageError.invalidValue(
-                option: "--since", value: arguments.value("since") ?? "",
-                expected: "a time Apple still keeps: \(sandbox ? 30 : 180) days of history, so --since \(earliest) or later",
-                command: command)
+            throw arguments.invalid(
+                Self.since,
+                expected: "a time Apple still keeps: \(sandbox ? 30 : 180) days of history, so --since \(earliest) or later")
         }
         guard until > since else {
-            throw UsageError.invalidValue(
-                option: "--until", value: arguments.value("until") ?? "", expected: "a time after --since", command: command)
+            throw arguments.invalid(Self.until, expected: "a time after --since")
         }
         do {
             let (file, pages) = try FetchCalls.notifications(
-                fetch, data: data, since: since, until: until, onlyFailures: arguments.has("only-failures"))
-            if !arguments.has("quiet") && !arguments.has("dry-run") {
+                fetch, data: data, since: since, until: until, onlyFailures: arguments.isSet(onlyFailures))
+            if !arguments.isSet(DataOptions.quiet) && !fetch.dryRun {
                 print("wrote \(file): \(pages) page\(pages == 1 ? "" : "s") of notification history")
             }
             return 0
@@ -113,14 +99,7 @@ enum FetchTransactionsCommand: Command {
         usage:
             "refund-cost fetch transactions --data DIR (--incomplete | --original-transaction-id ID... | --accounts FILE) [--refunds] --key FILE --key-id ID --issuer-id ID --bundle-id ID",
         options: FetchOptions.specs + [
-            OptionSpec(
-                name: "original-transaction-id", value: "ID", help: "A customer's transaction id. Repeatable.", repeatable: true),
-            OptionSpec(name: "accounts", value: "FILE", help: "Every original_transaction_id of this accounts.csv."),
-            OptionSpec(
-                name: "incomplete", value: nil,
-                help: "The pages after every history of the data whose last page says hasMore."),
-            OptionSpec(name: "refunds", value: nil, help: "Also each customer's refund history (refunds-<id>.jsonl)."),
-            CommonOptions.help,
+            originalTransactionID.spec, accounts.spec, incomplete.spec, refunds.spec, CommonOptions.help,
         ],
         discussion: """
             Every page of each customer's history, as Apple returned it, lands in
@@ -134,11 +113,17 @@ enum FetchTransactionsCommand: Command {
             "refund-cost fetch transactions --data exports/ --accounts exports/accounts.csv --refunds --key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --issuer-id 57246542-96fe-1a63-e053-0824d011072a --bundle-id com.example.app"
         ])
 
+    static let originalTransactionID = Option(
+        "original-transaction-id", "ID", help: "A customer's transaction id. Repeatable.", repeatable: true)
+    static let accounts = Option("accounts", "FILE", help: "Every original_transaction_id of this accounts.csv.")
+    static let incomplete = Flag("incomplete", help: "The pages after every history of the data whose last page says hasMore.")
+    static let refunds = Flag("refunds", help: "Also each customer's refund history (refunds-<id>.jsonl).")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let command = spec.name
-        let (fetch, sandbox, data) = try FetchOptions.fetch(arguments, command: command)
-        let quiet = arguments.has("quiet")
-        if arguments.has("incomplete") {
+        let (fetch, sandbox, data) = try FetchOptions.fetch(arguments)
+        let quiet = arguments.isSet(DataOptions.quiet)
+        if arguments.isSet(incomplete) {
             // The pages after each cut history, named so that the next report takes it as complete.
             let cut = try FetchCalls.cutHistories(data: data, sandbox: sandbox)
             let result = try FetchCalls.continuations(fetch, data: data, cut: cut) { state in
@@ -152,8 +137,8 @@ enum FetchTransactionsCommand: Command {
             }
             return result.failures.isEmpty ? 0 : 1
         }
-        var ids = arguments.all("original-transaction-id")
-        if let accounts = arguments.value("accounts") {
+        var ids = try arguments.values(originalTransactionID)
+        if let accounts = try arguments.value(accounts) {
             let rejects = RejectLog()
             ids += try AccountLinkReader.read(path: accounts, rejects: rejects).map(\.originalTransactionID).filter {
                 !$0.isEmpty
@@ -165,7 +150,7 @@ enum FetchTransactionsCommand: Command {
             throw UsageError.missingOption("--incomplete, --original-transaction-id ID or --accounts FILE", command: command)
         }
         do {
-            let result = try FetchCalls.transactions(fetch, data: data, ids: ids, refunds: arguments.has("refunds")) { state in
+            let result = try FetchCalls.transactions(fetch, data: data, ids: ids, refunds: arguments.isSet(refunds)) { state in
                 if !quiet { writeStandardError(state.line + "\n") }
             }
             for failure in result.failures { writeStandardError(Diagnostic("\(failure)").description + "\n") }

@@ -14,28 +14,8 @@ enum GenerateCommand: Command {
         usage:
             "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM] [--cost-form rows|focus|helicone]",
         options: [
-            OptionSpec(name: "out", value: "DIR", help: "Folder to write (created; files in it are replaced)."),
-            OptionSpec(
-                name: "accounts", value: "N",
-                help: "Number of accounts (purchasers, family members, buyers of credits, anonymous users)."),
-            OptionSpec(name: "seed", value: "S", help: "Seed: the same seed and options give the same bytes."),
-            OptionSpec(name: "months", value: "M", help: "Months of cost and events, ending with --last-month (default 3)."),
-            OptionSpec(name: "cost-rows-per-account", value: "K", help: "Cost rows per account, about (default 20)."),
-            OptionSpec(name: "last-month", value: "YYYY-MM", help: "The last generated month (default 2026-10)."),
-            OptionSpec(
-                name: "cost-form", value: "FORM",
-                help:
-                    "rows (default): per-account cost rows; focus: a FOCUS bill, usage rows without cost and allocation.csv "
-                    + "(allocated/ holds the rows the allocation makes); helicone: the api requests as Helicone's export."),
-            OptionSpec(
-                name: "no-credit-use", value: nil, help: "Write credit-pack use as ordinary cost rows (no 'credit' unit)."),
-            OptionSpec(
-                name: "cut-histories", value: "N",
-                help: "Write N transaction histories cut after their first page, hasMore true (default 0)."),
-            OptionSpec(
-                name: "open-requests", value: "N",
-                help: "Add N refund requests still open at the data's end, with consent, for respond (default 0)."),
-            OptionSpec(name: "quiet", value: nil, help: "No progress lines on stderr."), CommonOptions.help,
+            out.spec, accounts.spec, seed.spec, months.spec, costRowsPerAccount.spec, lastMonth.spec, costForm.spec,
+            noCreditUse.spec, cutHistories.spec, openRequests.spec, DataOptions.quiet.spec, CommonOptions.help,
         ],
         discussion: """
             The dataset has families of one to five members sharing subscriptions and lifetime
@@ -56,35 +36,43 @@ enum GenerateCommand: Command {
             "refund-cost generate --out /tmp/refund-cost-example/billed --accounts 2000 --seed 1 --cost-form focus",
         ])
 
+    static let out = Option("out", "DIR", help: "Folder to write (created; files in it are replaced).")
+    static let accounts = Option<Int>.count(
+        "accounts", "N", help: "Number of accounts (purchasers, family members, buyers of credits, anonymous users).",
+        in: 1...1_000_000_000)
+    static let seed = Option<UInt64>(
+        "seed", "S", help: "Seed: the same seed and options give the same bytes.", expected: "a whole number"
+    ) { UInt64($0) }
+    static let months = Option<Int>.count(
+        "months", "M", help: "Months of cost and events, ending with --last-month (default 3).", in: 1...1200)
+    static let costRowsPerAccount = Option<Int>.count(
+        "cost-rows-per-account", "K", help: "Cost rows per account, about (default 20).")
+    static let lastMonth = Option<CivilDate>(
+        "last-month", "YYYY-MM", help: "The last generated month (default 2026-10).", expected: "YYYY-MM"
+    ) { TimestampParser.parseDate($0 + "-01") }
+    static let costForm = Option<CostForm>.choice(
+        "cost-form", "FORM",
+        help:
+            "rows (default): per-account cost rows; focus: a FOCUS bill, usage rows without cost and allocation.csv "
+            + "(allocated/ holds the rows the allocation makes); helicone: the api requests as Helicone's export.")
+    static let noCreditUse = Flag(
+        "no-credit-use", help: "Write credit-pack use as ordinary cost rows (no 'credit' unit).")
+    static let cutHistories = Option<Int>.count(
+        "cut-histories", "N", help: "Write N transaction histories cut after their first page, hasMore true (default 0).")
+    static let openRequests = Option<Int>.count(
+        "open-requests", "N", help: "Add N refund requests still open at the data's end, with consent, for respond (default 0).")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let out = try arguments.required("out", command: command)
-        let accounts = try arguments.count("accounts", default: -1, command: command)
-        guard accounts > 0 else { throw UsageError.missingOption("--accounts N (at least 1)", command: command) }
-        guard let seedText = arguments.value("seed"), let seed = UInt64(seedText) else {
-            throw UsageError.missingOption("--seed S (a whole number)", command: command)
-        }
-        var options = GeneratorOptions(accounts: accounts, seed: seed)
-        options.months = max(1, try arguments.count("months", default: 3, command: command))
-        options.costRowsPerAccount = try arguments.count("cost-rows-per-account", default: 20, command: command)
-        if let text = arguments.value("last-month") {
-            guard let date = TimestampParser.parseDate(text + "-01") else {
-                throw UsageError.invalidValue(option: "--last-month", value: text, expected: "YYYY-MM", command: command)
-            }
-            options.lastMonth = date
-        }
-        options.creditMeteredUse = !arguments.has("no-credit-use")
-        if let text = arguments.value("cost-form") {
-            guard let form = CostForm(rawValue: text) else {
-                throw UsageError.invalidValue(
-                    option: "--cost-form", value: text, expected: CostForm.allCases.map(\.rawValue).joined(separator: ", "),
-                    command: command)
-            }
-            options.costForm = form
-        }
-        options.openRequests = try arguments.count("open-requests", default: 0, command: command)
-        options.cutHistories = try arguments.count("cut-histories", default: 0, command: command)
-        let quiet = arguments.has("quiet")
+        let out = try arguments.required(Self.out)
+        var options = GeneratorOptions(accounts: try arguments.required(accounts), seed: try arguments.required(seed))
+        options.months = try arguments.value(months) ?? 3
+        options.costRowsPerAccount = try arguments.value(costRowsPerAccount) ?? 20
+        if let date = try arguments.value(lastMonth) { options.lastMonth = date }
+        options.creditMeteredUse = !arguments.isSet(noCreditUse)
+        options.costForm = try arguments.value(costForm) ?? options.costForm
+        options.openRequests = try arguments.value(openRequests) ?? 0
+        options.cutHistories = try arguments.value(cutHistories) ?? 0
+        let quiet = arguments.isSet(DataOptions.quiet)
         let started = Clock.monotonicSeconds()
         try FileSystem.createDirectory(out)
         let summary = try DatasetGenerator.generate(options, into: out) { done in

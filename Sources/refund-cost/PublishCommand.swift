@@ -3,20 +3,17 @@ import Support
 
 /// `refund-cost publish`: a finished report folder into PostgreSQL or SQLite, for dashboards.
 enum PublishCommand: Command {
-    static let databaseOption = OptionSpec(
-        name: "database", value: "URL",
+    static let report = Option("report", "DIR", help: "A folder refund-cost report wrote, like out/2026-10.")
+    static let database = Option(
+        "database", "URL",
         help: "postgresql://USER@HOST:PORT/DB (libpq's URL) or sqlite:PATH (a file, created when missing).")
+    static let quiet = Flag("quiet", help: "Print nothing when it worked.")
 
     static let spec = CommandSpec(
         name: "publish",
         summary: "Load a finished report folder into PostgreSQL or SQLite, replacing that month in one transaction.",
         usage: "refund-cost publish --report OUT/LABEL --database URL [options]",
-        options: [
-            OptionSpec(name: "report", value: "DIR", help: "A folder refund-cost report wrote, like out/2026-10."),
-            databaseOption,
-            OptionSpec(name: "quiet", value: nil, help: "Print nothing when it worked."),
-            CommonOptions.help,
-        ],
+        options: [report.spec, database.spec, quiet.spec, CommonOptions.help],
         discussion: """
             Each file of the folder goes into its own table, refund_cost_ and the file's name
             (refund_cost_summary, refund_cost_cost_by_day, ...), every row with the report's label,
@@ -43,20 +40,21 @@ enum PublishCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let folder = try arguments.required("report", command: command)
-        let url = try databaseURL(try arguments.required("database", command: command), command: command)
+        let folder = try arguments.required(report)
+        let url = try databaseURL(try arguments.required(database), option: database, arguments: arguments)
         let outcome = try publish(folder, to: url)
-        if !arguments.has("quiet") { print(outcome) }
+        if !arguments.isSet(quiet) { print(outcome) }
         return 0
     }
 
-    /// `--database` as given, or a usage error saying which forms there are.
-    static func databaseURL(_ text: String, command: String) throws(UsageError) -> DatabaseURL {
+    /// A database URL as given to `option`, or a usage error saying which forms there are (and
+    /// never repeating a password).
+    static func databaseURL(_ text: String, option: Option<String>, arguments: ParsedArguments) throws(UsageError)
+        -> DatabaseURL
+    {
         guard let url = DatabaseURL(text) else {
-            throw .invalidValue(
-                option: "--database", value: DatabaseURL.withoutPassword(text),
-                expected: "postgresql://USER@HOST:PORT/DATABASE or sqlite:PATH", command: command)
+            throw arguments.invalid(
+                option, text: DatabaseURL.withoutPassword(text), expected: "postgresql://USER@HOST:PORT/DATABASE or sqlite:PATH")
         }
         return url
     }

@@ -13,26 +13,8 @@ enum ReportCommand: Command {
         summary: "The monthly batch: attribute every cost row and write every report file.",
         usage:
             "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
-        options: DataOptions.around([
-            OptionSpec(name: "month", value: "YYYY-MM", help: "Report this calendar month (UTC)."),
-            OptionSpec(name: "from", value: "DATE", help: "Start of a custom window (YYYY-MM-DD, UTC midnight, included)."),
-            OptionSpec(name: "to", value: "DATE", help: "End of a custom window (YYYY-MM-DD, excluded)."),
-            OptionSpec(
-                name: "out", value: "DIR",
-                help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole."),
-            OptionSpec(
-                name: "heavy-use", value: "PERCENT",
-                help: "Consumption requests: use at or above this share leans DECLINE (default 50)."),
-            OptionSpec(
-                name: "journal", value: "FILE",
-                help: "The journal of refund-cost respond: say which refund requests were answered within 12 hours."),
-            OptionSpec(
-                name: "allow-empty", value: nil,
-                help: "Write the report even when the window holds no cost row and no App Store data."),
-            OptionSpec(
-                name: "publish", value: "URL",
-                help: "Then load the report into this database, as refund-cost publish --database URL does."),
-        ]),
+        options: DataOptions.around(
+            [month.spec, from.spec, to.spec, out.spec, heavyUse.spec, journal.spec, allowEmpty.spec, publish.spec]),
         discussion: """
             Every cost row gets one class: paid, family_shared, billing_grace, premature,
             after_refund, after_family_exit, after_expiry, unentitled or unlinked, decided by the
@@ -71,11 +53,41 @@ enum ReportCommand: Command {
             "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --as-of 2026-11-03T00:00:00Z --trust-root Data/sample/test-root.der",
         ])
 
+    static let month = Option<ReportWindow>(
+        "month", "YYYY-MM", help: "Report this calendar month (UTC).", expected: "a month like 2026-10, from 1970 to 2199"
+    ) { text in
+        ReportWindow(month: text).flatMap { $0.start.isInAcceptedRange && $0.end.isInAcceptedRange ? $0 : nil }
+    }
+    static let from = Option<CivilDate>(
+        "from", "DATE", help: "Start of a custom window (YYYY-MM-DD, UTC midnight, included).",
+        expected: "a date like 2026-07-01, from 1970 to 2199", convert: acceptedDate)
+    static let to = Option<CivilDate>(
+        "to", "DATE", help: "End of a custom window (YYYY-MM-DD, excluded).",
+        expected: "a date like 2026-10-01, from 1970 to 2199", convert: acceptedDate)
+    static let out = Option(
+        "out", "DIR", help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole.")
+    /// In milliunits: use at or above it leans DECLINE (report and respond).
+    static let heavyUse = Option<Int64>(
+        "heavy-use", "PERCENT", help: "Consumption requests: use at or above this share leans DECLINE (default 50).",
+        expected: "a whole percentage from 1 to 100"
+    ) { Int64($0).flatMap { (1...100).contains($0) ? $0 * 1000 : nil } }
+    static let journal = Option(
+        "journal", "FILE",
+        help: "The journal of refund-cost respond: say which refund requests were answered within 12 hours.")
+    static let allowEmpty = Flag(
+        "allow-empty", help: "Write the report even when the window holds no cost row and no App Store data.")
+    static let publish = Option(
+        "publish", "URL", help: "Then load the report into this database, as refund-cost publish --database URL does.")
+
+    private static func acceptedDate(_ text: String) -> CivilDate? {
+        TimestampParser.parseDate(text).flatMap { $0.start.isInAcceptedRange ? $0 : nil }
+    }
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        var (options, quiet) = try reportOptions(arguments, command: spec.name)
+        var (options, quiet) = try reportOptions(arguments)
         // Checked before the run, so a mistyped URL does not wait for the report.
-        let publishTo = try arguments.value("publish").map { text throws(UsageError) in
-            try PublishCommand.databaseURL(text, command: spec.name)
+        let publishTo = try arguments.value(publish).map { text throws(UsageError) in
+            try PublishCommand.databaseURL(text, option: publish, arguments: arguments)
         }
         options.endsProcess = true
         let progress = ProgressLine(quiet: quiet)
@@ -96,33 +108,23 @@ enum ReportCommand: Command {
     }
 
     /// The options of a report (and of each step of a distributed one) from the command line.
-    static func reportOptions(_ arguments: ParsedArguments, command: String, needsOut: Bool = true) throws
+    static func reportOptions(_ arguments: ParsedArguments, needsOut: Bool = true) throws
         -> (options: RunOptions, quiet: Bool)
     {
-        let common = try DataOptions(arguments, command: command)
-        let out = needsOut ? try arguments.required("out", command: command) : arguments.value("out") ?? ""
-        if !out.isEmpty { try checkApart(out: out, data: common.data) }
-        let window = try ReportCommand.window(arguments, command: command)
+        let common = try DataOptions(arguments)
+        let out = needsOut ? try arguments.required(Self.out) : try arguments.value(Self.out) ?? ""
+        if !out.isEmpty { try checkApart(out: out, data: common.data, arguments: arguments) }
+        let window = try ReportCommand.window(arguments)
         var options = RunOptions(
             data: common.data, out: out, window: window, appStore: common.ledgerOptions(asOfDefault: window.end))
         options.grace = common.grace
         options.maxRejects = common.maxRejects
         options.costColumns = common.costColumns
         options.threads = common.threads
-        options.allowEmpty = arguments.has("allow-empty")
-        options.journal = arguments.value("journal")
-        if let heavyUse = try heavyUse(arguments, command: command) { options.consumptionPolicy.heavyUse = heavyUse }
+        options.allowEmpty = arguments.isSet(allowEmpty)
+        options.journal = try arguments.value(journal)
+        if let heavyUse = try arguments.value(heavyUse) { options.consumptionPolicy.heavyUse = heavyUse }
         return (options, common.quiet)
-    }
-
-    /// `--heavy-use PERCENT` in milliunits: use at or above it leans DECLINE (report and respond).
-    static func heavyUse(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Int64? {
-        guard let text = arguments.value("heavy-use") else { return nil }
-        guard let percent = Int64(text), (1...100).contains(percent) else {
-            throw .invalidValue(
-                option: "--heavy-use", value: text, expected: "a whole percentage from 1 to 100", command: command)
-        }
-        return percent * 1000
     }
 
     /// What the console says after a report: the headline figures, the reconciliation, the
@@ -184,43 +186,31 @@ enum ReportCommand: Command {
         return 0
     }
 
-    /// `--month`, or `--from` and `--to`: the window, as of its end unless `--as-of` says otherwise.
-    private static func window(_ arguments: ParsedArguments, command: String) throws(UsageError) -> ReportWindow {
-        if let month = arguments.value("month") {
-            guard arguments.value("from") == nil && arguments.value("to") == nil else {
-                throw .invalidValue(
-                    option: "--month", value: month, expected: "either --month or --from/--to, not both", command: command)
-            }
-            guard let window = ReportWindow(month: month), window.start.isInAcceptedRange, window.end.isInAcceptedRange else {
-                throw .invalidValue(
-                    option: "--month", value: month, expected: "a month like 2026-10, from 1970 to 2199", command: command)
+    /// `--month`, or `--from` and `--to`: the window.
+    private static func window(_ arguments: ParsedArguments) throws(UsageError) -> ReportWindow {
+        if let window = try arguments.value(month) {
+            guard arguments.text(from) == nil && arguments.text(to) == nil else {
+                throw arguments.invalid(month, expected: "either --month or --from/--to, not both")
             }
             return window
         }
-        guard let from = arguments.value("from"), let to = arguments.value("to") else {
-            throw .missingOption("--month YYYY-MM (or --from DATE --to DATE)", command: command)
+        guard let start = try arguments.value(from), let end = try arguments.value(to) else {
+            throw .missingOption("--month YYYY-MM (or --from DATE --to DATE)", command: arguments.command)
         }
-        guard let start = TimestampParser.parseDate(from), start.start.isInAcceptedRange else {
-            throw .invalidValue(
-                option: "--from", value: from, expected: "a date like 2026-07-01, from 1970 to 2199", command: command)
-        }
-        guard let end = TimestampParser.parseDate(to), end > start, end.start.isInAcceptedRange else {
-            throw .invalidValue(option: "--to", value: to, expected: "a date after --from, like 2026-10-01", command: command)
-        }
+        guard end > start else { throw arguments.invalid(to, expected: "a date after --from, like 2026-10-01") }
         return ReportWindow(start: start.start, end: end.start, label: "\(start)_\(end)")
     }
 
     /// `--out` may not be, contain or lie inside `--data`: the swap that replaces `OUT/LABEL`
     /// would otherwise replace or mix with the inputs.
-    static func checkApart(out: String, data: String) throws(UsageError) {
+    static func checkApart(out: String, data: String, arguments: ParsedArguments) throws(UsageError) {
         let outPath = FileSystem.resolvedPath(out)
         let dataPath = FileSystem.resolvedPath(data)
         func inside(_ path: String, _ folder: String) -> Bool { folder == "/" || path.hasPrefix(folder + "/") }
         guard outPath != dataPath, !inside(outPath, dataPath), !inside(dataPath, outPath) else {
-            throw .invalidValue(
-                option: "--out", value: out,
-                expected: "a folder apart from --data \(data) (not the same folder, not inside it, not holding it)",
-                command: spec.name)
+            throw arguments.invalid(
+                Self.out, text: out,
+                expected: "a folder apart from --data \(data) (not the same folder, not inside it, not holding it)")
         }
     }
 }

@@ -11,22 +11,7 @@ enum RespondCommand: Command {
         summary: "Send Apple the consumption information of every open refund request, inside its 12 hours.",
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
-        options: DataOptions.around([
-            OptionSpec(name: "journal", value: "FILE", help: "What was sent and how Apple answered (JSON lines; created)."),
-            OptionSpec(
-                name: "key", value: "FILE", help: "The in-app purchase key from App Store Connect (.p8, readable by you only)."),
-            OptionSpec(name: "key-id", value: "ID", help: "The key's id (10 characters, in App Store Connect beside the key)."),
-            OptionSpec(
-                name: "issuer-id", value: "ID", help: "Your issuer id (a UUID, in App Store Connect's Integrations page)."),
-            OptionSpec(
-                name: "api-url", value: "URL",
-                help: "Another base URL (tests; plain http:// only to a loopback address)."),
-            OptionSpec(name: "max-wait", value: "DURATION", help: "Longest wait for one request's retries (default 10m)."),
-            OptionSpec(name: "dry-run", value: nil, help: "Print what would be sent; send nothing, write nothing."),
-            OptionSpec(
-                name: "heavy-use", value: "PERCENT",
-                help: "Use at or above this share leans DECLINE (default 50), as for report."),
-        ]),
+        options: DataOptions.around([journal.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec]),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
             docs/respond.md). Reads the data as report does, as of now (--as-of for another time),
@@ -52,12 +37,15 @@ enum RespondCommand: Command {
             "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der"
         ])
 
+    static let journal = Option(
+        "journal", "FILE", help: "What was sent and how Apple answered (JSON lines; created).")
+    static let dryRun = Flag("dry-run", help: "Print what would be sent; send nothing, write nothing.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = spec.name
-        let common = try DataOptions(arguments, command: command)
-        let journal = try arguments.required("journal", command: command)
-        try DataOptions.checkOutside(journal, option: "--journal", data: common.data, command: command)
-        let dryRun = arguments.has("dry-run")
+        let common = try DataOptions(arguments)
+        let journal = try arguments.required(Self.journal)
+        try DataOptions.checkOutside(journal, option: Self.journal, data: common.data, arguments: arguments)
+        let dryRun = arguments.isSet(Self.dryRun)
         let now = common.asOf ?? Clock.now()
         let window = ReportWindow(
             start: .earliestAccepted, end: now.adding(TimeSpan(milliseconds: 1)), label: "respond")
@@ -66,14 +54,14 @@ enum RespondCommand: Command {
         report.maxRejects = common.maxRejects
         report.costColumns = common.costColumns
         report.threads = common.threads
-        if let heavyUse = try ReportCommand.heavyUse(arguments, command: command) { report.consumptionPolicy.heavyUse = heavyUse }
-        let baseURL = try APICredentialsReader.baseURL(arguments, sandbox: common.environment == .sandbox, command: command)
-        let maxWait = try APICredentialsReader.maxWait(arguments, command: command)
+        if let heavyUse = try arguments.value(ReportCommand.heavyUse) { report.consumptionPolicy.heavyUse = heavyUse }
+        let baseURL = try APIOptions.baseURL(arguments, sandbox: common.environment == .sandbox)
+        let maxWait = try APIOptions.maxWait(arguments)
         var api: AppStoreServerAPI?
         var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
         // A dry run needs no key, but checks and describes one when it is given.
-        if !dryRun || arguments.value("key") != nil {
-            let credentials = try APICredentialsReader.read(arguments, bundleID: common.bundleID, command: command)
+        if !dryRun || arguments.text(APIOptions.key) != nil {
+            let credentials = try APIOptions.credentials(arguments, bundleID: common.bundleID)
             tokenDescription = credentials.describeToken(now: Clock.now())
             if !dryRun {
                 api = try AppStoreServerAPI(
@@ -105,44 +93,55 @@ enum RespondCommand: Command {
     }
 }
 
-/// The credentials of a command that calls Apple, from `--key`, `--key-id`, `--issuer-id` and
-/// `--bundle-id`; the key file must be readable by its owner only.
-enum APICredentialsReader {
+/// What every command that calls Apple takes.
+///
+/// The key, its id, the issuer, another host for tests, and how long one call may wait for its
+/// retries. The key file must be readable by its
+/// owner only.
+enum APIOptions {
+    static let key = Option(
+        "key", "FILE", help: "The in-app purchase key from App Store Connect (.p8, readable by you only).")
+    static let keyID = Option("key-id", "ID", help: "The key's id (10 characters, in App Store Connect beside the key).")
+    static let issuerID = Option(
+        "issuer-id", "ID", help: "Your issuer id (a UUID, in App Store Connect's Integrations page).")
+    static let apiURL = Option("api-url", "URL", help: "Another base URL (tests; plain http:// only to a loopback address).")
+    static let maxWait = Option<TimeSpan>.duration(
+        "max-wait", help: "Longest wait for one call's retries (default 10m).", upTo: .hours(12))
+
+    static let specs = [key.spec, keyID.spec, issuerID.spec, apiURL.spec, maxWait.spec]
+
     /// Apple's host for the environment, or `--api-url` (plain http:// only to a loopback address).
-    static func baseURL(_ arguments: ParsedArguments, sandbox: Bool, command: String) throws(UsageError) -> String {
-        switch APIBase.url(sandbox: sandbox, override: arguments.value("api-url")) {
+    static func baseURL(_ arguments: ParsedArguments, sandbox: Bool) throws(UsageError) -> String {
+        switch APIBase.url(sandbox: sandbox, override: try arguments.value(apiURL)) {
         case .success(let url): return url
         case .failure(let error):
-            throw .invalidValue(
-                option: "--api-url", value: error.url,
-                expected: "an https:// URL, or http:// to a loopback address (127.0.0.1, ::1, localhost)", command: command)
+            throw arguments.invalid(
+                apiURL, text: error.url,
+                expected: "an https:// URL, or http:// to a loopback address (127.0.0.1, ::1, localhost)")
         }
     }
 
     /// `--max-wait`: the longest one call waits in all for its retries, in seconds.
-    static func maxWait(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double {
-        Double(try arguments.duration("max-wait", default: .minutes(10), upTo: .hours(12), command: command).milliseconds) / 1000
+    static func maxWait(_ arguments: ParsedArguments) throws(UsageError) -> Double {
+        Double((try arguments.value(maxWait) ?? .minutes(10)).milliseconds) / 1000
     }
 
-    static func read(_ arguments: ParsedArguments, bundleID: String?, command: String) throws -> APICredentials {
-        let path = try arguments.required("key", command: command)
-        let keyID = try arguments.required("key-id", command: command)
-        let issuerID = try arguments.required("issuer-id", command: command)
-        guard let bundleID else { throw UsageError.missingOption("--bundle-id ID", command: command) }
+    static func credentials(_ arguments: ParsedArguments, bundleID: String?) throws -> APICredentials {
+        let path = try arguments.required(key)
+        let keyID = try arguments.required(keyID)
+        let issuerID = try arguments.required(issuerID)
+        guard let bundleID else { throw UsageError.missingOption("--bundle-id ID", command: arguments.command) }
         guard let exposed = FileSystem.readableByOthers(path) else {
-            throw UsageError.invalidValue(option: "--key", value: path, expected: "a readable .p8 key file", command: command)
+            throw arguments.invalid(key, expected: "a readable .p8 key file")
         }
         guard !exposed else {
-            throw UsageError.invalidValue(
-                option: "--key", value: path,
-                expected: "a key only you can read: group or others can read it now; run chmod 600 \(path)", command: command)
+            throw arguments.invalid(
+                key, expected: "a key only you can read: group or others can read it now; run chmod 600 \(path)")
         }
-        guard let bytes = try? FileDescriptor.readAll(path), let key = ECPrivateKey(pem: bytes) else {
-            throw UsageError.invalidValue(
-                option: "--key", value: path,
-                expected: "the in-app purchase key as App Store Connect gives it (.p8: a PKCS#8 PEM P-256 private key)",
-                command: command)
+        guard let bytes = try? FileDescriptor.readAll(path), let privateKey = ECPrivateKey(pem: bytes) else {
+            throw arguments.invalid(
+                key, expected: "the in-app purchase key as App Store Connect gives it (.p8: a PKCS#8 PEM P-256 private key)")
         }
-        return APICredentials(key: key, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
+        return APICredentials(key: privateKey, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
     }
 }

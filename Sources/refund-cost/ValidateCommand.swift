@@ -13,11 +13,7 @@ enum ValidateCommand: Command {
         name: "validate",
         summary: "Read and check every input file; print counts, totals and problems.",
         usage: "refund-cost validate --data DIR [--rejects FILE] [options]",
-        options: DataOptions.around([
-            OptionSpec(
-                name: "rejects", value: "FILE",
-                help: "Write every rejected row to FILE as CSV: file,line,field,value,reason,rows.")
-        ]),
+        options: DataOptions.around([rejectsFile.spec]),
         discussion: """
             Notifications, transaction history, accounts.csv and products.csv are decoded and the
             ledger is built: the counts show retries dropped, other environments left out, how
@@ -38,11 +34,14 @@ enum ValidateCommand: Command {
             "refund-cost validate --data Data/sample --cost-column 'vendor-*.csv:cost=amount_usd' --trust-root Data/sample/test-root.der",
         ])
 
+    static let rejectsFile = Option(
+        "rejects", "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason,rows.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let common = try DataOptions(arguments, command: spec.name)
+        let common = try DataOptions(arguments)
         let rejects = RejectLog()
-        if let path = arguments.value("rejects") {
-            try DataOptions.checkOutside(path, option: "--rejects", data: common.data, command: spec.name)
+        if let path = try arguments.value(rejectsFile) {
+            try DataOptions.checkOutside(path, option: rejectsFile, data: common.data, arguments: arguments)
             try rejects.streamTo(path)
         }
         let progress = ProgressLine(quiet: common.quiet)
@@ -68,7 +67,8 @@ enum ValidateCommand: Command {
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
         try printCostTotals(reading.summaries, seconds: seconds)
         if let allocation = reading.allocation { printBill(allocation) }
-        return try report(rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: arguments.value("rejects"))
+        return try report(
+            rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: try arguments.value(rejectsFile))
     }
 
     private static func printCostFiles(_ summaries: [CostFileSummary], data: String) {

@@ -16,11 +16,40 @@ struct CommandLineTests {
         let parsed = try ArgumentParser.parse(
             ["--data", "in", "--quiet", "--cost-column=cost=amount", "--cost-column", "timestamp=ts", "--max-rejects=3"],
             for: ValidateCommand.spec)
-        #expect(parsed.value("data") == "in")
-        #expect(parsed.has("quiet"))
-        #expect(parsed.all("cost-column") == ["cost=amount", "timestamp=ts"])
-        #expect(try parsed.count("max-rejects", default: 0, command: "validate") == 3)
-        #expect(try parsed.costColumnMapping(command: "validate") == [.cost: "amount", .timestamp: "ts"])
+        #expect(try parsed.value(DataOptions.data) == "in")
+        #expect(parsed.isSet(DataOptions.quiet))
+        #expect(parsed.texts(DataOptions.costColumn) == ["cost=amount", "timestamp=ts"])
+        #expect(try parsed.value(DataOptions.maxRejects) == 3)
+        let options = try DataOptions(parsed)
+        #expect(options.costColumns == [.cost: "amount", .timestamp: "ts"])
+        #expect(options.maxRejects == 3 && options.quiet && options.data == "in")
+        #expect(options.currency == .usd && options.grace == .hours(1))
+    }
+
+    @Test func typedOptionsConvertOrNameWhatTheyExpect() throws {
+        let parsed = try ArgumentParser.parse(
+            ["--data", "in", "--grace", "30m", "--threads", "300", "--environment", "Sandbox", "--as-of", "2026-11-01"],
+            for: ReportCommand.spec)
+        #expect(try parsed.value(DataOptions.grace) == .minutes(30))
+        #expect(try parsed.value(DataOptions.environment) == .sandbox)
+        #expect(try parsed.value(DataOptions.asOf)?.description == "2026-11-01T00:00:00.000Z")
+        do {
+            _ = try parsed.value(DataOptions.threads)
+            Issue.record("300 threads must be refused")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "error: --threads '300': expected a whole number from 1 to 256\nRun 'refund-cost report --help'"))
+        }
+        #expect(try parsed.value(ReportCommand.month) == nil)
+    }
+
+    @Test func everyCommandDeclaresEachOptionOnce() {
+        for command in CommandLineTool.commands {
+            let names = command.spec.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(command.spec.name) declares an option twice: \(names)")
+            #expect(names.last == "help", "\(command.spec.name) ends with --help")
+        }
     }
 
     @Test func unknownOptionSuggestsTheNearestOne() {
@@ -37,8 +66,9 @@ struct CommandLineTests {
         #expect(throws: UsageError.self) { try ArgumentParser.parse(["--data"], for: ValidateCommand.spec) }
         #expect(throws: UsageError.self) { try ArgumentParser.parse(["stray"], for: ValidateCommand.spec) }
         let parsed = try ArgumentParser.parse(["--max-rejects", "-1", "--cost-column", "price=x"], for: ValidateCommand.spec)
-        #expect(throws: UsageError.self) { try parsed.count("max-rejects", default: 0, command: "validate") }
-        #expect(throws: UsageError.self) { try parsed.costColumnMapping(command: "validate") }
+        #expect(throws: UsageError.self) { try parsed.value(DataOptions.maxRejects) }
+        #expect(throws: UsageError.self) { try parsed.values(DataOptions.costColumn) }
+        #expect(throws: UsageError.self) { try DataOptions(parsed) }
     }
 
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
