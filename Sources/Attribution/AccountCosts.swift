@@ -7,7 +7,7 @@ import Support
 package struct AccountCosts: Sendable {
     package var byClass = ClassCosts()
     /// Per tied transaction index (-1 for none), cost by class.
-    package var byTransaction: [Int32: ClassCosts] = [:]
+    package var byTransaction: [Int?: ClassCosts] = [:]
     package var rows = 0
     package var first: Timestamp?
     package var last: Timestamp?

@@ -72,7 +72,7 @@ package struct Attributor: CostRowSink {
             return
         }
         let decided = classifier.classify(account: account, at: t)
-        let category = inWindow ? totals.categories.insert(row.category) : -1
+        let category = inWindow ? totals.categories.insert(row.category) : nil
         try record(decided, account: account, at: t, cost: cost, original: row.cost, currency: row.currency, category: category)
     }
 
@@ -101,7 +101,7 @@ package struct Attributor: CostRowSink {
             if x.quantityNanos != y.quantityNanos { return x.quantityNanos < y.quantityNanos }
             return categories.key(x.category).bytesPrecede(categories.key(y.category))
         }
-        var currentAccount: Int32 = -1
+        var currentAccount: Int32?
         var packs: [CreditPack] = []
         var remaining: [Int128] = []
         for index in ordered {
@@ -117,10 +117,10 @@ package struct Attributor: CostRowSink {
                 let pack = packs[funding]
                 if let revoked = pack.revokedAt, revoked <= row.t {
                     decided = Classification(
-                        costClass: .afterRefund, transaction: Int32(pack.transaction),
+                        costClass: .afterRefund, transaction: pack.transaction,
                         phase: classifier.phase(of: pack.transaction, at: row.t))
                 } else {
-                    decided = Classification(costClass: .paid, transaction: Int32(pack.transaction), phase: nil)
+                    decided = Classification(costClass: .paid, transaction: pack.transaction, phase: nil)
                 }
                 var wanted = row.quantityNanos
                 for position in funding..<packs.count where wanted > 0 && packs[position].purchase <= row.t {
@@ -134,7 +134,7 @@ package struct Attributor: CostRowSink {
             } else {
                 decided = classifier.classify(account: row.account, at: row.t)
             }
-            let category = window.contains(row.t) ? row.category : -1
+            let category = window.contains(row.t) ? row.category : nil
             try record(
                 decided, account: row.account, at: row.t, cost: row.cost, original: row.originalCost, currency: row.currency,
                 category: category)
@@ -142,11 +142,14 @@ package struct Attributor: CostRowSink {
         return draws
     }
 
-    /// Adds one classified row to every aggregate it belongs to. (A mutating method on the
-    /// attributor's own totals: passing them `inout` to a method of `self` would copy them.)
+    /// Adds one classified row to every aggregate it belongs to.
+    ///
+    /// A mutating method on the attributor's own totals: passing them `inout` to a method of
+    /// `self` would copy them. `category` is the row's index in `totals.categories`, given for
+    /// the rows in the window.
     private mutating func record(
         _ decided: Classification, account: Int32?, at t: Timestamp, cost: Money, original: Money, currency: CurrencyCode,
-        category: Int32
+        category: Int32?
     ) throws {
         let costClass = decided.costClass
         let product = products.of(transaction: decided.transaction)
@@ -157,21 +160,22 @@ package struct Attributor: CostRowSink {
             try totals.classByProduct[product].add(cost, to: costClass)
             try totals.classByCurrency.add(original, in: currency, to: costClass)
             // One lookup, the cell changed in place: this runs for every row in the window.
-            try totals.byDay[DayKey(day: t.dayNumber, category: category, costClass: costClass), default: DayCell()].add(cost)
-            if decided.transaction >= 0 {
-                let transaction = Int(decided.transaction)
+            if let category {
+                try totals.byDay[DayKey(day: t.dayNumber, category: category, costClass: costClass), default: DayCell()].add(cost)
+            }
+            if let transaction = decided.transaction {
                 if costClass.isEntitled {
                     totals.entitledInWindow[transaction] = try totals.entitledInWindow[transaction].adding(cost)
                 } else if costClass.isAfterEnd {
                     totals.afterEndInWindow[transaction] = try totals.afterEndInWindow[transaction].adding(cost)
                 }
             }
-            if costClass == .billingGrace, let account {
-                let key = TransactionAccountKey(account: account, transaction: decided.transaction)
+            if costClass == .billingGrace, let account, let transaction = decided.transaction {
+                let key = TransactionAccountKey(account: account, transaction: Int32(transaction))
                 totals.billingGrace[key] = try (totals.billingGrace[key] ?? .zero).adding(cost)
             }
-            if let phase = decided.phase, let account {
-                let leakKey = TransactionAccountKey(account: account, transaction: decided.transaction)
+            if let phase = decided.phase, let account, let transaction = decided.transaction {
+                let leakKey = TransactionAccountKey(account: account, transaction: Int32(transaction))
                 var leak = totals.leaks[leakKey] ?? LeakCell()
                 try leak.add(cost, phase: phase, at: t)
                 totals.leaks[leakKey] = leak
@@ -185,8 +189,7 @@ package struct Attributor: CostRowSink {
             try totals.beforeWindowByMonth[CivilMonth(t), default: ClassCosts()].add(cost, to: costClass)
         }
 
-        guard t <= asOf, decided.transaction >= 0 else { return }
-        let transaction = Int(decided.transaction)
+        guard t <= asOf, let transaction = decided.transaction else { return }
         totals.tiedByTransaction[transaction] = try totals.tiedByTransaction[transaction].adding(cost)
         totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
         if costClass.isEntitled {
@@ -198,7 +201,7 @@ package struct Attributor: CostRowSink {
             let end = classifier.ledger.transactions[transaction].end
         {
             try addSubscriptionLeak(
-                cost, at: t, account: account, transaction: decided.transaction, accessEnd: end.at, inWindow: inWindow)
+                cost, at: t, account: account, transaction: Int32(transaction), accessEnd: end.at, inWindow: inWindow)
         }
     }
 

@@ -2,11 +2,11 @@ import Ingest
 import Ledger
 import Support
 
-/// What attribution decided for one row: its class, the transaction it is tied to (-1 for
-/// none), and for rows after an end, the phase.
+/// What attribution decided for one row: its class, the transaction it is tied to (its
+/// position in `Ledger.transactions`; nil for none), and for rows after an end, the phase.
 package struct Classification: Sendable, Hashable {
     package var costClass: CostClass
-    package var transaction: Int32
+    package var transaction: Int?
     package var phase: LeakPhase?
 }
 
@@ -30,17 +30,17 @@ package struct Classifier: Sendable {
     /// `account` is the ledger's account index, or nil for an account no transaction links to.
     @inline(__always)
     package func classify(account: Int32?, at t: Timestamp) -> Classification {
-        guard let account else { return Classification(costClass: .unlinked, transaction: -1, phase: nil) }
+        guard let account else { return Classification(costClass: .unlinked, transaction: nil, phase: nil) }
         switch ledger.access(account: Int(account), at: t) {
         case .entitled(let index):
             let ownership = ledger.transactions[index].ownership
             return Classification(
-                costClass: ownership == .purchased ? .paid : .familyShared, transaction: Int32(index), phase: nil)
+                costClass: ownership == .purchased ? .paid : .familyShared, transaction: index, phase: nil)
         case .premature(let index):
-            return Classification(costClass: .premature, transaction: Int32(index), phase: nil)
+            return Classification(costClass: .premature, transaction: index, phase: nil)
         case .ended(let index):
             guard let end = ledger.transactions[index].end else {
-                return Classification(costClass: .unentitled, transaction: -1, phase: nil)
+                return Classification(costClass: .unentitled, transaction: nil, phase: nil)
             }
             let costClass: CostClass =
                 switch end.kind {
@@ -48,11 +48,11 @@ package struct Classifier: Sendable {
                 case .familyExit: .afterFamilyExit
                 case .expiry, .upgrade: .afterExpiry
                 }
-            return Classification(costClass: costClass, transaction: Int32(index), phase: phase(of: index, at: t))
+            return Classification(costClass: costClass, transaction: index, phase: phase(of: index, at: t))
         case .billingGrace(let index):
-            return Classification(costClass: .billingGrace, transaction: Int32(index), phase: nil)
+            return Classification(costClass: .billingGrace, transaction: index, phase: nil)
         case .none:
-            return Classification(costClass: .unentitled, transaction: -1, phase: nil)
+            return Classification(costClass: .unentitled, transaction: nil, phase: nil)
         }
     }
 }

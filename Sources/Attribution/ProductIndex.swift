@@ -18,5 +18,6 @@ package struct ProductIndex: Sendable {
         ofTransaction = ledger.transactions.indices.map { index[ledger.transactions[$0].productID] ?? 0 }
     }
 
-    package func of(transaction: Int32) -> Int { transaction < 0 ? 0 : Int(ofTransaction[Int(transaction)]) }
+    /// The product of a transaction; the empty product (index 0) for none.
+    package func of(transaction: Int?) -> Int { transaction.map { Int(ofTransaction[$0]) } ?? 0 }
 }

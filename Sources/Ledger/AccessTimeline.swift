@@ -112,7 +112,8 @@ package struct AccessTimelines: Sendable {
             }
         }
         if let ended { return (.ended, Int32(indices[ended])) }
-        return (.none, -1)
+        // No transaction: the state says so, and `access(account:at:)` never reads this one.
+        return (.none, 0)
     }
 
     /// The granting transaction at `t` (a position in `grants`): a grant in force, or the

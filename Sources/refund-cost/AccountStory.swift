@@ -134,10 +134,11 @@ enum AccountStory {
                 "  " + Format.padRight(costClass.reportName, 20) + Format.padLeft(costs.byClass[costClass].description, 16) + "\n"
         }
         out += "\ncost by tied transaction\n"
-        let keys = costs.byTransaction.keys.sorted()
+        // The rows tied to no transaction first, then in ledger order.
+        let keys = costs.byTransaction.keys.sorted { ($0 ?? -1) < ($1 ?? -1) }
         for key in keys {
             guard let classes = costs.byTransaction[key] else { continue }
-            let label = key < 0 ? "(none)" : ledger.transactions[Int(key)].id
+            let label = key.map { ledger.transactions[$0].id } ?? "(none)"
             let parts = CostClass.ruleOrder.filter { classes[$0] != .zero }.map { "\($0.reportName) \(classes[$0])" }
             out += "  " + Format.padRight(label, 20) + parts.joined(separator: ", ") + "\n"
         }

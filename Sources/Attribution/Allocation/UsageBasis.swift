@@ -15,7 +15,8 @@ package struct UsageBasis: CostRowSink {
     private let folder: String
     /// Per part read: its counts and its spill file.
     package private(set) var byPart: [Int: (counts: Counted, spill: String)] = [:]
-    private var part = -1
+    /// The part being read: `begin(part:)` sets it before the part's first row.
+    private var part = 0
     private var current = Counts()
     private var spill: UsageSpill?
 
@@ -68,7 +69,8 @@ package struct UsageCounter: CostRowSink {
     package let index: PoolIndex
     package let rates: ExchangeRates
     private var byPart: [Int: UsageBasis.Counted] = [:]
-    private var part = -1
+    /// The part being read: `begin(part:)` sets it before the part's first row.
+    private var part = 0
     private var current = UsageBasis.Counts()
 
     package init(index: PoolIndex, rates: ExchangeRates) {

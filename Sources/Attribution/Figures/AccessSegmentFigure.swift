@@ -24,7 +24,7 @@ package struct AccessSegmentFigure: Sendable, Hashable {
             segments.append(AccessSegmentFigure(account: account, start: nil, costClass: .unentitled, productID: ""))
             for (start, _) in ledger.timelines.segments(account: index) {
                 let decided = classifier.classify(account: Int32(index), at: start)
-                let product = decided.transaction >= 0 ? ledger.transactions[Int(decided.transaction)].productID : ""
+                let product = decided.transaction.map { ledger.transactions[$0].productID } ?? ""
                 segments.append(
                     AccessSegmentFigure(account: account, start: start, costClass: decided.costClass, productID: product))
             }

@@ -51,7 +51,7 @@ package struct SummaryFigure: Sendable {
             rows[index].leakedBeyondGrace = totals.beyondGraceByProduct[index]
             rows[index].leakedAccounts = totals.leakingAccountsByProduct[index].count
         }
-        func product(of transaction: Int) -> Int { figures.products.of(transaction: Int32(transaction)) }
+        func product(of transaction: Int) -> Int { figures.products.of(transaction: transaction) }
         for refund in figures.refunds {
             let p = product(of: refund.transactionIndex)
             rows[p].refunds += 1
