@@ -73,17 +73,39 @@ let package = Package(
                 "Pipeline", "Publish", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support",
             ]
         ),
-        .testTarget(
-            name: "RefundCostTests",
+        // What the tests of every stage share: temporary folders, the fixtures in Tests/Fixtures,
+        // the built tool, signed App Store data, the API stub and a PostgreSQL server.
+        .target(
+            name: "TestSupport",
             dependencies: [
                 "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Publish", "Synthetic", "AppStoreAPI",
-                "refund-cost",
             ],
-            exclude: ["Fixtures", "Golden"]
+            path: "Tests/TestSupport"
         ),
-    ],
+    ] + stageTests,
     swiftLanguageModes: [.v6]
 )
+
+/// A test target per stage, each testing its stage through the stages below it (and the
+/// shared support); `CommandTests` runs the built tool as a user does.
+var stageTests: [Target] {
+    let all: [Target.Dependency] = [
+        "Support", "Ingest", "Ledger", "Attribution", "Report", "Pipeline", "Publish", "Synthetic", "AppStoreAPI",
+        "TestSupport",
+    ]
+    return [
+        .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
+        // Synthetic makes the test certificate chains the signature tests sign with.
+        .testTarget(name: "IngestTests", dependencies: ["Support", "Ingest", "Synthetic", "TestSupport"]),
+        .testTarget(name: "LedgerTests", dependencies: ["Support", "Ingest", "Ledger", "TestSupport"]),
+        .testTarget(name: "AttributionTests", dependencies: ["Support", "Ingest", "Ledger", "Attribution", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: all),
+        .testTarget(name: "PipelineTests", dependencies: all),
+        .testTarget(name: "PublishTests", dependencies: all),
+        .testTarget(name: "SyntheticTests", dependencies: all),
+        .testTarget(name: "CommandTests", dependencies: all + ["refund-cost"]),
+    ]
+}
 
 /// Release builds of the library stages let the optimizer inline across stage boundaries
 /// (package-level cross-module optimization), so splitting the stages costs the per-row

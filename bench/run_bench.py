@@ -73,7 +73,7 @@ def respond_bench(data, month, report_seconds, runs):
     """`respond` against the test stub of Apple's API on 127.0.0.1: a run that answers every open
     request (as of the data's end), beside the report's time, and a run with nothing new."""
     key = os.path.join(DATA, "AuthKey_BENCH.p8")
-    shutil.copyfile(os.path.join(ROOT, "Tests", "RefundCostTests", "Fixtures", "api", "test-key.p8"), key)
+    shutil.copyfile(os.path.join(ROOT, "Tests", "Fixtures", "api", "test-key.p8"), key)
     os.chmod(key, 0o600)
     script = os.path.join(DATA, "stub-script.json")
     with open(script, "w") as handle:
@@ -323,7 +323,7 @@ def fetch_bench(customers_list):
     """`fetch transactions` of many customers from the stub, which enforces a rate of 50 calls a
     second as Apple does: the tool's own CPU per call, and memory as the customers grow."""
     key = os.path.join(DATA, "AuthKey_BENCH.p8")
-    shutil.copyfile(os.path.join(ROOT, "Tests", "RefundCostTests", "Fixtures", "api", "test-key.p8"), key)
+    shutil.copyfile(os.path.join(ROOT, "Tests", "Fixtures", "api", "test-key.p8"), key)
     os.chmod(key, 0o600)
     page = json.dumps({"signedTransactions": [], "hasMore": False, "revision": "r1"})
     script = os.path.join(DATA, "stub-fetch.json")

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Ingest
+@testable import Support
+@testable import TestSupport
+
+/// Files are decoded in pieces on all cores and kept in file and line order: the pieces must
+/// never show, whatever their size.
+@Suite("Reading the App Store files in pieces")
+struct AppStorePartsTests {
+    /// A copy of the sample with lines to reject and blank lines spread through one file, read
+    /// whole-ish (the default piece size) and in pieces of about 2 KB (a line or two each).
+    @Test func piecesOfAnySizeReadAsTheWholeFileDoes() throws {
+        let root = try copyOfSample()
+        let path = root + "/notifications/2026-09.jsonl"
+        var lines = try TestFiles.read(path).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.insert("{not json", at: 2)
+        lines.insert("", at: 40)
+        lines.insert("{\"signedPayload\": \"a.b.c\"}\r", at: lines.count - 3)
+        // A line far longer than a piece: it is read whole, wherever the pieces fall.
+        lines.insert("{\"signedPayload\": \"" + String(repeating: "x", count: 50_000) + "\"}", at: 100)
+        try TestFiles.write(lines.joined(separator: "\n"), to: path)
+
+        func read(partSize: Int) throws -> (input: AppStoreInput, rejects: [Reject]) {
+            let rejects = RejectLog(keepingAll: true)
+            let asOf = Timestamp(milliseconds: AppStoreFixture.october + 40 * AppStoreFixture.day)
+            let options = AppStoreOptions(
+                asOf: asOf,
+                signatures: AppStoreFixture.signatures(environment: .production, asOf: asOf, also: try testRoots(root)))
+            let input = try AppStoreReader(options: options, rejects: rejects, partSize: partSize).read(InputLayout(root: root))
+            return (input, rejects.all ?? [])
+        }
+        let whole = try read(partSize: AppStoreParts.defaultPartSize)
+        let pieces = try read(partSize: 2000)
+        #expect(whole.rejects.count == 3)
+        #expect(whole.rejects.map(\.line) == [3, 101, lines.count - 3])
+        #expect(pieces.rejects == whole.rejects)
+        #expect(whole.input.notifications.count > 1000)
+        #expect(pieces.input.notifications == whole.input.notifications)
+        #expect(pieces.input.transactions == whole.input.transactions)
+        #expect(pieces.input.copies == whole.input.copies)
+        #expect(pieces.input.renewals == whole.input.renewals)
+        #expect(pieces.input.counts == whole.input.counts)
+        #expect(pieces.input.checksums == whole.input.checksums)
+        #expect(whole.input.checksums[path] == (try SHA256.file(path)))
+    }
+
+    /// Long runs say how far they are: after every piece, the bytes and lines read so far.
+    @Test func progressCountsEveryByteAndLine() throws {
+        let root = try copyOfSample()
+        let asOf = Timestamp(milliseconds: AppStoreFixture.october + 40 * AppStoreFixture.day)
+        let options = AppStoreOptions(
+            asOf: asOf, signatures: AppStoreFixture.signatures(environment: .production, asOf: asOf, also: try testRoots(root)))
+        let heard = Mutex((calls: 0, bytes: 0, lines: 0))
+        let layout = try InputLayout(root: root)
+        let input = try AppStoreReader(options: options, rejects: RejectLog(), partSize: 100_000) { bytes, lines in
+            heard.withLock { $0 = ($0.calls + 1, bytes, lines) }
+        }.read(layout)
+        let files = layout.notificationFiles + layout.transactionFiles
+        let last = heard.withLock { $0 }
+        #expect(last.calls > files.count)
+        #expect(last.bytes == files.reduce(0) { $0 + (FileSystem.fileSize($1) ?? 0) })
+        #expect(last.lines == input.counts.notificationLines + input.counts.historyLines)
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import Attribution
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import TestSupport
+
+@Suite("Reading cost files in parallel")
+struct ParallelReadingTests {
+    /// One thread or four, the report's files are the same bytes.
+    @Test func threadsDoNotChangeTheReport() throws {
+        let root = TestFiles.packageRoot + "/Data/sample"
+        let window = try #require(ReportWindow(month: "2026-10"))
+        var texts: [[String]] = []
+        for threads in [1, 4] {
+            let out = try TestFiles.temporaryDirectory("threads-\(threads)")
+            var options = try reportOptions(data: root, out: out, window: window)
+            options.threads = threads
+            let outcome = try ReportRun.execute(options)
+            #expect(!outcome.readSequentially)
+            texts.append(try (ReportFiles.csvNames + ["rejects.csv"]).map { try TestFiles.read(outcome.folder + "/" + $0) })
+        }
+        #expect(texts[0] == texts[1])
+    }
+
+    /// A request id reused with different content: the first in file order wins, whatever
+    /// the threads did, so the run reads again in order and says so.
+    @Test func aConflictingRequestIdFallsBackToFileOrder() throws {
+        var fixture = AppStoreFixture()
+        fixture.costs = "timestamp,account_id,category,cost,currency,quantity,unit,request_id\n"
+        for index in 0..<3000 {
+            fixture.costs += "2026-10-05T00:00:00Z,anon,api,0.01,USD,,,r\(index)\n"
+        }
+        fixture.costs += "2026-10-06T00:00:00Z,anon,api,5.00,USD,,,r7\n"
+        let root = try fixture.write()
+        let window = try #require(ReportWindow(month: "2026-10"))
+        var options = try reportOptions(data: root, out: try TestFiles.temporaryDirectory("out"), window: window)
+        options.threads = 2
+        let outcome = try ReportRun.execute(options)
+        #expect(outcome.readSequentially)
+        // The late 5.00 repeats r7 with other content: it is dropped, 3000 x 0.01 stay.
+        #expect(try #require(outcome.figures?.summary.last).classes[.unlinked] == Money(nanos: 30_000_000_000))
+    }
+}

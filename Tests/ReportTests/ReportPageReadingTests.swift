@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import Attribution
+@testable import Report
+@testable import Support
+@testable import TestSupport
+
+/// What a finance lead reads on the page, beyond the numbers the CSV files hold: dates as a
+/// person says them, the words explained, the leak against the cost it is part of.
+@Suite("Report page reading")
+struct ReportPageReadingTests {
+    static let page = TestFiles.packageRoot + "/reports/2026-10/report.html"
+
+    @Test func theHeaderSaysTheWindowAndTheAsOfTimeInWords() throws {
+        let html = try TestFiles.read(Self.page)
+        #expect(html.contains("1 to 31 October 2026; App Store data as of 1 November 2026, 00:00 UTC; amounts in USD."))
+        #expect(!html.contains("<p class=\"sub\">Window"), "no ISO timestamps in the header")
+
+        let day = Int64(86_400_000)
+        let october = Timestamp(milliseconds: 1_790_812_800_000)
+        func window(_ from: Int64, _ to: Int64) -> ReportWindow {
+            ReportWindow(
+                start: Timestamp(milliseconds: october.milliseconds + from * day),
+                end: Timestamp(milliseconds: october.milliseconds + to * day), label: "x")
+        }
+        #expect(PageText.days(window(2, 17)) == "3 to 17 October 2026")
+        #expect(PageText.days(window(-3, 4)) == "28 September to 4 October 2026")
+        #expect(PageText.days(window(61, 97)) == "1 December 2026 to 5 January 2027")
+        #expect(PageText.days(window(0, 1)) == "1 October 2026")
+        #expect(PageText.timeName(Timestamp(milliseconds: october.milliseconds + 3_723_000)) == "1 October 2026, 01:02:03 UTC")
+    }
+
+    @Test func theClassesAndTermsAreExplainedOnThePage() throws {
+        let html = try TestFiles.read(Self.page)
+        guard let start = html.range(of: "<h2>Words on this page</h2>") else {
+            Issue.record("no glossary")
+            return
+        }
+        let glossary = String(html[start.upperBound...])
+        for term in [
+            "premature", "unlinked", "unentitled", "billing grace, unpaid", "after refund", "leak", "beyond grace",
+            "sunk cost",
+        ] {
+            #expect(glossary.contains("<dt>\(term)</dt>"), "\(term)")
+        }
+    }
+
+    /// From trend.csv by hand: September leaked 22.497774 + 2.478224 = 24.975998 of 823.877 served
+    /// (3.03%); October 13.773109 + 8.528700 = 22.301809 of 1,291.181472 (1.73%).
+    @Test func theLeakIsShownAsAShareOfCostMonthByMonth() throws {
+        let html = try TestFiles.read(Self.page)
+        #expect(
+            html.contains(
+                "<tr><td>September 2026</td><td class=\"n\">823.88</td><td class=\"n\">24.98</td><td class=\"n\">3.0%</td></tr>"))
+        #expect(
+            html.contains(
+                "<tr><td>October 2026 (report month)</td><td class=\"n\">1,291.18</td><td class=\"n\">22.30</td><td class=\"n\">1.7%</td></tr>"
+            ))
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+
+@testable import Attribution
+@testable import Ingest
+@testable import Ledger
+@testable import Pipeline
+@testable import Report
+@testable import Support
+@testable import Synthetic
+
+/// Paths and scratch files for tests that go through real files.
+enum TestFiles {
+    /// `Tests/Fixtures/NAME`.
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/\(name)"
+        ).path
+    }
+
+    static var packageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// A fresh empty folder under the system temporary folder.
+    static func temporaryDirectory(_ label: String = #function) throws -> String {
+        let name = label.filter { $0.isLetter || $0.isNumber }
+        let path = NSTemporaryDirectory() + "refund-cost-tests/\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func read(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+}
+
+/// Reads a whole CSV file through the real reader into strings.
+func readRecords(_ path: String) throws -> [(line: Int, fields: [String])] {
+    var records: [(line: Int, fields: [String])] = []
+    try CSVReader.read(path: path) { record in records.append((record.line, record.strings)) }
+    return records
+}
+
+/// Parses bytes through a `CSVParser` fed in blocks of `blockSize`, to test block boundaries.
+func parseInBlocks(_ bytes: [UInt8], blockSize: Int) throws -> [(line: Int, fields: [String])] {
+    var records: [(line: Int, fields: [String])] = []
+    let parser = CSVParser(file: "memory.csv")
+    try bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let end = min(raw.count, offset + blockSize)
+            try parser.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { records.append(($0.line, $0.strings)) }
+            offset = end
+        }
+    }
+    try parser.finish { records.append(($0.line, $0.strings)) }
+    return records
+}
+
+/// What a run of the built `refund-cost` executable printed and how it exited.
+struct ToolRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the built executable as a user or a script would; kills it after `timeout` seconds
+/// (status 124), so a hang fails the test instead of stopping the suite.
+func runTool(_ arguments: [String], timeout: Double = 120, environment: [String: String] = [:]) throws -> ToolRun {
+    let process = Process()
+    process.executableURL = toolExecutable()
+    process.arguments = withTestRoot(arguments)
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let deadline = DispatchTime.now() + timeout
+    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    let killed = process.terminationReason == .uncaughtSignal
+    return ToolRun(
+        status: killed ? 124 : process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// The built `refund-cost` beside the test bundle.
+func toolExecutable() -> URL {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let executable = binary.appendingPathComponent("refund-cost")
+    // xctest bundles live one level deeper than the executable on some layouts.
+    if FileManager.default.fileExists(atPath: executable.path) { return executable }
+    return binary.deletingLastPathComponent().appendingPathComponent("refund-cost")
+}
+
+/// Data written by `generate` and by the fixtures is signed with a test chain whose root lies
+/// beside it; the tests name that root as a user would, unless the test says otherwise.
+func withTestRoot(_ arguments: [String]) -> [String] {
+    // fetch writes into --data and reads no signatures.
+    if arguments.first == "fetch" { return arguments }
+    // Tests stay apart from the user's record of verified files unless they name one.
+    let keepApart = arguments.contains("--data") && !arguments.contains("--verified-files")
+    let arguments = keepApart ? arguments + ["--verified-files", "none"] : arguments
+    guard let dataIndex = arguments.firstIndex(of: "--data"), dataIndex + 1 < arguments.count,
+        !arguments.contains("--trust-root"), !arguments.contains("--no-verify")
+    else { return arguments }
+    let root = arguments[dataIndex + 1] + "/" + DatasetGenerator.testRootName
+    guard FileManager.default.fileExists(atPath: root) else { return arguments }
+    return arguments + ["--trust-root", root]
+}
+
+/// A copy of `Data/sample` to spoil, in a fresh folder.
+func copyOfSample(_ label: String = #function) throws -> String {
+    let root = try TestFiles.temporaryDirectory(label) + "/data"
+    try FileManager.default.copyItem(atPath: TestFiles.packageRoot + "/Data/sample", toPath: root)
+    return root
+}
+
+/// Report options for a data folder, trusting the test root that lies beside signed test data.
+func reportOptions(data: String, out: String, window: ReportWindow) throws -> RunOptions {
+    var options = RunOptions(data: data, out: out, window: window)
+    options.appStore.extraTrustRoots = try testRoots(data)
+    return options
+}
+
+/// The test root beside a data folder (written by `generate` and by the fixtures), as DER.
+func testRoots(_ data: String) throws -> [[UInt8]] {
+    let path = data + "/" + DatasetGenerator.testRootName
+    guard FileManager.default.fileExists(atPath: path) else { return [] }
+    return try Certificate.load(path: path).map(\.der)
+}
