@@ -23,6 +23,26 @@ package enum Parallel {
         try workers(count, threads: threads, start: { _ in () }) { _, index in try body(index) }.results
     }
 
+    /// Runs pieces of work of different result types side by side and returns their results as
+    /// one tuple, in the order given: `let (a, b) = try Parallel.all(threads: 2, { ... }, { ... })`.
+    ///
+    /// If any piece throws, the error of the first is rethrown.
+    package static func all<each Value: Sendable>(
+        threads: Int, _ work: repeat @escaping @Sendable () throws -> each Value
+    ) throws -> (repeat each Value) {
+        var pieces: [@Sendable () throws -> any Sendable] = []
+        for piece in repeat each work { pieces.append { try piece() } }
+        let results = try map(pieces.count, threads: threads) { [pieces] index in try pieces[index]() }
+        var position = 0
+        // Each result is the one its piece returned, so it always has that piece's type.
+        func next<Result>(_: Result.Type) -> Result {
+            defer { position += 1 }
+            guard let result = results[position] as? Result else { preconditionFailure("piece \(position) changed type") }
+            return result
+        }
+        return (repeat next((each Value).self))
+    }
+
     /// Runs `threads` workers, each with state of its own made by `start(worker)`.
     ///
     /// Workers take the items `0..<count` in turn, whichever is free taking the next, and `body`

@@ -35,6 +35,20 @@ struct ParallelTests {
         }
     }
 
+    @Test(arguments: [1, 3])
+    func piecesOfDifferentTypesComeBackInTheirPlaces(threads: Int) throws {
+        let (number, text, list) = try Parallel.all(
+            threads: threads, { (1...100).reduce(0, +) }, { String(repeating: "ab", count: 3) }, { [0.5, 1.5] })
+        #expect(number == 5050)
+        #expect(text == "ababab")
+        #expect(list == [0.5, 1.5])
+        #expect(throws: Failure(index: 1)) {
+            _ = try Parallel.all(
+                threads: threads, { 0 }, { () throws -> String in throw Failure(index: 1) },
+                { () throws -> Int in throw Failure(index: 2) })
+        }
+    }
+
     @Test func noItemsMeansNoWork() throws {
         let calls = Atomic<Int>(0)
         let results = try Parallel.map(0, threads: 8) { index in

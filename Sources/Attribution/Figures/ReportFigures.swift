@@ -55,47 +55,21 @@ package struct ReportFigures: Sendable {
         transactionCount = ledger.transactions.count
         accountCount = ledger.accounts.count
         // Each kind of figure reads the ledger and the totals alone: they are worked out side by side.
-        let kinds = try Parallel.map(Kind.allCases.count, threads: FileSystem.processorCount) { index -> Kind.Figures in
-            switch Kind.allCases[index] {
-            case .refunds: .refunds(try RefundFigure.all(ledger: ledger, totals: totals, window: window, rates: rates))
-            case .leaks: .leaks(LeakFigure.all(ledger: ledger, totals: totals))
-            case .subscriptionLosses: .subscriptionLosses(try SubscriptionLossFigure.all(ledger: ledger, totals: totals))
-            case .familyLinks: .familyLinks(FamilyLinkFigure.all(ledger: ledger))
-            case .familySpend: .familySpend(try FamilySpendFigure.all(ledger: ledger, totals: totals))
-            case .consumption:
-                .consumption(
-                    ConsumptionFigure.all(
-                        ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window,
-                        policy: policy))
-            }
-        }
-        for figures in kinds {
-            switch figures {
-            case .refunds(let figures): refunds = figures
-            case .leaks(let figures): leaks = figures
-            case .subscriptionLosses(let figures): subscriptionLosses = figures
-            case .familyLinks(let figures): familyLinks = figures
-            case .familySpend(let figures): familySpend = figures
-            case .consumption(let figures): consumption = figures
-            }
-        }
+        (refunds, leaks, subscriptionLosses, familyLinks, familySpend, consumption) = try Parallel.all(
+            threads: FileSystem.processorCount,
+            { try RefundFigure.all(ledger: ledger, totals: totals, window: window, rates: rates) },
+            { LeakFigure.all(ledger: ledger, totals: totals) },
+            { try SubscriptionLossFigure.all(ledger: ledger, totals: totals) },
+            { FamilyLinkFigure.all(ledger: ledger) },
+            { try FamilySpendFigure.all(ledger: ledger, totals: totals) },
+            {
+                ConsumptionFigure.all(
+                    ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window,
+                    policy: policy)
+            })
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)
         summary = rows.filter { !$0.isEmpty }
         total = try SummaryFigure.total(of: rows, totals: totals)
         counts = FigureCounts(self)
-    }
-
-    /// The kinds of figure worked out apart, before the summary that reads them.
-    private enum Kind: CaseIterable {
-        case refunds, leaks, subscriptionLosses, familyLinks, familySpend, consumption
-
-        enum Figures: Sendable {
-            case refunds([RefundFigure])
-            case leaks([LeakFigure])
-            case subscriptionLosses([SubscriptionLossFigure])
-            case familyLinks([FamilyLinkFigure])
-            case familySpend([FamilySpendFigure])
-            case consumption([ConsumptionFigure])
-        }
     }
 }
