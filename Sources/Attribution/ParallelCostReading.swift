@@ -9,7 +9,10 @@ import Synchronization
 ///
 /// Rejects keep file and line order, whatever thread found them.
 package enum ParallelCostReading {
-    package struct Result: Sendable {
+    /// What the cost files gave, however they were read (here, or in the partials of a
+    /// distributed run): merged totals with credit rows not yet settled, per-file counts,
+    /// checksums and rejects in file order, and the bill's outcome.
+    package struct Result: Sendable, Codable {
         /// Merged, with credit rows not yet settled.
         package var totals: AttributionTotals
         package var summaries: [CostFileSummary]
@@ -23,6 +26,28 @@ package enum ParallelCostReading {
         package var rowRejects: [Reject]
         /// What became of the FOCUS bill's pool rows; nil when `costs/` holds no bill.
         package var allocation: PoolAllocation?
+
+        /// Readings of different files, in file order, as one: totals merged exactly, lists
+        /// joined, the bill's outcome from the one reading that had it.
+        package static func joined(_ readings: [Result], totals empty: AttributionTotals) throws -> Result {
+            var joined = Result(
+                totals: empty, summaries: [], inputs: [], readSequentially: false, headerRejects: [], rowRejects: [],
+                allocation: nil)
+            for reading in readings {
+                do {
+                    try joined.totals.merge(reading.totals)
+                } catch {
+                    throw CostSumError(file: nil, underlying: error)
+                }
+                joined.summaries += reading.summaries
+                joined.inputs += reading.inputs
+                joined.readSequentially = joined.readSequentially || reading.readSequentially
+                joined.headerRejects += reading.headerRejects
+                joined.rowRejects += reading.rowRejects
+                joined.allocation = joined.allocation ?? reading.allocation
+            }
+            return joined
+        }
     }
 
     /// Per part: what it found.

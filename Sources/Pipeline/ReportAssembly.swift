@@ -22,47 +22,12 @@ package enum ReportAssembly {
         }
     }
 
-    /// What the cost files gave, however they were read: merged totals with credit rows not yet
-    /// settled, per-file counts, checksums and rejects in file order, and the bill's outcome.
-    package struct CostReading: Sendable {
-        package var totals: AttributionTotals
-        package var summaries: [CostFileSummary]
-        package var inputs: [InputFileRecord]
-        package var headerRejects: [Reject]
-        package var rowRejects: [Reject]
-        package var readSequentially: Bool
-        package var allocation: PoolAllocation?
-
-        package init(_ reading: ParallelCostReading.Result) {
-            totals = reading.totals
-            summaries = reading.summaries
-            inputs = reading.inputs
-            headerRejects = reading.headerRejects
-            rowRejects = reading.rowRejects
-            readSequentially = reading.readSequentially
-            allocation = reading.allocation
-        }
-
-        package init(
-            totals: AttributionTotals, summaries: [CostFileSummary], inputs: [InputFileRecord], headerRejects: [Reject],
-            rowRejects: [Reject], readSequentially: Bool, allocation: PoolAllocation?
-        ) {
-            self.totals = totals
-            self.summaries = summaries
-            self.inputs = inputs
-            self.headerRejects = headerRejects
-            self.rowRejects = rowRejects
-            self.readSequentially = readSequentially
-            self.allocation = allocation
-        }
-    }
-
     /// Settles, works out, checks and writes the report of `costs`; the App Store side's rejects
     /// are already in `rejects`.
     ///
     /// `attributor` is the one the costs were read with (building one indexes every transaction).
     package static func run(
-        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], costs: CostReading,
+        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], costs: ParallelCostReading.Result,
         options: RunOptions, folder: OutputFolder, rejects: RejectLog, timings: Timings
     ) throws -> ReportOutcome {
         // As one reading lists them: every unusable header first, then rows in file order.

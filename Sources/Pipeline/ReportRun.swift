@@ -126,7 +126,7 @@ package enum ReportRun {
 
         // 3. Figures, reconciliation and every file.
         let outcome = try ReportAssembly.run(
-            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: ReportAssembly.CostReading(reading),
+            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: reading,
             options: options, folder: folder, rejects: rejects, timings: timings)
         if options.endsProcess { ProcessLifetime.keepUntilExit(loaded, attributor, reading) }
         return outcome

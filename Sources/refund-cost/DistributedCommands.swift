@@ -105,10 +105,10 @@ enum PartialCommand: Command {
             options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
             seeds: try arguments.value(seeds), to: out)
         if !quiet {
-            let rows = partial.summaries.reduce(0) { $0 + $1.rows }
+            let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
             print(
                 "refund-cost partial: \(out): \(partial.files.count) cost files, \(Format.count(rows)) rows, "
-                    + "\(partial.rowRejects.count + partial.headerRejects.count) rejected, in \(Format.seconds(Clock.monotonicSeconds() - started))"
+                    + "\(partial.reading.rowRejects.count + partial.reading.headerRejects.count) rejected, in \(Format.seconds(Clock.monotonicSeconds() - started))"
             )
         }
         return 0

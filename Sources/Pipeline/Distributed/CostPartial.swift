@@ -12,24 +12,18 @@ import Support
 /// computed twice, it is the same.
 package struct CostPartial: Sendable, Codable {
     package static let kind = "cost partial"
-    package static let version = 4
+    package static let version = 5
 
     /// What the totals depend on besides the rows; the merge refuses partials that differ.
     package var settings: PartialSettings
     /// The cost files read, in the snapshot's order.
     package var files: [String]
-    /// Credit rows not yet settled: they are settled once, over all partials, by the merge.
-    package var totals: AttributionTotals
-    package var summaries: [CostFileSummary]
-    package var inputs: [InputFileRecord]
-    package var headerRejects: [Reject]
-    package var rowRejects: [Reject]
-    package var readSequentially: Bool
+    /// What the files gave; credit rows not yet settled: they are settled once, over all
+    /// partials, by the merge. (A FOCUS bill's outcome only in one process: a bill is spread
+    /// over every usage row at once.)
+    package var reading: ParallelCostReading.Result
     /// Request ids settled in another partial that this one counted as repeats.
     package var seeded: Int
-    /// What became of the FOCUS bill's pool rows (one process only: a bill is spread over every
-    /// usage row at once); nil without a bill.
-    package var allocation: PoolAllocation?
 
     /// Reads `files` (all of them in one process; a group of whole files in a distributed run).
     ///
@@ -45,15 +39,12 @@ package struct CostPartial: Sendable, Codable {
             threads: recordClaims ? 1 : options.threads,
             registry: { RequestRegistry(hash: requestKey, seeds: seeds, recordsClaims: recordClaims) },
             progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
-        return CostPartial(
-            settings: settings, files: files, totals: reading.totals, summaries: reading.summaries, inputs: reading.inputs,
-            headerRejects: reading.headerRejects, rowRejects: reading.rowRejects, readSequentially: reading.readSequentially,
-            seeded: seeds.count, allocation: reading.allocation)
+        return CostPartial(settings: settings, files: files, reading: reading, seeded: seeds.count)
     }
 
     /// Ids claimed first here, by file: what settling duplicates across partials compares.
     package var claims: [(file: String, claims: [RequestClaim])] {
-        summaries.map { ($0.path, $0.claims) }
+        reading.summaries.map { ($0.path, $0.claims) }
     }
 }
 

@@ -58,7 +58,7 @@ package enum DistributedRun {
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
         // Its own rows against the limit; the merge adds up every partial's and the snapshot's.
         try refuseBeyondLimit(
-            snapshot.rejects + partial.headerRejects + partial.rowRejects, options,
+            snapshot.rejects + partial.reading.headerRejects + partial.reading.rowRejects, options,
             consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, to: out)
         return partial

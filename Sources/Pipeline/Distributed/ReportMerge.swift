@@ -17,22 +17,8 @@ package enum ReportMerge {
         folder: OutputFolder, rejects: RejectLog, timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
-        var totals = attributor.emptyCopy().totals
-        var summaries: [CostFileSummary] = []
-        var inputs: [InputFileRecord] = []
-        for partial in ordered {
-            do {
-                try totals.merge(partial.totals)
-            } catch {
-                throw CostSumError(file: nil, underlying: error)
-            }
-            summaries += partial.summaries
-            inputs += partial.inputs
-        }
-        let costs = ReportAssembly.CostReading(
-            totals: totals, summaries: summaries, inputs: inputs, headerRejects: ordered.flatMap(\.headerRejects),
-            rowRejects: ordered.flatMap(\.rowRejects), readSequentially: ordered.contains { $0.readSequentially },
-            allocation: ordered.compactMap(\.allocation).first)
+        // Header rejects of every partial first, then rows, as one reading lists them.
+        let costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: attributor.emptyCopy().totals)
         return try ReportAssembly.run(
             loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: options, folder: folder,
             rejects: rejects, timings: timings)
