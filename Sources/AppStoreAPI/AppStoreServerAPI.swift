@@ -1,57 +1,6 @@
 import Ingest
 import Support
 
-/// Why a call to Apple could not be made at all.
-package enum APIError: DiagnosticError {
-    case signing
-    case client(String)
-
-    package var diagnostic: Diagnostic {
-        switch self {
-        case .signing: Diagnostic("the in-app purchase key could not sign a token")
-        case .client(let detail): Diagnostic("the HTTP client could not start: \(detail)")
-        }
-    }
-}
-
-/// How one call ended, after its retries.
-package enum APIOutcome: Sendable {
-    /// 2xx: Apple took it.
-    case accepted(HTTPResponse)
-    /// 4xx other than 401 and 429: Apple refused this request; others go on.
-    case refused(status: Int, errorCode: Int?, message: String?)
-    /// 401: the key, its id or the issuer id is wrong; nothing else will work either.
-    case unauthorized(status: Int, errorCode: Int?, message: String?)
-    /// No answer worth keeping after the retries (5xx, 5000001, network, 429 past the deadline).
-    case failed(reason: String, status: Int?, errorCode: Int?)
-}
-
-/// Apple's hosts, and the override for tests.
-package enum APIBase {
-    package static let production = "https://api.storekit.apple.com"
-    package static let sandbox = "https://api.storekit-sandbox.apple.com"
-
-    /// The base URL for `environment`, or `override` (`--api-url`): plain `http://` only to a
-    /// loopback address, so a token never crosses a network in clear text.
-    package static func url(sandbox useSandbox: Bool, override: String?) -> Result<String, BaseURLError> {
-        guard let override else { return .success(useSandbox ? sandbox : production) }
-        var url = override
-        while url.hasSuffix("/") { url.removeLast() }
-        if url.hasPrefix("https://") { return .success(url) }
-        guard url.hasPrefix("http://") else { return .failure(BaseURLError(url: override)) }
-        let rest = url.dropFirst("http://".count)
-        let host = rest.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
-        let name =
-            host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst()) : String(host.split(separator: ":").first ?? "")
-        let loopback = name == "localhost" || name == "::1" || name.hasPrefix("127.")
-        return loopback ? .success(url) : .failure(BaseURLError(url: override))
-    }
-}
-
-package struct BaseURLError: Error {
-    package var url: String
-}
-
 /// The App Store Server API: every call goes through `call`, which signs a fresh token, keeps
 /// the rate under Apple's 50 requests per second, honours `Retry-After` on 429 and backs off
 /// with jitter on 5xx and network errors, never past the call's deadline.
@@ -185,29 +134,4 @@ package final class AppStoreServerAPI {
     /// A transaction id or a page token, percent-encoded but for letters, digits and `-_.`: never
     /// trusted raw in a path or a query (the same escape names the files fetch writes).
     package static func pathComponent(_ text: String) -> String { CutHistory.escaped(text) }
-}
-
-/// Apple's error body: `{"errorCode": 4000185, "errorMessage": "..."}`.
-struct AppleError {
-    var code: Int?
-    var message: String?
-
-    init(_ body: [UInt8]) {
-        var code: Int?
-        var message: String?
-        body.withUnsafeBytes { bytes in
-            var cursor = JSONCursor(bytes)
-            try? cursor.members { cursor, key in
-                if key == "errorCode" {
-                    code = Int(try cursor.lenientInteger())
-                } else if key == "errorMessage" {
-                    message = try cursor.optionalString()
-                } else {
-                    try cursor.skip()
-                }
-            }
-        }
-        self.code = code
-        self.message = message
-    }
 }

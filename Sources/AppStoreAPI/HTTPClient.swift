@@ -1,34 +1,6 @@
 internal import CCurl
 import Support
 
-/// One HTTP request: what the App Store Server API is asked.
-package struct HTTPRequest: Sendable {
-    package var method: String
-    package var url: String
-    package var headers: [(String, String)]
-    package var body: [UInt8]
-
-    package init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-    }
-}
-
-/// What came back: the status, the headers the client needs, and the body (at most 1 MiB).
-package struct HTTPResponse: Sendable {
-    package var status: Int
-    /// Header names in lower case.
-    package var headers: [String: String]
-    package var body: [UInt8]
-}
-
-/// A request that got no HTTP answer: no connection, a timeout, a cut response, a body past the cap.
-package struct HTTPFailure: Error, Sendable, CustomStringConvertible {
-    package var description: String
-}
-
 /// HTTP over libcurl: TLS verified against the system's CA store, a connect timeout of 10 s
 /// and a whole-request timeout of 30 s, response bodies capped at 1 MiB, proxies from the
 /// usual environment variables (`https_proxy`, `no_proxy`), as libcurl reads them.

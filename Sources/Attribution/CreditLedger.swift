@@ -2,31 +2,6 @@ import Ingest
 import Ledger
 import Support
 
-/// A cost row paid for with prepaid credits, held until all rows are read: credits are drawn
-/// oldest purchase first, in time order, whatever order the files list the rows in.
-package struct CreditRow: Sendable, Codable {
-    var account: Int32
-    var t: Timestamp
-    var quantityNanos: Int64
-    var cost: Money
-    var originalCost: Money
-    var currency: CurrencyCode
-    /// Id in the owning totals' category table.
-    var category: Int32
-}
-
-/// One consumable purchase as a source of credits.
-struct CreditPack: Sendable {
-    var transaction: Int
-    /// Credits granted, in nano-units like a row's quantity: `credits x quantity`, held wide
-    /// enough for the largest pack products.csv and Apple's quantity allow (a billion credits
-    /// bought ten times is 1e19 nano-credits, past Int64).
-    var credits: Int128
-    var purchase: Timestamp
-    /// Credits are void from the refund on.
-    var revokedAt: Timestamp?
-}
-
 /// Every account's credit packs (docs/domain.md rule 7), from consumable transactions and the
 /// `credits` column of products.csv.
 package struct CreditLedger: Sendable {
@@ -59,17 +34,5 @@ package struct CreditLedger: Sendable {
         return packs(Int32(account)).first { $0.transaction == transaction }.map { pack in
             Int64(clamping: pack.credits / Int128(Money.nanosPerUnit))
         }
-    }
-}
-
-/// How many credits of each pack were drawn, and when: what a consumption request's
-/// `consumptionPercentage` is computed from.
-package struct CreditDraws: Sendable {
-    /// Per pack transaction: (time, credits drawn in nano-units), in time order.
-    package var draws: [Int: [(at: Timestamp, nanos: Int64)]] = [:]
-
-    /// Credits drawn from the pack at or before `t`, in nano-units.
-    package func drawn(fromTransaction transaction: Int, through t: Timestamp) -> Int64 {
-        (draws[transaction] ?? []).reduce(0) { $1.at <= t ? $0 + $1.nanos : $0 }
     }
 }

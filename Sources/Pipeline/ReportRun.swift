@@ -4,63 +4,6 @@ import Ledger
 import Report
 import Support
 
-/// How a report run ended.
-package struct ReportOutcome: Sendable {
-    package var folder: String
-    /// Where a failed run's rejects went (`OUT/LABEL.rejects.csv`).
-    package var rejectsFile: String
-    package var figures: ReportFigures?
-    package var conservation: Conservation?
-    /// What was rejected: lines, the rows they stand for, files refused whole, reasons.
-    package var rejects: RejectTally
-    /// How much of each input folder was counted.
-    package var completeness = InputCompleteness()
-    /// What the run says on stderr but did not stop for.
-    package var warnings: [String] = []
-    package var costRows = 0
-    package var costBytes = 0
-    package var costSeconds = 0.0
-    package var totalSeconds = 0.0
-    /// True when rejects exceeded `--max-rejects`: the previous report was left as it was and
-    /// the rejects went to `rejectsFile`.
-    package var failedOnRejects = false
-    /// A request id was reused with different content, so cost files were read again in order.
-    package var readSequentially = false
-    /// How the App Store data's signatures fared, in the page's words.
-    package var signatures = SignatureStatement()
-    /// Files whose signatures an earlier run verified, not checked again.
-    package var filesVerifiedEarlier = 0
-    /// History pages that say Apple has more, with no later page: the data may be incomplete.
-    package var incompleteHistories: [String] = []
-}
-
-/// Progress a run reports while it reads cost files.
-package struct ReportProgress: Sendable {
-    package var file: String
-    package var bytes: Int
-    package var rows: Int
-    /// What `rows` counts: cost rows, or lines of the App Store files.
-    package var unit = "rows"
-}
-
-/// A run that stopped on an input it cannot use: what went wrong, and where the rejects found
-/// so far went.
-///
-/// The previous report is untouched.
-package struct ReportRunFailure: DiagnosticError {
-    package var underlying: any Error
-    package var destination: String
-    package var rejectsFile: String?
-
-    package var diagnostic: Diagnostic {
-        var diagnostic = Diagnostic.of(underlying)
-        if !diagnostic.message.hasSuffix("\n") { diagnostic.message += "\n" }
-        diagnostic.message += "The previous report in \(destination)/, if any, is unchanged."
-        if let rejectsFile { diagnostic.message += " The lines rejected so far are in \(rejectsFile)." }
-        return diagnostic
-    }
-}
-
 /// The monthly batch: read everything, attribute every cost row, write every output file.
 ///
 /// Either every file of `OUT/LABEL/` is replaced at once, or nothing there changes.

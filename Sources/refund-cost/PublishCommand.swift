@@ -79,8 +79,3 @@ enum PublishCommand: Command {
         return line
     }
 }
-
-/// A publish that changed nothing, with the reason.
-struct PublishFailed: DiagnosticError {
-    let diagnostic: Diagnostic
-}

@@ -1,81 +1,4 @@
-import Attribution
-import Ingest
-import Ledger
-import Pipeline
-import Report
 import Support
-import Synthetic
-
-/// One option a subcommand accepts.
-struct OptionSpec {
-    var name: String
-    /// Placeholder for the value (`DIR`, `N`); nil for a flag.
-    var value: String?
-    var help: String
-    var repeatable = false
-}
-
-/// What a subcommand accepts and how its help page reads.
-struct CommandSpec {
-    var name: String
-    var summary: String
-    var usage: String
-    var options: [OptionSpec]
-    var discussion: String
-    var examples: [String]
-}
-
-/// The options given on the command line, read through their declarations (`Option`, `Flag`).
-struct ParsedArguments {
-    /// The command they were given to, for errors.
-    var command: String
-    /// The names the command declares: reading any other is a mistake in the command.
-    var declared: Set<String>
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
-
-    init(command: String, declared: Set<String>) {
-        self.command = command
-        self.declared = declared
-    }
-}
-
-/// A command line the tool cannot follow; exit status 2.
-enum UsageError: DiagnosticError {
-    case unknownCommand(String, suggestion: String?)
-    case unknownOption(String, command: String, suggestion: String?)
-    case missingValue(String, command: String)
-    case missingOption(String, command: String)
-    case unexpectedArgument(String, command: String)
-    case invalidValue(option: String, value: String, expected: String, command: String)
-
-    var diagnostic: Diagnostic {
-        let message =
-            switch self {
-            case .unknownCommand(let name, let suggestion):
-                "unknown command '\(name)'" + didYouMean(suggestion) + "\nRun 'refund-cost --help' to see the commands."
-            case .unknownOption(let option, let command, let suggestion):
-                "unknown option '\(option)' for '\(command)'" + didYouMean(suggestion) + hint(command)
-            case .missingValue(let option, let command):
-                "\(option) needs a value" + hint(command)
-            case .missingOption(let option, let command):
-                "\(command) needs \(option)" + hint(command)
-            case .unexpectedArgument(let argument, let command):
-                "unexpected argument '\(argument)' (options start with --)" + hint(command)
-            case .invalidValue(let option, let value, let expected, let command):
-                "\(option) '\(value)': expected \(expected)" + hint(command)
-            }
-        return Diagnostic(message)
-    }
-
-    private func didYouMean(_ suggestion: String?) -> String {
-        suggestion.map { "; did you mean '\($0)'?" } ?? ""
-    }
-
-    private func hint(_ command: String) -> String {
-        "\nRun 'refund-cost \(command) --help' for usage."
-    }
-}
 
 enum ArgumentParser {
     /// Parses `--name value`, `--name=value` and `--flag` against the command's options.
@@ -148,9 +71,4 @@ enum ArgumentParser {
         }
         return previous[b.count]
     }
-}
-
-/// The help option every command has.
-enum CommonOptions {
-    static let help = OptionSpec(name: "help", value: nil, help: "Show this help.")
 }

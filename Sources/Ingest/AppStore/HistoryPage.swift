@@ -1,53 +1,5 @@
 import Support
 
-/// Why one line (or one element of a page) of App Store data was refused: the field and a
-/// reason a person can act on.
-package struct AppStoreDecodingError: Error, Sendable, Hashable {
-    package var field: String
-    package var reason: String
-
-    init(field: String, reason: String) {
-        self.field = field
-        self.reason = reason
-    }
-
-    /// Maps what the JSON cursor or the JWS decoder threw.
-    init(_ error: any Error) {
-        switch error {
-        case let json as JSONError:
-            // A signed payload's fields read as if it had arrived decoded: data.signedTransactionInfo.price.
-            let prefix = "signedPayload."
-            field = json.field.hasPrefix(prefix) ? String(json.field.dropFirst(prefix.count)) : json.field
-            reason = json.reason
-        case let jws as JWSError:
-            field = ""
-            reason = jws.description
-        case let decoding as AppStoreDecodingError:
-            self = decoding
-        default:
-            field = ""
-            reason = "\(error)"
-        }
-    }
-
-    /// The same error inside an element of a page: `notificationHistory[3]` + `data.price`.
-    func within(_ outer: String) -> AppStoreDecodingError {
-        AppStoreDecodingError(field: field.isEmpty ? outer : outer + "." + field, reason: reason)
-    }
-}
-
-/// A notification as decoded, with the other transaction copies its line carried (V1 bodies
-/// list every receipt of the subscription).
-package struct DecodedNotification: Sendable {
-    package var notification: NotificationRecord
-    /// The copy of the transaction it carried (`data.signedTransactionInfo`, or a V1 receipt's
-    /// main entry).
-    package var transaction: TransactionRecord?
-    /// The renewal info it carried (`data.signedRenewalInfo`), if any.
-    package var renewal: RenewalRecord?
-    package var otherTransactions: [TransactionRecord] = []
-}
-
 /// A page of an App Store Server API history response: whether Apple has more after it.
 package struct HistoryPage: Sendable, Hashable {
     package var hasMore: Bool

@@ -1,0 +1,176 @@
+internal import CSystem
+import Glibc
+
+/// File-system queries and changes that are not about one open file.
+package enum FileSystem {
+    /// What a path names, as far as reading it goes.
+    package enum Kind: Sendable, Hashable {
+        case regularFile
+        case directory
+        /// A pipe, socket or device: opening or reading it can block forever.
+        case special
+        case missing
+    }
+
+    package struct Entry: Sendable, Hashable {
+        package var name: String
+        package var kind: Kind
+        package var isDirectory: Bool { kind == .directory }
+    }
+
+    /// A file's size and last modification (nanoseconds since 1970), following symbolic links.
+    package static func status(_ path: String) -> (bytes: Int, modified: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// Who owns `path` and who may write it: what a file trusted with a decision must show
+    /// (ssh refuses its files on the same grounds).
+    ///
+    /// A sticky folder (like `/tmp`) counts as not writable by others: they cannot replace or
+    /// remove a file of ours in it, and a file they put there first is theirs, which is refused.
+    /// True when group or others may read `path` (a private key must not be).
+    package static func readableByOthers(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & (S_IRGRP | S_IROTH | S_IWGRP | S_IWOTH) != 0
+    }
+
+    package static func ownership(_ path: String) -> (ownedByUser: Bool, writableByOthers: Bool)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let sticky = info.st_mode & S_IFMT == S_IFDIR && info.st_mode & S_ISVTX != 0
+        let ownedByUser = info.st_uid == getuid() || (sticky && info.st_uid == 0)
+        return (ownedByUser, !sticky && info.st_mode & (S_IWGRP | S_IWOTH) != 0)
+    }
+
+    /// An environment variable, if set.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// What `path` names, following symbolic links.
+    package static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory
+        default: return .special
+        }
+    }
+
+    package static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The entries of a directory, sorted by name so that every run reads files in the same order.
+    package static func list(_ directory: String) throws(SystemError) -> [Entry] {
+        guard let dir = opendir(directory) else {
+            throw SystemError(operation: "list the folder", path: directory, code: errno)
+        }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            entries.append(Entry(name: name, kind: kind(directory + "/" + name)))
+        }
+        return entries.sorted { $0.name.bytesPrecede($1.name) }
+    }
+
+    /// Creates the directory and its parents; an existing directory is fine.
+    package static func createDirectory(_ path: String) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw SystemError(operation: "create the folder", path: prefix, code: errno)
+            }
+            prefix += "/"
+        }
+    }
+
+    package static func rename(_ from: String, to: String) throws(SystemError) {
+        if Glibc.rename(from, to) != 0 {
+            throw SystemError(operation: "rename to \(to)", path: from, code: errno)
+        }
+    }
+
+    package static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    /// Removes a directory tree (used to replace an output folder as a whole).
+    package static func removeTree(_ path: String) throws(SystemError) {
+        guard isDirectory(path) else {
+            if unlink(path) != 0 && errno != ENOENT {
+                throw SystemError(operation: "remove", path: path, code: errno)
+            }
+            return
+        }
+        for entry in try list(path) {
+            try removeTree(path + "/" + entry.name)
+        }
+        if rmdir(path) != 0 { throw SystemError(operation: "remove the folder", path: path, code: errno) }
+    }
+
+    package static var processID: Int32 { getpid() }
+
+    /// True while a process with this id runs (one that is not ours counts too).
+    package static func processIsAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Swaps two existing paths in one step, so a reader sees the old or the new entry and
+    /// never neither.
+    ///
+    /// False when this kernel or file system cannot (the caller then renames).
+    package static func exchange(_ a: String, _ b: String) -> Bool {
+        refund_cost_exchange_paths(a, b) == 0
+    }
+
+    /// The absolute path with every symbolic link resolved; for a path that does not exist
+    /// yet, its nearest existing ancestor resolved and the rest appended.
+    package static func resolvedPath(_ path: String) -> String {
+        var existing = path.isEmpty ? "." : path
+        var missing: [Substring] = []
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                let rest = missing.reversed().joined(separator: "/")
+                return rest.isEmpty ? base : (base == "/" ? "/" : base + "/") + rest
+            }
+            guard let slash = existing.lastIndex(of: "/") else {
+                missing.append(Substring(existing))
+                existing = "."
+                continue
+            }
+            missing.append(existing[existing.index(after: slash)...])
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
+    }
+
+    /// True when `name` matches the shell glob `glob` (`*`, `?`, `[...]`), as a shell matches a
+    /// file name.
+    package static func matches(glob: String, name: String) -> Bool { fnmatch(glob, name, 0) == 0 }
+
+    /// Cores online, for the default number of threads.
+    package static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}

@@ -1,0 +1,58 @@
+import AppStoreAPI
+import Attribution
+import Ingest
+import Pipeline
+import Support
+
+/// What every command that calls Apple takes.
+///
+/// The key, its id, the issuer, another host for tests, and how long one call may wait for its
+/// retries. The key file must be readable by its
+/// owner only.
+enum APIOptions {
+    static let key = Option(
+        "key", "FILE", help: "The in-app purchase key from App Store Connect (.p8, readable by you only).")
+    static let keyID = Option("key-id", "ID", help: "The key's id (10 characters, in App Store Connect beside the key).")
+    static let issuerID = Option(
+        "issuer-id", "ID", help: "Your issuer id (a UUID, in App Store Connect's Integrations page).")
+    static let apiURL = Option("api-url", "URL", help: "Another base URL (tests; plain http:// only to a loopback address).")
+    static let maxWait = Option<TimeSpan>.duration(
+        "max-wait", help: "Longest wait for one call's retries (default 10m).", upTo: .hours(12))
+
+    static let specs = [key.spec, keyID.spec, issuerID.spec, apiURL.spec, maxWait.spec]
+
+    /// Apple's host for the environment, or `--api-url` (plain http:// only to a loopback address).
+    static func baseURL(_ arguments: ParsedArguments, sandbox: Bool) throws(UsageError) -> String {
+        switch APIBase.url(sandbox: sandbox, override: try arguments.value(apiURL)) {
+        case .success(let url): return url
+        case .failure(let error):
+            throw arguments.invalid(
+                apiURL, text: error.url,
+                expected: "an https:// URL, or http:// to a loopback address (127.0.0.1, ::1, localhost)")
+        }
+    }
+
+    /// `--max-wait`: the longest one call waits in all for its retries, in seconds.
+    static func maxWait(_ arguments: ParsedArguments) throws(UsageError) -> Double {
+        Double((try arguments.value(maxWait) ?? .minutes(10)).milliseconds) / 1000
+    }
+
+    static func credentials(_ arguments: ParsedArguments, bundleID: String?) throws -> APICredentials {
+        let path = try arguments.required(key)
+        let keyID = try arguments.required(keyID)
+        let issuerID = try arguments.required(issuerID)
+        guard let bundleID else { throw UsageError.missingOption("--bundle-id ID", command: arguments.command) }
+        guard let exposed = FileSystem.readableByOthers(path) else {
+            throw arguments.invalid(key, expected: "a readable .p8 key file")
+        }
+        guard !exposed else {
+            throw arguments.invalid(
+                key, expected: "a key only you can read: group or others can read it now; run chmod 600 \(path)")
+        }
+        guard let bytes = try? FileDescriptor.readAll(path), let privateKey = ECPrivateKey(pem: bytes) else {
+            throw arguments.invalid(
+                key, expected: "the in-app purchase key as App Store Connect gives it (.p8: a PKCS#8 PEM P-256 private key)")
+        }
+        return APICredentials(key: privateKey, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
+    }
+}

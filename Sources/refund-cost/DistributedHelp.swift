@@ -1,0 +1,38 @@
+import Pipeline
+import Support
+
+/// The steps of a report run on many machines (docs/contract.md, Past one machine).
+///
+/// Each takes the
+/// options `report` takes (the same ones for every step), plus its own.
+enum DistributedHelp {
+    static let discussion = """
+        A report in steps, for data too large for one machine (scaleout/ drives them on Spark):
+
+          1. refund-cost snapshot --snapshot S.snapshot ARGS
+             reads and verifies the App Store side once (notifications, transactions, accounts,
+             products, rates, consent, deliveries) into one file;
+          2. refund-cost partial --snapshot S.snapshot --file COSTFILE ... --partial P.partial ARGS
+             attributes the rows of some whole cost files, on any machine that sees --data;
+          3. refund-cost settle --snapshot S.snapshot --partials DIR
+             finds request ids claimed in two partials; prints each partial to compute again, with
+             its seeds: run step 2 again for it with --seeds P.partial.seeds;
+          4. refund-cost merge --snapshot S.snapshot --partials DIR ARGS
+             writes OUT/LABEL/ exactly as `refund-cost report ARGS` would.
+
+        ARGS are report's options (--data, --month or --from/--to, --out and the rest), the same for
+        every step: a step refuses a snapshot or partials made with others. Partials are pure
+        functions of their inputs, so a step that runs twice writes the same content.
+        """
+
+    /// Report's own options (the same declarations: every step reads them as report does), then
+    /// the step's.
+    static func stepOptions(_ extra: [OptionSpec]) -> [OptionSpec] {
+        typealias R = ReportCommand
+        return DataOptions.around(
+            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.heavyUse.spec, R.allowEmpty.spec, R.journal.spec] + extra)
+    }
+
+    static let snapshot = Option("snapshot", "FILE", help: "The ledger snapshot (step 1).")
+    static let partials = Option("partials", "DIR", help: "The folder of the partials (every *.partial in it).")
+}

@@ -1,0 +1,23 @@
+import Pipeline
+import Support
+
+/// `refund-cost merge`: step 4.
+enum MergeCommand: Command {
+    static let spec = CommandSpec(
+        name: "merge",
+        summary: "Step 4 of a distributed report: the snapshot and every partial into the report's files.",
+        usage: "refund-cost merge --snapshot FILE --partials DIR --data DIR --month YYYY-MM --out DIR [options]",
+        options: DistributedHelp.stepOptions([DistributedHelp.snapshot.spec, DistributedHelp.partials.spec]),
+        discussion: DistributedHelp.discussion,
+        examples: [
+            "refund-cost merge --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --partials /tmp/refund-cost-example/work/parts --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --trust-root Data/sample/test-root.der"
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let (options, _) = try ReportCommand.reportOptions(arguments)
+        let partials = try SettleCommand.partialFiles(try arguments.required(DistributedHelp.partials))
+        let outcome = try DistributedRun.merge(
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
+        return try ReportCommand.printOutcome(outcome, options: options)
+    }
+}

@@ -1,0 +1,41 @@
+import Pipeline
+import Support
+
+/// `refund-cost partial`: step 2.
+enum PartialCommand: Command {
+    static let spec = CommandSpec(
+        name: "partial",
+        summary: "Step 2 of a distributed report: the cost rows of some whole cost files, as exact partial totals.",
+        usage:
+            "refund-cost partial --snapshot FILE --file COSTFILE [--file ...] --partial FILE [--seeds FILE] --data DIR --month YYYY-MM [options]",
+        options: DistributedHelp.stepOptions([DistributedHelp.snapshot.spec, file.spec, partial.spec, seeds.spec]),
+        discussion: DistributedHelp.discussion,
+        examples: [
+            "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-08.csv --file 2026-09.csv --file 2026-10.csv --partial /tmp/refund-cost-example/work/parts/a.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
+        ])
+
+    static let file = Option(
+        "file", "COSTFILE", help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.",
+        repeatable: true)
+    static let partial = Option("partial", "FILE", help: "Where to write the partial.")
+    static let seeds = Option("seeds", "FILE", help: "Request ids settled in other partials (from settle).")
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
+        let files = try arguments.values(file)
+        guard !files.isEmpty else { throw UsageError.missingOption("--file COSTFILE", command: spec.name) }
+        let out = try arguments.required(partial)
+        let started = Clock.monotonicSeconds()
+        let partial = try DistributedRun.partial(
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
+            seeds: try arguments.value(seeds), to: out)
+        if !quiet {
+            let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
+            print(
+                "refund-cost partial: \(out): \(partial.files.count) cost files, \(Format.count(rows)) rows, "
+                    + "\(partial.reading.rowRejects.count + partial.reading.headerRejects.count) rejected, in \(Format.seconds(Clock.monotonicSeconds() - started))"
+            )
+        }
+        return 0
+    }
+}
