@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Support
+import Support
 
 /// The stub of Apple's API (Tests/stub/appstore_stub.py) on 127.0.0.1, started for one test:
 /// it answers from a script and logs every request, which the test then checks.

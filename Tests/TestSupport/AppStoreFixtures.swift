@@ -1,12 +1,12 @@
 import Foundation
 
-@testable import Attribution
-@testable import Ingest
-@testable import Ledger
-@testable import Pipeline
-@testable import Report
-@testable import Support
-@testable import Synthetic
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// Builds App Store inputs by hand for tests: transactions and notifications as JSON, signed
 /// into JWS form, written into a real `--data` folder and read through the real code path.

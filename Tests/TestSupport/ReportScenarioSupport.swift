@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-@testable import Attribution
-@testable import Ingest
-@testable import Ledger
-@testable import Pipeline
-@testable import Report
-@testable import Support
-@testable import Synthetic
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// Runs the real report on a fixture folder and reads its CSV files back by column name.
 struct ReportResult {

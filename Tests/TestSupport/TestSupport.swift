@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
 
-@testable import Attribution
-@testable import Ingest
-@testable import Ledger
-@testable import Pipeline
-@testable import Report
-@testable import Support
-@testable import Synthetic
+import Attribution
+import Ingest
+import Ledger
+import Pipeline
+import Report
+import Support
+import Synthetic
 
 /// Paths and scratch files for tests that go through real files.
 enum TestFiles {
