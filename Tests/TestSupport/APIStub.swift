@@ -1,5 +1,4 @@
 import Foundation
-
 import Support
 
 /// The stub of Apple's API (Tests/stub/appstore_stub.py) on 127.0.0.1, started for one test:

@@ -1,6 +1,5 @@
-import Foundation
-
 import Attribution
+import Foundation
 import Ingest
 import Ledger
 import Pipeline

@@ -1,13 +1,12 @@
-import Foundation
-import Testing
-
 import Attribution
+import Foundation
 import Ingest
 import Ledger
 import Pipeline
 import Report
 import Support
 import Synthetic
+import Testing
 
 /// Runs the real report on a fixture folder and reads its CSV files back by column name.
 struct ReportResult {

@@ -1,7 +1,6 @@
+import Attribution
 import Dispatch
 import Foundation
-
-import Attribution
 import Ingest
 import Ledger
 import Pipeline
