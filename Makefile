@@ -73,7 +73,7 @@ page-check: page-deps
 STATIC_BINARY := .build/static/release/refund-cost
 SPARK_PYTHON := scaleout/.venv/bin/python
 static-build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --build-path .build/static
+	$(SWIFT) build -c release --static-swift-stdlib --build-path .build/static --product refund-cost
 
 spark-deps:
 	@if ! command -v java >/dev/null 2>&1; then \

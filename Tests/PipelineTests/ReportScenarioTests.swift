@@ -23,28 +23,8 @@ struct ReportScenarioTests {
     /// P is refunded on Oct 11 (R); the server cut P off but M1 kept using it. U buys pro.yearly on
     /// Oct 25 and used the app before; an anonymous account used it too.
     func familyRefundMonth() -> F {
-        var fixture = F()
+        var fixture = F.familyRefund(purchaser: "p", members: ["m1", "m2"])
         let refundAt = t0 + 10 * d
-        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        for (id, account) in [("201", "m1"), ("202", "m2")] {
-            fixture.notify(
-                "ONE_TIME_CHARGE", uuid: "share-\(id)", signed: t0 + h,
-                transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
-            fixture.notify(
-                "REVOKE", uuid: "revoke-\(id)", signed: refundAt + 3 * minute,
-                transaction: F.transaction(
-                    id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: refundAt + 3 * minute,
-                    extra: ["revocationDate": refundAt + 3 * minute, "revocationReason": 0, "revocationType": "FAMILY_REVOKE"]),
-                received: refundAt + 4 * minute)
-            fixture.link(account, id)
-        }
-        fixture.notify(
-            "REFUND", uuid: "refund", signed: refundAt + 1000,
-            transaction: F.transaction(
-                "100", purchase: t0, signed: refundAt + 1000,
-                extra: ["revocationDate": refundAt, "revocationReason": 1, "revocationType": "REFUND_FULL"]),
-            received: refundAt + 2000)
-        fixture.link("p", "100")
         fixture.notify(
             "SUBSCRIBED", uuid: "u-buy", signed: t0 + 24 * d,
             transaction: F.transaction(

@@ -124,13 +124,15 @@ struct AppStoreFixture {
 extension AppStoreFixture {
     /// A family: purchaser P (acct-p) buys lifetime at t0; members M1, M2 get it at t0 + 1h;
     /// P is refunded at t0 + 10d; the members' REVOKEs carry a dated FAMILY_REVOKE 3 minutes later.
-    static func familyRefund() -> AppStoreFixture {
+    ///
+    /// The accounts are named `purchaser` and `members` (two).
+    static func familyRefund(purchaser: String = "acct-p", members: [String] = ["acct-m1", "acct-m2"]) -> AppStoreFixture {
         typealias F = AppStoreFixture
         let (t0, h, d) = (october, hour, day)
         var fixture = F()
         let refundAt = t0 + 10 * d
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        for (id, account) in [("201", "acct-m1"), ("202", "acct-m2")] {
+        for (id, account) in zip(["201", "202"], members) {
             fixture.notify(
                 "ONE_TIME_CHARGE", uuid: "share-\(id)", signed: t0 + h,
                 transaction: F.transaction(id, ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
@@ -148,7 +150,7 @@ extension AppStoreFixture {
                 "100", purchase: t0, signed: refundAt + 1000,
                 extra: ["revocationDate": refundAt, "revocationReason": 1, "revocationType": "REFUND_FULL"]),
             received: refundAt + 2000)
-        fixture.link("acct-p", "100")
+        fixture.link(purchaser, "100")
         return fixture
     }
 }

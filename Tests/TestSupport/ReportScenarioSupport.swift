@@ -6,7 +6,6 @@ import Pipeline
 import Report
 import Support
 import Synthetic
-import Testing
 
 /// Runs the real report on a fixture folder and reads its CSV files back by column name.
 struct ReportResult {
@@ -29,14 +28,17 @@ struct ReportResult {
 
     /// The summary row of a product (the empty product for the rows of no product; totals.csv is the total).
     func summary(_ product: String) throws -> [String: String] {
-        try #require(try rows("summary.csv").first { $0["product_id"] == product })
+        guard let row = try rows("summary.csv").first(where: { $0["product_id"] == product }) else {
+            throw MissingInReport("summary.csv has no row for product '\(product)'")
+        }
+        return row
     }
 
     /// The one row of totals.csv.
     func totals() throws -> [String: String] {
         let rows = try rows("totals.csv")
-        #expect(rows.count == 1)
-        return try #require(rows.first)
+        guard rows.count == 1, let row = rows.first else { throw MissingInReport("totals.csv has \(rows.count) rows, not 1") }
+        return row
     }
 
     func text(_ file: String) throws -> String { try TestFiles.read(folder + "/" + file) }
@@ -46,11 +48,18 @@ func runReport(
     _ root: String, month: String = "2026-10", asOf: Int64? = nil, grace: TimeSpan = .hours(1), label: String = #function
 ) throws -> ReportResult {
     let out = try TestFiles.temporaryDirectory(label + "-out")
-    let window = try #require(ReportWindow(month: month))
+    guard let window = ReportWindow(month: month) else { throw MissingInReport("'\(month)' is not a month") }
     // The data is signed with a test chain whose root lies beside it (fixtures and Data/sample).
     var options = try reportOptions(data: root, out: out, window: window)
     if let asOf { options.asOf = Timestamp(milliseconds: asOf) }
     options.grace = grace
     let outcome = try ReportRun.execute(options)
     return ReportResult(folder: outcome.folder, outcome: outcome)
+}
+
+/// What a test expected in a report and did not find: the test fails with this message (the
+/// support target stays free of the test framework, so release and static builds build it).
+struct MissingInReport: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
