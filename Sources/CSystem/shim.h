@@ -22,6 +22,12 @@ static inline int refund_cost_exchange_paths(const char *a, const char *b) {
 #endif
 }
 
+// Asks the processor to bring the cache line at `address` in for writing: a hint, never a
+// fault, whatever the address (x86 PREFETCHW / ARM PRFM both ignore an unmapped one).
+static inline void refund_cost_prefetch_for_writing(const void *address) {
+    __builtin_prefetch(address, 1, 3);
+}
+
 // Where `needle` first occurs in `haystack` (GNU memmem), or NULL.
 static inline const void *refund_cost_find_bytes(const void *haystack, size_t count, const void *needle, size_t length) {
     return memmem(haystack, count, needle, length);

@@ -59,7 +59,15 @@ package struct CostRowChecker: Sendable {
     package func take(
         _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
     ) throws -> Reject? {
-        try counting(line: record.line) { try count(check(record), into: &summary, requests: requests, body) }
+        // The id's slot is fetched from memory while the rest of the row is checked.
+        var hashed: UInt128?
+        if let index = columns.requestID {
+            let id = record.trimmed(index)
+            if !id.isEmpty { hashed = requests.prefetch(id) }
+        }
+        return try counting(line: record.line) {
+            try count(check(record), hashed: hashed, into: &summary, requests: requests, body)
+        }
     }
 
     /// The same for one line of an OpenMeter export (JSON lines).
@@ -82,14 +90,16 @@ package struct CostRowChecker: Sendable {
         }
     }
 
+    /// `hashed` is the request id's hash when `prefetch` worked it out already.
     private func count(
-        _ outcome: Outcome, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
+        _ outcome: Outcome, hashed: UInt128? = nil, into summary: inout CostFileSummary, requests: RequestRegistry,
+        _ body: (CostRow) throws -> Void
     ) throws -> Reject? {
         summary.rows += 1
         switch outcome {
         case .accepted(let row, let requestID):
             if let requestID {
-                let entry = requests.entry(requestID, for: row)
+                let entry = hashed.map { requests.entry(hashed: $0, for: row) } ?? requests.entry(requestID, for: row)
                 switch requests.claim(entry) {
                 case .first:
                     if requests.recordsClaims { summary.claims.append(RequestClaim(entry: entry, line: row.line)) }

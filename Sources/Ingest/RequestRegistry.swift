@@ -19,6 +19,10 @@ package final class RequestRegistry: Sendable {
     /// A lock cannot live in an array by value: each shard is an object holding one.
     private final class Shard: Sendable {
         let seen = Mutex(RequestTable())
+        /// Where the table's slots lie and how many, published under the lock after every claim
+        /// and read without it, only to prefetch: a stale pair costs a useless hint, nothing else.
+        let slotsBase = Atomic<Int>(0)
+        let slotCount = Atomic<Int>(0)
     }
 
     private let shards: [Shard]
@@ -40,13 +44,39 @@ package final class RequestRegistry: Sendable {
         RequestEntry(id: hash.hash128(requestID), content: contentDigest(row))
     }
 
+    /// The same, from the id's hash worked out earlier (`prefetch`).
+    package func entry(hashed id: UInt128, for row: CostRow) -> RequestEntry {
+        RequestEntry(id: id, content: contentDigest(row))
+    }
+
+    /// Hashes a request id and starts fetching the table slot its claim will look at first.
+    ///
+    /// The rest of the row is read while the slot comes in from memory: the table is far larger
+    /// than the caches, so without the hint every claim waits for memory. Returns the hash.
+    package func prefetch(_ requestID: UnsafeRawBufferPointer) -> UInt128 {
+        let id = hash.hash128(requestID)
+        let key = RequestEntry(id: id, content: 0).id
+        let shard = shards[Int(truncatingIfNeeded: key >> 70) & (shards.count - 1)]
+        let base = shard.slotsBase.load(ordering: .relaxed)
+        let count = shard.slotCount.load(ordering: .relaxed)
+        if base != 0, count > 0, let address = UnsafeRawPointer(bitPattern: base) {
+            Prefetch.forWriting(address + RequestTable.home(key, in: count) * RequestTable.slotBytes)
+        }
+        return id
+    }
+
     /// Claims a request id with its row's content: the first row with an id counts, later
     /// ones are repeats (or conflicts, when their content differs).
     package func claim(_ entry: RequestEntry) -> Claim {
         // The high id bits pick the shard, the low ones the slot inside it.
         let shard = Int(truncatingIfNeeded: entry.id >> 70) & (shards.count - 1)
-        return shards[shard].seen.withLock { seen in
-            guard let existing = seen.insert(entry) else { return .first }
+        let owner = shards[shard]
+        return owner.seen.withLock { seen in
+            let existing = seen.insert(entry)
+            let (base, count) = seen.slotsAddress
+            owner.slotsBase.store(base, ordering: .relaxed)
+            owner.slotCount.store(count, ordering: .relaxed)
+            guard let existing else { return .first }
             return existing.content == entry.content ? .repeated : .conflicting
         }
     }

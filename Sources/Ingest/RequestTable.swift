@@ -7,6 +7,7 @@ import Support
 /// size (not only powers of two), so that a hundred million ids do not sit in a table twice
 /// their size, as doubling would leave them just after it grew.
 struct RequestTable {
+    static let slotBytes = MemoryLayout<UInt128>.stride
     private var slots: [UInt128]
     private(set) var count = 0
 
@@ -35,10 +36,15 @@ struct RequestTable {
         return found
     }
 
+    /// Where the slots lie and how many there are (they move when the table grows).
+    var slotsAddress: (base: Int, count: Int) {
+        slots.withUnsafeBufferPointer { (Int(bitPattern: $0.baseAddress), $0.count) }
+    }
+
     /// Where an id's probe starts: its low 64 bits scaled to the table's size (a multiply, not
     /// a division, so any size works).
     @inline(__always)
-    private static func home(_ id: UInt128, in size: Int) -> Int {
+    static func home(_ id: UInt128, in size: Int) -> Int {
         Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: id).multipliedFullWidth(by: UInt64(size)).high)
     }
 
