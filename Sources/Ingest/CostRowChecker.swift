@@ -61,7 +61,8 @@ package struct CostRowChecker: Sendable {
     ) throws -> Reject? {
         // The id's slot is fetched from memory while the rest of the row is checked.
         var hashed: UInt128?
-        if let index = columns.requestID {
+        // Only a row as wide as the header has the field (`check` refuses the others).
+        if let index = columns.requestID, record.count == columns.width {
             let id = record.trimmed(index)
             if !id.isEmpty { hashed = requests.prefetch(id) }
         }

@@ -39,6 +39,20 @@ struct CostFileReaderTests {
         )
     }
 
+    /// A row shorter than the header is refused before its request id is looked at: the id's
+    /// column is past the row's end (found by FuzzCostRows; its input is in the seed corpus).
+    @Test func aShortRowIsRefusedBeforeItsRequestIdIsRead() throws {
+        let (rows, summary, rejects) = try read(
+            "timestamp,account_id,category,cost,currency,quantity,unit,request_id\n"
+                + "x\n"
+                + "2026-10-05T12:00:00Z,acct-1,api,1.5\n"
+                + "2026-10-05T12:00:00Z,acct-1,api,1.5,USD,,,r1\n")
+        #expect(rows.map(\.line) == [4])
+        #expect(summary.rows == 3 && summary.accepted == 1 && summary.rejected == 2)
+        #expect(rejects.map(\.line) == [2, 3])
+        #expect(rejects.allSatisfy { $0.reason.hasPrefix("row has ") })
+    }
+
     @Test func readsTheContractColumnsInAnyOrder() throws {
         let result = try read(
             """
