@@ -19,8 +19,9 @@ package final class RequestRegistry: Sendable {
     /// A lock cannot live in an array by value: each shard is an object holding one.
     private final class Shard: Sendable {
         let seen = Mutex(RequestTable())
-        /// Where the table's slots lie and how many, published under the lock after every claim
-        /// and read without it, only to prefetch: a stale pair costs a useless hint, nothing else.
+        /// Where the table's slots lie and how many, published under the lock when they move (the
+        /// first claim, each growth) and read without it, only to prefetch: a stale pair costs a
+        /// useless hint, nothing else.
         let slotsBase = Atomic<Int>(0)
         let slotCount = Atomic<Int>(0)
     }
@@ -41,7 +42,7 @@ package final class RequestRegistry: Sendable {
 
     /// What the registry keeps of `row` with `requestID`.
     package func entry(_ requestID: UnsafeRawBufferPointer, for row: CostRow) -> RequestEntry {
-        RequestEntry(id: hash.hash128(requestID), content: contentDigest(row))
+        entry(hashed: hash.hash128(requestID), for: row)
     }
 
     /// The same, from the id's hash worked out earlier (`prefetch`).
@@ -73,9 +74,11 @@ package final class RequestRegistry: Sendable {
         let owner = shards[shard]
         return owner.seen.withLock { seen in
             let existing = seen.insert(entry)
-            let (base, count) = seen.slotsAddress
-            owner.slotsBase.store(base, ordering: .relaxed)
-            owner.slotCount.store(count, ordering: .relaxed)
+            if seen.slotCount != owner.slotCount.load(ordering: .relaxed) {
+                let (base, count) = seen.slotsAddress
+                owner.slotsBase.store(base, ordering: .relaxed)
+                owner.slotCount.store(count, ordering: .relaxed)
+            }
             guard let existing else { return .first }
             return existing.content == entry.content ? .repeated : .conflicting
         }

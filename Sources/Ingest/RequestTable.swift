@@ -36,6 +36,9 @@ struct RequestTable {
         return found
     }
 
+    /// How many slots there are: it changes only when the table grows, and the slots move.
+    var slotCount: Int { slots.count }
+
     /// Where the slots lie and how many there are (they move when the table grows).
     var slotsAddress: (base: Int, count: Int) {
         slots.withUnsafeBufferPointer { (Int(bitPattern: $0.baseAddress), $0.count) }
