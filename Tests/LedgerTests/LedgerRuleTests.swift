@@ -113,16 +113,7 @@ struct LedgerRuleTests {
     }
 
     @Test func reversedRefundRestoresAccess() throws {
-        var fixture = F()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify(
-            "REFUND", uuid: "refund", signed: t0 + 2 * d,
-            transaction: F.transaction(
-                "100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
-        fixture.notify(
-            "REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d,
-            transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
-        fixture.link("acct-p", "100")
+        let fixture = F.reversedRefund(purchaser: "acct-p")
         let (ledger, _, _) = try buildLedger(try fixture.write())
         let transaction = try #require(ledger.transaction("100"))
         #expect(transaction.end == nil)

@@ -173,16 +173,7 @@ struct ReportScenarioTests {
     }
 
     @Test func aReversedRefundIsPaidAccessAndCountedAsAReversal() throws {
-        var fixture = F()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify(
-            "REFUND", uuid: "refund", signed: t0 + 2 * d,
-            transaction: F.transaction(
-                "100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
-        fixture.notify(
-            "REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d,
-            transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
-        fixture.link("p", "100")
+        var fixture = F.reversedRefund(purchaser: "p")
         fixture.cost("p", at: t0 + 3 * d, "1.25")
         fixture.cost("p", at: t0 + 8 * d, "0.75")
         let result = try runReport(try fixture.write())

@@ -155,6 +155,26 @@ extension AppStoreFixture {
     }
 }
 
+extension AppStoreFixture {
+    /// A lifetime purchase at t0 (transaction 100, linked to `purchaser`), refunded at t0 + 2d,
+    /// the refund reversed at t0 + 6d.
+    static func reversedRefund(purchaser: String) -> AppStoreFixture {
+        typealias F = AppStoreFixture
+        let (t0, d) = (october, day)
+        var fixture = F()
+        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
+        fixture.notify(
+            "REFUND", uuid: "refund", signed: t0 + 2 * d,
+            transaction: F.transaction(
+                "100", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
+        fixture.notify(
+            "REFUND_REVERSED", uuid: "reversed", signed: t0 + 6 * d,
+            transaction: F.transaction("100", purchase: t0, signed: t0 + 6 * d))
+        fixture.link(purchaser, "100")
+        return fixture
+    }
+}
+
 /// Reads a fixture folder through ingestion and the ledger, as every command does.
 func buildLedger(
     _ root: String, asOf: Int64 = AppStoreFixture.october + 60 * AppStoreFixture.day,
