@@ -31,9 +31,12 @@ package final class RequestRegistry: Sendable {
     /// True when the reading tells which ids it claimed first (a partial of a distributed run).
     package let recordsClaims: Bool
 
+    /// A registry over `shards` tables (a power of two up to 256: the entry's route has 8 bits).
+    ///
     /// `seeds` are ids already claimed by rows that come earlier in another part of the run:
     /// every row with one of them is a repeat (or a conflict, when its content differs).
     package init(shards: Int = 64, hash: SipHash = .randomlyKeyed(), seeds: [RequestEntry] = [], recordsClaims: Bool = false) {
+        precondition(shards > 0 && shards <= 256 && shards & (shards - 1) == 0, "shards: a power of two up to 256")
         self.shards = (0..<shards).map { _ in Shard() }
         self.hash = hash
         self.recordsClaims = recordsClaims
@@ -56,12 +59,12 @@ package final class RequestRegistry: Sendable {
     /// than the caches, so without the hint every claim waits for memory. Returns the hash.
     package func prefetch(_ requestID: UnsafeRawBufferPointer) -> UInt128 {
         let id = hash.hash128(requestID)
-        let key = RequestEntry(id: id, content: 0).id
-        let shard = shards[Int(truncatingIfNeeded: key >> 70) & (shards.count - 1)]
+        let entry = RequestEntry(id: id, content: 0)
+        let shard = shards[Int(entry.route) & (shards.count - 1)]
         let base = shard.slotsBase.load(ordering: .relaxed)
         let count = shard.slotCount.load(ordering: .relaxed)
         if base != 0, count > 0, let address = UnsafeRawPointer(bitPattern: base) {
-            Prefetch.forWriting(address + RequestTable.home(key, in: count) * RequestTable.slotBytes)
+            Prefetch.forWriting(address + RequestTable.home(entry.key, in: count) * RequestTable.slotBytes)
         }
         return id
     }
@@ -69,18 +72,26 @@ package final class RequestRegistry: Sendable {
     /// Claims a request id with its row's content: the first row with an id counts, later
     /// ones are repeats (or conflicts, when their content differs).
     package func claim(_ entry: RequestEntry) -> Claim {
-        // The high id bits pick the shard, the low ones the slot inside it.
-        let shard = Int(truncatingIfNeeded: entry.id >> 70) & (shards.count - 1)
-        let owner = shards[shard]
+        // Some id bits pick the shard, the others are the key inside it.
+        let owner = shards[Int(entry.route) & (shards.count - 1)]
         return owner.seen.withLock { seen in
             let existing = seen.insert(entry)
             if seen.slotCount != owner.slotCount.load(ordering: .relaxed) {
-                let (base, count) = seen.slotsAddress
-                owner.slotsBase.store(base, ordering: .relaxed)
-                owner.slotCount.store(count, ordering: .relaxed)
+                owner.slotsBase.store(seen.slotsBase, ordering: .relaxed)
+                owner.slotCount.store(seen.slotCount, ordering: .relaxed)
             }
             guard let existing else { return .first }
-            return existing.content == entry.content ? .repeated : .conflicting
+            return existing == entry.content ? .repeated : .conflicting
+        }
+    }
+
+    /// How many distinct ids are held, and the bytes their tables take.
+    package var size: (ids: Int, bytes: Int) {
+        shards.reduce(into: (0, 0)) { total, shard in
+            shard.seen.withLock { table in
+                total.0 += table.count
+                total.1 += table.bytes
+            }
         }
     }
 

@@ -1,68 +1,84 @@
 import Support
 
-/// An open-addressed set of request entries keyed by their id bits: one 16-byte slot per entry,
-/// with linear probing.
+/// An open-addressed set of request entries: 12 bytes a slot (an entry's 64-bit key and 32-bit
+/// content), linear probing.
 ///
-/// The table is kept between 53% and 80% full: it grows by half when it passes 80%, to any
-/// size (not only powers of two), so that a hundred million ids do not sit in a table twice
-/// their size, as doubling would leave them just after it grew.
+/// The table is kept between 75% and 85% full: past 85% it grows by an eighth, to any size (not
+/// only powers of two), so it never holds more than 16 bytes per id. Growing that often moves
+/// each entry about eight times over a run, but a table is one shard of the registry, small
+/// enough to be rebuilt in cache.
 struct RequestTable {
-    static let slotBytes = MemoryLayout<UInt128>.stride
-    private var slots: [UInt128]
+    /// A slot is three 32-bit words: the key's low and high halves, then the content.
+    static let slotBytes = 12
+    static let wordsPerSlot = 3
+    static let initialSlots = 1024
+    private var words: [UInt32]
     private(set) var count = 0
+    private(set) var slotCount: Int
 
     init() {
-        slots = Array(repeating: 0, count: 1024)
+        slotCount = RequestTable.initialSlots
+        words = Array(repeating: 0, count: RequestTable.initialSlots * RequestTable.wordsPerSlot)
     }
 
-    /// The entry already stored for `entry`'s id, storing `entry` when the id is new (then nil).
-    mutating func insert(_ entry: RequestEntry) -> RequestEntry? {
-        if (count + 1) * 5 > slots.count * 4 { grow() }
-        let id = entry.id
-        let found = slots.withUnsafeMutableBufferPointer { slots -> RequestEntry? in
-            var slot = RequestTable.home(id, in: slots.count)
-            while true {
-                let existing = slots[slot]
-                if existing == 0 {
-                    slots[slot] = entry.packed
-                    return nil
-                }
-                if existing >> RequestEntry.contentBits == id { return RequestEntry(packed: existing) }
-                slot += 1
-                if slot == slots.count { slot = 0 }
-            }
-        }
+    /// The content already stored for `entry`'s key, storing `entry` when the key is new (then
+    /// nil).
+    mutating func insert(_ entry: RequestEntry) -> UInt32? {
+        if (count + 1) * 20 > slotCount * 17 { grow() }
+        let found = RequestTable.place(entry.key, entry.content, in: &words, slots: slotCount)
         if found == nil { count += 1 }
         return found
     }
 
-    /// How many slots there are: it changes only when the table grows, and the slots move.
-    var slotCount: Int { slots.count }
-
-    /// Where the slots lie and how many there are (they move when the table grows).
-    var slotsAddress: (base: Int, count: Int) {
-        slots.withUnsafeBufferPointer { (Int(bitPattern: $0.baseAddress), $0.count) }
+    /// Where the slots lie (they move when the table grows).
+    var slotsBase: Int {
+        words.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
     }
 
-    /// Where an id's probe starts: its low 64 bits scaled to the table's size (a multiply, not
-    /// a division, so any size works).
+    /// How many bytes the slots take.
+    var bytes: Int { words.count * MemoryLayout<UInt32>.stride }
+
+    /// Where a key's probe starts: the key scaled to the table's size (a multiply, not a
+    /// division, so any size works).
     @inline(__always)
-    static func home(_ id: UInt128, in size: Int) -> Int {
-        Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: id).multipliedFullWidth(by: UInt64(size)).high)
+    static func home(_ key: UInt64, in size: Int) -> Int {
+        Int(truncatingIfNeeded: key.multipliedFullWidth(by: UInt64(size)).high)
+    }
+
+    /// The content stored with `key`, or nil after storing it with `content`.
+    ///
+    /// The probe starts at the key's home slot and stops at the key or at the first empty slot.
+    @inline(__always)
+    private static func place(_ key: UInt64, _ content: UInt32, in words: inout [UInt32], slots: Int) -> UInt32? {
+        let low = UInt32(truncatingIfNeeded: key)
+        let high = UInt32(truncatingIfNeeded: key >> 32)
+        return words.withUnsafeMutableBufferPointer { words -> UInt32? in
+            var word = home(key, in: slots) * wordsPerSlot
+            while true {
+                let storedLow = words[word]
+                let storedHigh = words[word + 1]
+                if storedLow == 0 && storedHigh == 0 {
+                    words[word] = low
+                    words[word + 1] = high
+                    words[word + 2] = content
+                    return nil
+                }
+                if storedLow == low && storedHigh == high { return words[word + 2] }
+                word += wordsPerSlot
+                if word == words.count { word = 0 }
+            }
+        }
     }
 
     private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: 0, count: old.count + old.count / 2)
-        slots.withUnsafeMutableBufferPointer { slots in
-            for packed in old where packed != 0 {
-                var slot = RequestTable.home(packed >> RequestEntry.contentBits, in: slots.count)
-                while slots[slot] != 0 {
-                    slot += 1
-                    if slot == slots.count { slot = 0 }
-                }
-                slots[slot] = packed
-            }
+        let old = words
+        let oldSlots = slotCount
+        slotCount = oldSlots + max(oldSlots / 8, 64)
+        words = Array(repeating: 0, count: slotCount * RequestTable.wordsPerSlot)
+        for slot in 0..<oldSlots {
+            let word = slot * RequestTable.wordsPerSlot
+            let key = UInt64(old[word]) | UInt64(old[word + 1]) << 32
+            if key != 0 { _ = RequestTable.place(key, old[word + 2], in: &words, slots: slotCount) }
         }
     }
 }

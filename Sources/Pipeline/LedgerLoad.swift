@@ -57,8 +57,9 @@ package struct LedgerLoad: Sendable {
 
     /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
     ///
-    /// Unless `keepingRecords` (a snapshot writes them), the records read are let go once the
-    /// ledger is built: `appStore.input` then holds counts and checksums only.
+    /// Unless `keepingRecords` (a snapshot writes them, `explain` tells an account's rows), the
+    /// records read are let go once the ledger is built: `appStore` then holds counts and
+    /// checksums only.
     ///
     /// `progress` hears the bytes and lines of the notification and history files read so far.
     package init(
@@ -94,7 +95,7 @@ package struct LedgerLoad: Sendable {
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
-        if !keepingRecords { appStore.input.releaseRecords() }
+        if !keepingRecords { appStore.releaseRecords() }
         rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
         evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
     }

@@ -28,8 +28,10 @@ enum ExplainCommand: Command {
         let common = try DataOptions(arguments)
         let accountID = try arguments.required(account)
         let rejects = RejectLog()
+        // The account's rows of accounts.csv are part of its story: the records are kept.
         let loaded = try LedgerLoad(
-            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects,
+            keepingRecords: true)
         let costs = try AccountCosts.collect(
             accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
             mapping: common.costColumns, rejects: rejects)

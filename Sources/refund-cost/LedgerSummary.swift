@@ -17,7 +17,7 @@ enum LedgerSummary {
         let cutOff = asOf >= .latestAccepted ? "all signed data" : "as of \(asOf)"
         Swift.print("App Store data (\(environment.rawValue), \(cutOff)):")
         for row in CountLine.rows(counts.lines) { line(row.label, row.value) }
-        line("accounts.csv links / products", "\(Format.count(load.accountLinks.count)) / \(Format.count(load.products.count))")
+        line("accounts.csv links / products", "\(Format.count(load.accountLinkCount)) / \(Format.count(load.products.count))")
         line("transactions (latest copy of each)", Format.count(ledger.transactions.count))
         line("accounts holding transactions", Format.count(ledger.accounts.count))
         if !ledger.accountsWithoutTransactions.isEmpty {

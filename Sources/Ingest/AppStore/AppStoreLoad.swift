@@ -6,12 +6,16 @@ import Support
 /// Cost files are streamed separately.
 package struct AppStoreLoad: Sendable {
     package var input: AppStoreInput
-    package var accountLinks: [AccountLinkRow]
+    /// The rows of accounts.csv; empty once `releaseRecords` let them go.
+    package private(set) var accountLinks: [AccountLinkRow]
+    /// How many rows of accounts.csv were read, kept when the rows are let go.
+    package let accountLinkCount: Int
     package var products: [String: Product]
 
     package init(input: AppStoreInput, accountLinks: [AccountLinkRow], products: [String: Product]) {
         self.input = input
         self.accountLinks = accountLinks
+        accountLinkCount = accountLinks.count
         self.products = products
     }
 
@@ -22,6 +26,16 @@ package struct AppStoreLoad: Sendable {
         input = try AppStoreReader(options: options, rejects: rejects, verifiedFiles: verifiedFiles, progress: progress)
             .read(layout)
         accountLinks = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: rejects) } ?? []
+        accountLinkCount = accountLinks.count
         products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: rejects) } ?? [:]
+    }
+
+    /// Lets go of the records read (transactions, notifications, account rows).
+    ///
+    /// Once the ledger holds what it needs of them, a million accounts' rows are hundreds of
+    /// megabytes that the cost rows would otherwise be read beside. Counts and checksums stay.
+    package mutating func releaseRecords() {
+        input.releaseRecords()
+        accountLinks = []
     }
 }
