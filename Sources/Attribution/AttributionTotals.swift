@@ -48,6 +48,9 @@ package struct AttributionTotals: Sendable, Codable {
     /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`).
     package var creditRows: [CreditRow] = []
 
+    /// Totals over no product and no transaction: what a template attributor holds.
+    package static let empty = AttributionTotals(products: 0, transactions: 0)
+
     package init(products: Int, transactions: Int) {
         classByProduct = Array(repeating: ClassCosts(), count: products)
         beyondGraceByProduct = Array(repeating: .zero, count: products)

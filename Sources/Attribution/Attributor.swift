@@ -25,6 +25,16 @@ package struct Attributor: CostRowSink {
     static let month30: Int64 = 30 * 86_400_000
 
     package init(ledger: Ledger, window: ReportWindow, grace: TimeSpan, rates: ExchangeRates) {
+        self.init(ledger: ledger, window: window, grace: grace, rates: rates, sized: true)
+    }
+
+    /// An attributor that takes no rows itself: the threads reading the cost files take copies
+    /// of it (`emptyCopy`), and only they hold totals, each as large as the ledger.
+    package static func template(ledger: Ledger, window: ReportWindow, grace: TimeSpan, rates: ExchangeRates) -> Attributor {
+        Attributor(ledger: ledger, window: window, grace: grace, rates: rates, sized: false)
+    }
+
+    private init(ledger: Ledger, window: ReportWindow, grace: TimeSpan, rates: ExchangeRates, sized: Bool) {
         classifier = Classifier(ledger: ledger, grace: grace)
         self.window = window
         asOf = ledger.options.asOf
@@ -33,7 +43,7 @@ package struct Attributor: CostRowSink {
         var table = ByteKeyTable(capacity: ledger.accounts.count)
         for account in ledger.accounts { table.insert(account) }
         accounts = table
-        totals = AttributionTotals(products: products.names.count, transactions: ledger.transactions.count)
+        totals = sized ? AttributionTotals(products: products.names.count, transactions: ledger.transactions.count) : .empty
         credits = CreditLedger(ledger: ledger)
         periodMilliseconds = ledger.transactions.map { SubscriptionPeriod.of($0, products: ledger.products).span.milliseconds }
     }

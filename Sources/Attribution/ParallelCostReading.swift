@@ -213,7 +213,7 @@ package enum ParallelCostReading {
                 allocation = try bill.outcome(plan: plan, allocated: spread)
             }
             return Attributed(
-                totals: AttributionTotals(products: 0, transactions: 0), summaries: counted.summaries,
+                totals: .empty, summaries: counted.summaries,
                 headerRejects: counted.headerRejects, rowRejects: counted.rowRejects, allocation: allocation)
         }
 

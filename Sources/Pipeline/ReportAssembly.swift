@@ -97,9 +97,9 @@ package enum ReportAssembly {
         return outcome
     }
 
-    /// The attributor of a report over `loaded`'s ledger.
+    /// The attributor of a report over `loaded`'s ledger: a template, whose copies take the rows.
     package static func attributor(_ loaded: LedgerLoad, _ options: RunOptions) -> Attributor {
-        Attributor(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
+        Attributor.template(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
     }
 
 }

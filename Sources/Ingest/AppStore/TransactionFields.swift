@@ -148,8 +148,11 @@ struct TransactionFields {
         if let percentage = revocationPercentage, !(0...100_000).contains(percentage) {
             throw AppStoreDecodingError(field: "revocationPercentage", reason: "\(percentage) is outside 0...100000 milliunits")
         }
+        // A first purchase is its own original: the two ids then share one string (a 16-digit id
+        // does not fit inside a String, so each copy would be memory of its own).
+        let original = originalTransactionId.map { $0 == id ? id : $0 } ?? id
         return TransactionRecord(
-            transactionID: id, originalTransactionID: originalTransactionId ?? id,
+            transactionID: id, originalTransactionID: original,
             productID: product, purchaseDate: purchaseDate, expiresDate: expiresDate, quantity: Int(quantity ?? 1), rawType: type,
             appAccountToken: appAccountToken, rawOwnership: inAppOwnershipType, signedDate: signed,
             revocationDate: revocationDate,
