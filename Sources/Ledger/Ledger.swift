@@ -35,6 +35,19 @@ package struct Ledger: Sendable {
     static let notificationTypesForFigures: Set<NotificationType> = [
         .consumptionRequest, .refund, .refundDeclined, .refundReversed,
     ]
+
+    /// True when the ledger reads `notification` itself, beyond the transaction copy it carries.
+    ///
+    /// The figures read some (consumption requests, refund decisions, reversals); what ended a
+    /// transaction's access is read from others (a refund, a revocation, a REVOKE of a family
+    /// member). Ingestion may leave the rest out: a renewal's or a purchase's notification tells
+    /// nothing its transaction copy does not.
+    package static func reads(_ notification: NotificationRecord) -> Bool {
+        // A copy that shows a revocation counts whatever the notification's type, even one unknown.
+        if notification.transaction?.revocationDate != nil { return true }
+        guard let type = notification.type else { return false }
+        return notificationTypesForFigures.contains(type) || type == .revoke
+    }
     package var products: [String: Product]
     /// accounts.csv accounts none of whose transactions were found.
     package var accountsWithoutTransactions: [String]

@@ -2,6 +2,9 @@ import Ingest
 import Support
 
 /// What the notifications say about each transaction, gathered once.
+///
+/// Only some notifications say anything here or to the figures (`Ledger.reads`): the others'
+/// transaction copies count, the notifications themselves need not be kept.
 struct NotificationFacts {
     /// Earliest notice of a revocation (REFUND or REVOKE, or any notification whose copy shows one).
     var revocationNotice: [String: (at: Timestamp, uuid: String)] = [:]

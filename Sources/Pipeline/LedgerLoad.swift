@@ -72,8 +72,12 @@ package struct LedgerLoad: Sendable {
             environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
         appStoreOptions.unlabeledEnvironment = options.unlabeledEnvironment
         var record = options.verifiedFilesRecord.map(VerifiedFiles.init(location:))
+        // Records let go after the ledger is built need not all be kept while it is: of the
+        // notifications, only those the ledger reads (the others are counted).
+        let keepsNotification: (NotificationRecord) -> Bool = keepingRecords ? { _ in true } : { Ledger.reads($0) }
         appStore = try AppStoreLoad(
-            layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record, progress: progress)
+            layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record,
+            keepsNotification: keepsNotification, progress: progress)
         if var known = record {
             // Remembered at once: a file verified is verified, whatever the rest of the run finds.
             let fingerprint = options.signaturePolicy.fingerprint

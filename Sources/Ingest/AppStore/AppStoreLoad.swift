@@ -21,10 +21,14 @@ package struct AppStoreLoad: Sendable {
 
     package init(
         layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
+        keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true },
         progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
-        input = try AppStoreReader(options: options, rejects: rejects, verifiedFiles: verifiedFiles, progress: progress)
-            .read(layout)
+        input = try AppStoreReader(
+            options: options, rejects: rejects, verifiedFiles: verifiedFiles, progress: progress,
+            keepsNotification: keepsNotification
+        )
+        .read(layout)
         accountLinks = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: rejects) } ?? []
         accountLinkCount = accountLinks.count
         products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: rejects) } ?? [:]

@@ -10,7 +10,10 @@ package final class AppStoreReader {
     let options: AppStoreOptions
     let rejects: RejectLog
     private(set) var input = AppStoreInput()
+    /// Where each notification read is in `input.notifications`, or -1 when it was left out.
     private var notificationIndexByUUID: [String: Int] = [:]
+    /// Which notifications are kept whole once counted (the others' transaction copies are kept).
+    let keepsNotification: (NotificationRecord) -> Bool
     /// Product ids, types and the like repeat in every record: each is kept once.
     private var strings = StringInterner()
     /// Files verified by earlier runs (nil: verify everything, remember nothing).
@@ -23,9 +26,11 @@ package final class AppStoreReader {
 
     package init(
         options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
-        partSize: Int = AppStoreParts.defaultPartSize, progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
+        partSize: Int = AppStoreParts.defaultPartSize, progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in },
+        keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true }
     ) {
         self.options = options
+        self.keepsNotification = keepsNotification
         self.rejects = rejects
         self.verifiedFiles = verifiedFiles
         self.partSize = partSize
@@ -161,20 +166,24 @@ package final class AppStoreReader {
         if let index = notificationIndexByUUID[notification.uuid] {
             input.counts.duplicateNotifications += 1
             // A retry tells nothing new but may have been received earlier than the copy kept.
-            if let received = notification.receivedAt,
+            if index >= 0, let received = notification.receivedAt,
                 input.notifications[index].receivedAt.map({ received < $0 }) ?? true
             {
                 input.notifications[index].receivedAt = received
             }
             return
         }
-        notificationIndexByUUID[notification.uuid] = input.notifications.count
-        var kept = notification
-        kept.rawType = strings(kept.rawType)
-        kept.subtype = strings(kept.subtype)
-        kept.rawConsumptionRequestReason = strings(kept.rawConsumptionRequestReason)
-        if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
-        input.notifications.append(kept)
+        if keepsNotification(notification) {
+            notificationIndexByUUID[notification.uuid] = input.notifications.count
+            var kept = notification
+            kept.rawType = strings(kept.rawType)
+            kept.subtype = strings(kept.subtype)
+            kept.rawConsumptionRequestReason = strings(kept.rawConsumptionRequestReason)
+            if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
+            input.notifications.append(kept)
+        } else {
+            notificationIndexByUUID[notification.uuid] = -1
+        }
         input.counts.notificationsByType[notification.rawType, default: 0] += 1
         if notification.version == "1" { input.counts.v1Notifications += 1 }
         if let transaction = decoded.transaction { keep(transaction) }
