@@ -4,7 +4,7 @@ import Support
 /// Resolves which account holds a transaction: accounts.csv's original transaction id first,
 /// then `appAccountToken` (a token declared in accounts.csv, or an account id itself).
 struct AccountDirectory {
-    private var byOriginalTransaction: [String: (account: String, source: SourceLocation)] = [:]
+    private var byOriginalTransaction: [TransactionKey: (account: String, source: SourceLocation)] = [:]
     private var byToken: [String: String] = [:]
     private var accountIDs = Set<String>()
 
@@ -13,8 +13,9 @@ struct AccountDirectory {
         accountIDs.reserveCapacity(rows.count)
         for row in rows {
             accountIDs.insert(row.accountID)
-            if !row.originalTransactionID.isEmpty && byOriginalTransaction[row.originalTransactionID] == nil {
-                byOriginalTransaction[row.originalTransactionID] = (row.accountID, row.source)
+            if !row.originalTransactionID.isEmpty {
+                let key = TransactionKey(row.originalTransactionID)
+                if byOriginalTransaction[key] == nil { byOriginalTransaction[key] = (row.accountID, row.source) }
             }
             if let token = row.appAccountToken, byToken[token] == nil { byToken[token] = row.accountID }
         }
@@ -24,7 +25,7 @@ struct AccountDirectory {
     /// matched neither a token nor an account id of accounts.csv (counted, not a conflict).
     func account(for box: RecordBox) -> (account: String?, conflict: Reject?, unmatchedToken: Bool) {
         // Read through the box: a copy of the record would retain a dozen strings.
-        let listed = byOriginalTransaction[box.record.originalTransactionID]
+        let listed = byOriginalTransaction[TransactionKey(box.record.originalTransactionID)]
         var byToken: String?
         var unmatched = false
         if let token = box.record.appAccountToken {

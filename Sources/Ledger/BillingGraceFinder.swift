@@ -8,19 +8,23 @@ enum BillingGraceFinder {
     /// info that came with it (or, when renewal info came alone, with the latest period of its
     /// subscription that expired before the grace ended) dates the grace; a later transaction
     /// of the same subscription bought inside the grace is the recovery that pays for it.
-    static func attach(_ renewals: [String: RenewalRecord], to transactions: inout [LedgerTransaction], index: [String: Int]) {
+    static func attach(
+        _ renewals: [String: RenewalRecord], to transactions: inout [LedgerTransaction], index: [TransactionKey: Int]
+    ) {
         guard !renewals.isEmpty else { return }
         // Only the subscriptions some renewal info speaks of: few, against every transaction.
-        let named = Set(renewals.values.map(\.originalTransactionID))
-        var bySubscription: [String: [Int]] = [:]
+        let named = Set(renewals.values.map { TransactionKey($0.originalTransactionID) })
+        var bySubscription: [TransactionKey: [Int]] = [:]
         for position in transactions.indices where transactions[position].type == .autoRenewable {
-            let original = transactions[position].originalTransactionID
+            let original = TransactionKey(transactions[position].originalTransactionID)
             if named.contains(original) { bySubscription[original, default: []].append(position) }
         }
         for (key, renewal) in renewals.sorted(by: { $0.key < $1.key }) {
             guard let graceEnd = renewal.gracePeriodExpiresDate else { continue }
-            let subscription = bySubscription[renewal.originalTransactionID] ?? []
-            let position = key.hasPrefix("original:") ? latestPeriod(subscription, before: graceEnd, transactions) : index[key]
+            let subscription = bySubscription[TransactionKey(renewal.originalTransactionID)] ?? []
+            let position =
+                key.hasPrefix("original:")
+                ? latestPeriod(subscription, before: graceEnd, transactions) : index[TransactionKey(key)]
             guard let position, let expires = transactions[position].record.expiresDate, expires < graceEnd,
                 transactions[position].end?.kind == .expiry
             else { continue }

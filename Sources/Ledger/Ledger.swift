@@ -19,7 +19,8 @@ package struct Ledger: Sendable {
     package var options: LedgerOptions
     /// Sorted by transaction id.
     package var transactions: [LedgerTransaction]
-    package var transactionIndex: [String: Int]
+    /// Where each transaction is in `transactions`, by id (`index(of:)`).
+    package var positions: [TransactionKey: Int]
     /// Accounts holding at least one transaction, sorted.
     package var accounts: [String]
     package var accountIndex: [String: Int]
@@ -63,8 +64,11 @@ package struct Ledger: Sendable {
         timelines.access(account: account, at: t)
     }
 
+    /// Where the transaction `id` is in `transactions`.
+    package func index(of id: String) -> Int? { positions[TransactionKey(id)] }
+
     package func transaction(_ id: String) -> LedgerTransaction? {
-        transactionIndex[id].map { transactions[$0] }
+        index(of: id).map { transactions[$0] }
     }
 
     /// The purchase a FAMILY_SHARED transaction is linked to, if the evidence was clear.

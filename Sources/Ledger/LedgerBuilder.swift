@@ -34,14 +34,14 @@ extension Ledger {
         }
         self.timelines = timelines
         self.transactions = transactions
-        transactionIndex = positions
+        self.positions = positions
     }
 
     /// Every transaction's latest copy signed by the as-of time, in transaction-id order, with
     /// what ended its access (rules 2 and 3).
     private static func latestStates(
         _ input: AppStoreInput, products: [String: Product], asOf: Timestamp
-    ) -> ([LedgerTransaction], PurchaseIndex, positions: [String: Int]) {
+    ) -> ([LedgerTransaction], PurchaseIndex, positions: [TransactionKey: Int]) {
         // Ingestion kept the latest copy of each transaction signed by the as-of time, boxed: the
         // ledger shares the boxes, it does not copy the records.
         let records = input.transactions
@@ -56,15 +56,15 @@ extension Ledger {
             return LedgerTransaction(
                 box: box, ownership: ownership, type: type, account: nil,
                 grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[box.record.transactionID] ?? [],
-                copies: input.copies[box.record.transactionID] ?? 1)
+                copies: input.copyCounts[kept[position]])
         }
         let purchases = PurchaseIndex(transactions)
         for index in transactions.indices {
             transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
         }
-        var positions: [String: Int] = [:]
+        var positions: [TransactionKey: Int] = [:]
         positions.reserveCapacity(transactions.count)
-        for index in transactions.indices { positions[transactions[index].id] = index }
+        for index in transactions.indices { positions[TransactionKey(transactions[index].id)] = index }
         BillingGraceFinder.attach(input.graceRenewals, to: &transactions, index: positions)
         return (transactions, purchases, positions)
     }

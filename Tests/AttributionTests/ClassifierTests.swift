@@ -24,8 +24,8 @@ struct ClassifierTests {
     @Test func everyMomentOfAFamilyRefund() throws {
         let ledger = try buildLedger(try F.familyRefund().write()).ledger
         let classifier = Classifier(ledger: ledger, grace: .hours(1))
-        let purchase = ledger.transactionIndex["100"]
-        let member = ledger.transactionIndex["201"]
+        let purchase = ledger.index(of: "100")
+        let member = ledger.index(of: "201")
         let refundAt = t0 + 10 * d
 
         // Before the purchase, beyond the 2-hour window: nothing justified it, no transaction.

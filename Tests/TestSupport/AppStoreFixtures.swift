@@ -201,5 +201,5 @@ extension Ledger {
         return access(account: index, at: Timestamp(milliseconds: milliseconds))
     }
 
-    func index(_ transaction: String) -> Int { transactionIndex[transaction] ?? -1 }
+    func index(_ transaction: String) -> Int { index(of: transaction) ?? -1 }
 }

@@ -59,7 +59,7 @@ package struct ConsumptionFigure: Sendable {
         outcomes: RefundDecisions, evidence: ConsumptionEvidence, window: ReportWindow, policy: ConsumptionPolicy
     ) -> ConsumptionFigure {
         let id = notification.transaction?.transactionID
-        let index = id.flatMap { ledger.transactionIndex[$0] }
+        let index = id.flatMap { ledger.index(of: $0) }
         let transaction = index.map { ledger.transactions[$0] }
         let account = transaction?.account.map { ledger.accounts[$0] }
         let received = notification.noticeTime

@@ -60,7 +60,7 @@ package struct SummaryFigure: Sendable {
             rows[p].refundSunkCost = try rows[p].refundSunkCost.adding(refund.sunkCost)
         }
         for notification in ledger.reversalNotifications where figures.window.contains(notification.signedDate) {
-            let p = notification.transaction.flatMap { ledger.transactionIndex[$0.transactionID] }.map(product(of:)) ?? 0
+            let p = notification.transaction.flatMap { ledger.index(of: $0.transactionID) }.map(product(of:)) ?? 0
             rows[p].refundReversals += 1
         }
         for (index, transaction) in ledger.transactions.enumerated() where transaction.ownership == .familyShared {

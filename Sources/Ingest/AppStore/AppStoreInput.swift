@@ -9,32 +9,65 @@ package struct AppStoreInput: Sendable, Codable {
     /// Only the latest copy is kept, so memory follows transactions, not copies; each in a box
     /// the ledger then shares.
     package var transactions: [RecordBox] = []
-    package var transactionIndex: [String: Int] = [:]
-    /// How many copies of each transaction were read.
-    package var copies: [String: Int] = [:]
-    /// The earliest `signedDate` of a copy showing a revocation, per transaction.
-    package var firstRevokedCopy: [String: Timestamp] = [:]
+    /// How many copies of each transaction were read, by its place in `transactions`.
+    package var copyCounts: [Int] = []
+    /// The earliest `signedDate` of a copy showing a revocation, by the same place.
+    package var firstRevokedCopies: [Timestamp?] = []
+    /// Where each transaction is in `transactions`; not written with the rest (a snapshot is
+    /// not added to), built again when a copy is kept into an input read back.
+    private var index: [TransactionKey: Int] = [:]
 
     /// Keeps `copy` if it is the newest of its transaction.
     mutating func keep(_ copy: consuming TransactionRecord) {
-        let id = copy.transactionID
-        copies[id, default: 0] += 1
-        if copy.revocationDate != nil, firstRevokedCopy[id].map({ copy.signedDate < $0 }) ?? true {
-            firstRevokedCopy[id] = copy.signedDate
-        }
-        guard let index = transactionIndex[id] else {
-            transactionIndex[id] = transactions.count
+        if index.count != transactions.count { reindex() }
+        // One lookup a copy, by number: the key is found or added in the same probe.
+        let next = transactions.count
+        var isNew = false
+        let position = Self.place(&index[TransactionKey(copy.transactionID), default: -1], next: next, isNew: &isNew)
+        if isNew {
+            copyCounts.append(1)
+            firstRevokedCopies.append(copy.revocationDate == nil ? nil : copy.signedDate)
             transactions.append(RecordBox(copy))
             return
         }
-        let current = transactions[index]
+        copyCounts[position] += 1
+        if copy.revocationDate != nil, firstRevokedCopies[position].map({ copy.signedDate < $0 }) ?? true {
+            firstRevokedCopies[position] = copy.signedDate
+        }
+        let current = transactions[position]
         if copy.signedDate > current.record.signedDate
             || (copy.signedDate == current.record.signedDate && copy.revocationDate != nil
                 && current.record.revocationDate == nil)
         {
-            transactions[index] = RecordBox(copy)
+            transactions[position] = RecordBox(copy)
         }
     }
+
+    @inline(__always)
+    private static func place(_ slot: inout Int, next: Int, isNew: inout Bool) -> Int {
+        if slot < 0 {
+            slot = next
+            isNew = true
+        }
+        return slot
+    }
+
+    private mutating func reindex() {
+        index = Dictionary(
+            transactions.enumerated().map { (TransactionKey($1.record.transactionID), $0) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The earliest `signedDate` of a copy showing a revocation, by transaction id: the few
+    /// transactions that have one.
+    package var firstRevokedCopy: [String: Timestamp] {
+        var byID: [String: Timestamp] = [:]
+        for (position, signed) in firstRevokedCopies.enumerated() {
+            if let signed { byID[transactions[position].record.transactionID] = signed }
+        }
+        return byID
+    }
+
     /// Renewal info by the transaction it came with (or `original:` and the original
     /// transaction id when it came alone): the copy with the latest `signedDate` not after the
     /// as-of time.
@@ -67,9 +100,9 @@ package struct AppStoreInput: Sendable, Codable {
     /// counts, checksums and verified files are read, and the copies would double the memory.
     package mutating func releaseRecords() {
         transactions = []
-        transactionIndex = [:]
-        copies = [:]
-        firstRevokedCopy = [:]
+        index = [:]
+        copyCounts = []
+        firstRevokedCopies = []
         renewals = [:]
         graceRenewals = [:]
         notifications = []
@@ -78,7 +111,7 @@ package struct AppStoreInput: Sendable, Codable {
     /// What a ledger snapshot keeps: everything but the record of verified files, which the
     /// run that verified them has already written.
     private enum CodingKeys: String, CodingKey {
-        case transactions, transactionIndex, copies, firstRevokedCopy, renewals, graceRenewals, notifications, counts
+        case transactions, copyCounts, firstRevokedCopies, renewals, graceRenewals, notifications, counts
         case checksums
     }
 }

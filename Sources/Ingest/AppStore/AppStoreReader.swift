@@ -11,7 +11,7 @@ package final class AppStoreReader {
     let rejects: RejectLog
     private(set) var input = AppStoreInput()
     /// Where each notification read is in `input.notifications`, or -1 when it was left out.
-    private var notificationIndexByUUID: [String: Int] = [:]
+    private var notificationIndexByUUID: [NotificationKey: Int] = [:]
     /// Which notifications are kept whole once counted (the others' transaction copies are kept).
     let keepsNotification: (NotificationRecord) -> Bool
     /// Product ids, types and the like repeat in every record: each is kept once.
@@ -163,7 +163,8 @@ package final class AppStoreReader {
             input.counts.notificationsSignedAfterAsOf += 1
             return
         }
-        if let index = notificationIndexByUUID[notification.uuid] {
+        let key = NotificationKey(notification.uuid)
+        if let index = notificationIndexByUUID[key] {
             input.counts.duplicateNotifications += 1
             // A retry tells nothing new but may have been received earlier than the copy kept.
             if index >= 0, let received = notification.receivedAt,
@@ -174,7 +175,7 @@ package final class AppStoreReader {
             return
         }
         if keepsNotification(notification) {
-            notificationIndexByUUID[notification.uuid] = input.notifications.count
+            notificationIndexByUUID[key] = input.notifications.count
             var kept = notification
             kept.rawType = strings(kept.rawType)
             kept.subtype = strings(kept.subtype)
@@ -182,7 +183,7 @@ package final class AppStoreReader {
             if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
             input.notifications.append(kept)
         } else {
-            notificationIndexByUUID[notification.uuid] = -1
+            notificationIndexByUUID[key] = -1
         }
         input.counts.notificationsByType[notification.rawType, default: 0] += 1
         if notification.version == "1" { input.counts.v1Notifications += 1 }
