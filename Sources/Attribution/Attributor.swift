@@ -45,7 +45,9 @@ package struct Attributor: CostRowSink {
         accounts = table
         totals = sized ? AttributionTotals(products: products.names.count, transactions: ledger.transactions.count) : .empty
         credits = CreditLedger(ledger: ledger)
-        periodMilliseconds = ledger.transactions.map { SubscriptionPeriod.of($0, products: ledger.products).span.milliseconds }
+        periodMilliseconds = ledger.withTransactions { transactions in
+            transactions.indices.map { SubscriptionPeriod.of(transactions, $0, products: ledger.products).span.milliseconds }
+        }
     }
 
     /// A fresh attributor for another share of the rows: same ledger and options, empty totals.
@@ -237,10 +239,20 @@ package struct Attributor: CostRowSink {
 /// A subscription's billing period: the product's, else inferred from the transaction's dates.
 package enum SubscriptionPeriod {
     package static func of(_ transaction: LedgerTransaction, products: [String: Product]) -> BillingPeriod {
-        if let period = products[transaction.productID]?.period { return period }
-        if let expires = transaction.record.expiresDate {
-            return BillingPeriod.nearest(
-                to: TimeSpan(milliseconds: expires.milliseconds - transaction.record.purchaseDate.milliseconds))
+        of(transaction.box, products: products)
+    }
+
+    /// The same for the transaction at `index`, read in place (`Ledger.withTransactions`).
+    package static func of(_ transactions: UnsafeBufferPointer<LedgerTransaction>, _ index: Int, products: [String: Product])
+        -> BillingPeriod
+    {
+        of(transactions[index].box, products: products)
+    }
+
+    private static func of(_ box: RecordBox, products: [String: Product]) -> BillingPeriod {
+        if let period = products[box.record.productID]?.period { return period }
+        if let expires = box.record.expiresDate {
+            return BillingPeriod.nearest(to: TimeSpan(milliseconds: expires.milliseconds - box.record.purchaseDate.milliseconds))
         }
         return BillingPeriod.standard[1]
     }

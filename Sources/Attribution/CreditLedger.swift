@@ -8,20 +8,24 @@ package struct CreditLedger: Sendable {
     private var packsByAccount: [Int32: [CreditPack]] = [:]
 
     package init(ledger: Ledger) {
-        for (index, transaction) in ledger.transactions.enumerated() where transaction.type == .consumable {
-            guard let account = transaction.account, let credits = ledger.products[transaction.productID]?.credits else {
-                continue
+        var packs: [Int32: [CreditPack]] = [:]
+        ledger.withTransactions { transactions in
+            for index in transactions.indices where transactions[index].type == .consumable {
+                guard let account = transactions[index].account,
+                    let credits = ledger.products[transactions[index].box.record.productID]?.credits
+                else { continue }
+                let box = transactions[index].box
+                let revoked = box.record.isUpgraded ? nil : box.record.revocationDate
+                // Int64 credits times an Int quantity times 1e9 fits in Int128 with room to spare.
+                let nanos = Int128(credits) * Int128(box.record.quantity) * Int128(Money.nanosPerUnit)
+                packs[Int32(account), default: []].append(
+                    CreditPack(transaction: index, credits: nanos, purchase: box.record.purchaseDate, revokedAt: revoked))
             }
-            let revoked = transaction.record.isUpgraded ? nil : transaction.record.revocationDate
-            // Int64 credits times an Int quantity times 1e9 fits in Int128 with room to spare.
-            let nanos = Int128(credits) * Int128(transaction.record.quantity) * Int128(Money.nanosPerUnit)
-            packsByAccount[Int32(account), default: []].append(
-                CreditPack(
-                    transaction: index, credits: nanos, purchase: transaction.record.purchaseDate, revokedAt: revoked))
         }
-        for key in packsByAccount.keys {
-            packsByAccount[key]?.sort { ($0.purchase, $0.transaction) < ($1.purchase, $1.transaction) }
+        for key in packs.keys {
+            packs[key]?.sort { ($0.purchase, $0.transaction) < ($1.purchase, $1.transaction) }
         }
+        packsByAccount = packs
     }
 
     func hasPacks(_ account: Int32) -> Bool { packsByAccount[account] != nil }

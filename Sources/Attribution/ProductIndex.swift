@@ -11,11 +11,10 @@ package struct ProductIndex: Sendable {
 
     package init(ledger: Ledger) {
         // Fields read in place: a key path through the record would copy it whole.
-        var seen = Set<String>()
-        for position in ledger.transactions.indices { seen.insert(ledger.transactions[position].productID) }
-        names = [""] + seen.sorted { $0.bytesPrecede($1) }
+        let products = ledger.transactions.withUnsafeBufferPointer { transactions in transactions.map(\.box.record.productID) }
+        names = [""] + Set(products).sorted { $0.bytesPrecede($1) }
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Int32($0)) })
-        ofTransaction = ledger.transactions.indices.map { index[ledger.transactions[$0].productID] ?? 0 }
+        ofTransaction = products.map { index[$0] ?? 0 }
     }
 
     /// The product of a transaction; the empty product (index 0) for none.

@@ -4,11 +4,17 @@ import Support
 enum FamilyLinker {
     /// Links every FAMILY_SHARED transaction by evidence; never guesses between candidates.
     static func link(_ transactions: [LedgerTransaction], index: PurchaseIndex) -> [FamilyLink] {
+        // Read in place: a loop over the array would copy each transaction (`Ledger.withTransactions` says why).
+        transactions.withUnsafeBufferPointer { link($0, index: index) }
+    }
+
+    private static func link(_ transactions: UnsafeBufferPointer<LedgerTransaction>, index: PurchaseIndex) -> [FamilyLink] {
         var links: [FamilyLink] = []
-        for (memberIndex, member) in transactions.enumerated() where member.ownership == .familyShared {
-            let box = member.box
+        for memberIndex in transactions.indices where transactions[memberIndex].ownership == .familyShared {
+            let box = transactions[memberIndex].box
+            let account = transactions[memberIndex].account
             func otherAccount(_ candidate: Int) -> Bool {
-                member.account == nil || transactions[candidate].account != member.account
+                account == nil || transactions[candidate].account != account
             }
             if let revoked = box.record.revocationDate {
                 let candidates = index.refunds(of: box.record.productID, near: revoked).filter(otherAccount)
@@ -21,7 +27,7 @@ enum FamilyLinker {
                     continue
                 }
             }
-            let isSubscription = member.type == .autoRenewable
+            let isSubscription = transactions[memberIndex].type == .autoRenewable
             let candidates = index.purchases(of: box.record.productID, before: box.record.purchaseDate).filter { candidate in
                 otherAccount(candidate)
                     && (!isSubscription || transactions[candidate].record.expiresDate == box.record.expiresDate)

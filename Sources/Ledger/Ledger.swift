@@ -64,6 +64,19 @@ package struct Ledger: Sendable {
         timelines.access(account: account, at: t)
     }
 
+    /// Calls `body` with the transactions in place, for a pass that reads a few fields of each
+    /// (`transactions[index].ownership`).
+    ///
+    /// A `for` loop over the array, or a transaction bound to a name, copies the whole element:
+    /// the reference to its record, its reversals and its end are retained and released, and
+    /// the record's reference count is a cache miss a transaction, most of such a pass's time
+    /// over a large ledger. A stored field read through the buffer copies that field alone; a
+    /// computed one (`id`, `grantStart`) copies the transaction to call its getter, so read it
+    /// from the box (`transactions[index].box.record.transactionID`).
+    package func withTransactions<Result>(_ body: (UnsafeBufferPointer<LedgerTransaction>) throws -> Result) rethrows -> Result {
+        try transactions.withUnsafeBufferPointer(body)
+    }
+
     /// Where the transaction `id` is in `transactions`.
     package func index(of id: String) -> Int? { positions[TransactionKey(id)] }
 

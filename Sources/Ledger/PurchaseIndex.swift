@@ -12,11 +12,14 @@ struct PurchaseIndex {
     static let purchaseWindow = TimeSpan.hours(2)
 
     init(_ transactions: [LedgerTransaction]) {
-        for (index, transaction) in transactions.enumerated() where transaction.ownership == .purchased {
-            let box = transaction.box
-            purchasesByProduct[box.record.productID, default: []].append((box.record.purchaseDate.milliseconds, index))
-            if let revoked = box.record.revocationDate, !box.record.isUpgraded {
-                refundsByProduct[box.record.productID, default: []].append((revoked.milliseconds, index))
+        // Read in place: a loop over the array would copy each transaction (`Ledger.withTransactions` says why).
+        transactions.withUnsafeBufferPointer { transactions in
+            for index in transactions.indices where transactions[index].ownership == .purchased {
+                let box = transactions[index].box
+                purchasesByProduct[box.record.productID, default: []].append((box.record.purchaseDate.milliseconds, index))
+                if let revoked = box.record.revocationDate, !box.record.isUpgraded {
+                    refundsByProduct[box.record.productID, default: []].append((revoked.milliseconds, index))
+                }
             }
         }
         for key in refundsByProduct.keys { refundsByProduct[key]?.sort { ($0.at, $0.transaction) < ($1.at, $1.transaction) } }

@@ -36,7 +36,7 @@ package struct FamilySpendFigure: Sendable {
         var position: [Person: Int] = [:]
         func add(_ transaction: Int, family: String, role: Role, method: FamilyLinkMethod?) throws {
             let id = personalID(ledger, transaction)
-            let account = ledger.transactions[transaction].account
+            let (account, productID) = ledger.withTransactions { ($0[transaction].account, $0[transaction].box.record.productID) }
             let person = Person(family: family, role: role, account: account, transaction: id)
             let index: Int
             if let known = position[person] {
@@ -46,7 +46,7 @@ package struct FamilySpendFigure: Sendable {
                 position[person] = index
                 figures.append(
                     FamilySpendFigure(
-                        purchaserTransactionID: family, productID: ledger.transactions[transaction].productID, role: role,
+                        purchaserTransactionID: family, productID: productID, role: role,
                         account: account.map { ledger.accounts[$0] }, transactionID: id, linkMethods: []))
                 methods.append([])
             }
@@ -61,7 +61,10 @@ package struct FamilySpendFigure: Sendable {
             try add(link.member, family: family, role: .member, method: link.method)
         }
         // The purchaser's every transaction of the family (all renewals of a subscription).
-        for index in ledger.transactions.indices where ledger.transactions[index].ownership == .purchased {
+        let purchased = ledger.withTransactions { transactions in
+            transactions.indices.filter { transactions[$0].ownership == .purchased }
+        }
+        for index in purchased {
             let family = personalID(ledger, index)
             if families.contains(family) { try add(index, family: family, role: .purchaser, method: nil) }
         }
@@ -86,8 +89,11 @@ package struct FamilySpendFigure: Sendable {
 
     /// The id a person's transaction counts under: the original for a subscription.
     private static func personalID(_ ledger: Ledger, _ index: Int) -> String {
-        ledger.transactions[index].type == .autoRenewable
-            ? ledger.transactions[index].originalTransactionID : ledger.transactions[index].id
+        ledger.withTransactions { transactions in
+            // Stored fields only: a computed one (`id`) would copy the transaction to call its getter.
+            let record = transactions[index].box
+            return transactions[index].type == .autoRenewable ? record.record.originalTransactionID : record.record.transactionID
+        }
     }
 
     private struct Person: Hashable {

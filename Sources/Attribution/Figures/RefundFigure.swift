@@ -27,11 +27,17 @@ package struct RefundFigure: Sendable {
     static func all(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws
         -> [RefundFigure]
     {
-        var figures: [RefundFigure] = []
-        for (index, transaction) in ledger.transactions.enumerated() where transaction.ownership == .purchased {
-            let record = transaction.record
-            guard let revoked = record.revocationDate, window.contains(revoked), !record.isUpgraded else { continue }
-            figures.append(try figure(index, revokedAt: revoked, ledger: ledger, totals: totals, rates: rates))
+        var refunded: [(index: Int, revoked: Timestamp)] = []
+        ledger.withTransactions { transactions in
+            for index in transactions.indices where transactions[index].ownership == .purchased {
+                // Fields read through the box: a copy of the record would retain a dozen strings.
+                let box = transactions[index].box
+                guard let revoked = box.record.revocationDate, window.contains(revoked), !box.record.isUpgraded else { continue }
+                refunded.append((index, revoked))
+            }
+        }
+        let figures = try refunded.map {
+            try figure($0.index, revokedAt: $0.revoked, ledger: ledger, totals: totals, rates: rates)
         }
         return figures.sorted { a, b in
             let left = a.transaction.revocationDate ?? a.transaction.purchaseDate

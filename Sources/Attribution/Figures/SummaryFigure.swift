@@ -63,14 +63,17 @@ package struct SummaryFigure: Sendable {
             let p = notification.transaction.flatMap { ledger.index(of: $0.transactionID) }.map(product(of:)) ?? 0
             rows[p].refundReversals += 1
         }
-        for (index, transaction) in ledger.transactions.enumerated() where transaction.ownership == .familyShared {
-            guard let end = transaction.end, figures.window.contains(end.at) else { continue }
-            if end.kind == .familyRefund { rows[product(of: index)].familyRefunds += 1 }
-            if end.kind == .familyExit { rows[product(of: index)].familyExits += 1 }
-        }
-        for (index, transaction) in ledger.transactions.enumerated()
-        where transaction.ownership == .purchased && figures.window.contains(transaction.record.purchaseDate) {
-            rows[product(of: index)].paidTransactions += 1
+        ledger.withTransactions { transactions in
+            for index in transactions.indices {
+                let ownership = transactions[index].ownership
+                if ownership == .familyShared, let end = transactions[index].end, figures.window.contains(end.at) {
+                    if end.kind == .familyRefund { rows[product(of: index)].familyRefunds += 1 }
+                    if end.kind == .familyExit { rows[product(of: index)].familyExits += 1 }
+                }
+                if ownership == .purchased && figures.window.contains(transactions[index].box.record.purchaseDate) {
+                    rows[product(of: index)].paidTransactions += 1
+                }
+            }
         }
         for loss in figures.subscriptionLosses {
             let p = product(of: loss.transactionIndex)
