@@ -25,7 +25,8 @@ struct RequestTable {
     /// nil).
     mutating func insert(_ entry: RequestEntry) -> UInt32? {
         if (count + 1) * 20 > slotCount * 17 { grow() }
-        let found = RequestTable.place(entry.key, entry.content, in: &words, slots: slotCount)
+        let slots = slotCount
+        let found = words.withUnsafeMutableBufferPointer { RequestTable.place(entry.key, entry.content, in: $0, slots: slots) }
         if found == nil { count += 1 }
         return found
     }
@@ -49,24 +50,24 @@ struct RequestTable {
     ///
     /// The probe starts at the key's home slot and stops at the key or at the first empty slot.
     @inline(__always)
-    private static func place(_ key: UInt64, _ content: UInt32, in words: inout [UInt32], slots: Int) -> UInt32? {
+    private static func place(_ key: UInt64, _ content: UInt32, in words: UnsafeMutableBufferPointer<UInt32>, slots: Int)
+        -> UInt32?
+    {
         let low = UInt32(truncatingIfNeeded: key)
         let high = UInt32(truncatingIfNeeded: key >> 32)
-        return words.withUnsafeMutableBufferPointer { words -> UInt32? in
-            var word = home(key, in: slots) * wordsPerSlot
-            while true {
-                let storedLow = words[word]
-                let storedHigh = words[word + 1]
-                if storedLow == 0 && storedHigh == 0 {
-                    words[word] = low
-                    words[word + 1] = high
-                    words[word + 2] = content
-                    return nil
-                }
-                if storedLow == low && storedHigh == high { return words[word + 2] }
-                word += wordsPerSlot
-                if word == words.count { word = 0 }
+        var word = home(key, in: slots) * wordsPerSlot
+        while true {
+            let storedLow = words[word]
+            let storedHigh = words[word + 1]
+            if storedLow == 0 && storedHigh == 0 {
+                words[word] = low
+                words[word + 1] = high
+                words[word + 2] = content
+                return nil
             }
+            if storedLow == low && storedHigh == high { return words[word + 2] }
+            word += wordsPerSlot
+            if word == words.count { word = 0 }
         }
     }
 
@@ -75,10 +76,17 @@ struct RequestTable {
         let oldSlots = slotCount
         slotCount = oldSlots + max(oldSlots / 8, 64)
         words = Array(repeating: 0, count: slotCount * RequestTable.wordsPerSlot)
-        for slot in 0..<oldSlots {
-            let word = slot * RequestTable.wordsPerSlot
-            let key = UInt64(old[word]) | UInt64(old[word + 1]) << 32
-            if key != 0 { _ = RequestTable.place(key, old[word + 2], in: &words, slots: slotCount) }
+        let slots = slotCount
+        // A key's home grows with the key, so the old slots come in about the order of the new
+        // ones: the new table fills from front to back.
+        old.withUnsafeBufferPointer { old in
+            words.withUnsafeMutableBufferPointer { words in
+                for slot in 0..<oldSlots {
+                    let word = slot * RequestTable.wordsPerSlot
+                    let key = UInt64(old[word]) | UInt64(old[word + 1]) << 32
+                    if key != 0 { _ = RequestTable.place(key, old[word + 2], in: words, slots: slots) }
+                }
+            }
         }
     }
 }
