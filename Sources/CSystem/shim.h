@@ -28,6 +28,22 @@ static inline void refund_cost_prefetch_for_writing(const void *address) {
     __builtin_prefetch(address, 1, 3);
 }
 
+// True when every one of the `count` bytes is a character of base64url or base64 (A-Z, a-z,
+// 0-9, '-', '_', '+', '/'). Written with comparisons and no table or branch, so that the
+// compiler checks 16 bytes or more an instruction: an App Store JWS header is kilobytes of
+// certificate chain checked this way on every line.
+static inline int refund_cost_base64_alphabet_only(const unsigned char *bytes, size_t count) {
+    unsigned char outside = 0;
+    for (size_t index = 0; index < count; index++) {
+        unsigned char c = bytes[index];
+        unsigned char inside = (unsigned char)((unsigned char)(c - 'A') < 26) | (unsigned char)((unsigned char)(c - 'a') < 26)
+            | (unsigned char)((unsigned char)(c - '0') < 10) | (unsigned char)(c == '-') | (unsigned char)(c == '_')
+            | (unsigned char)(c == '+') | (unsigned char)(c == '/');
+        outside |= (unsigned char)(inside ^ 1);
+    }
+    return outside == 0;
+}
+
 // Where `needle` first occurs in `haystack` (GNU memmem), or NULL.
 static inline const void *refund_cost_find_bytes(const void *haystack, size_t count, const void *needle, size_t length) {
     return memmem(haystack, count, needle, length);

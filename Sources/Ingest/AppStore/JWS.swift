@@ -84,12 +84,7 @@ package enum Base64URL {
         var count = text.count
         while count > 0 && text[count - 1] == UInt8(ascii: "=") { count -= 1 }
         guard text.count - count <= 2, count % 4 != 1 else { return false }
-        return table.withUnsafeBufferPointer { table in
-            // One OR per character, no branch: a byte outside the alphabet sets 0x80.
-            var seen: UInt8 = 0
-            for index in 0..<count { seen |= table[Int(text[index])] }
-            return seen & 0x80 == 0
-        }
+        return Base64Alphabet.containsOnly(UnsafeRawBufferPointer(rebasing: text[..<count]))
     }
 
     /// The decoding loop: `count` characters of `text` (without padding) into `out`.
