@@ -4,7 +4,7 @@ import Support
 // return nil for a value this version does not know, instead of failing to decode.
 
 /// `inAppOwnershipType`.
-package enum Ownership: String, Sendable, Hashable, CaseIterable {
+package enum Ownership: String, Sendable, Hashable, CaseIterable, Codable {
     case purchased = "PURCHASED"
     case familyShared = "FAMILY_SHARED"
 
