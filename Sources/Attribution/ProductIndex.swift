@@ -11,7 +11,7 @@ package struct ProductIndex: Sendable {
 
     package init(ledger: Ledger) {
         // Fields read in place: a key path through the record would copy it whole.
-        let products = ledger.transactions.withUnsafeBufferPointer { transactions in transactions.map(\.box.record.productID) }
+        let products = ledger.withTransactions { transactions in transactions.map(\.box.record.productID) }
         names = [""] + Set(products).sorted { $0.bytesPrecede($1) }
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Int32($0)) })
         ofTransaction = products.map { index[$0] ?? 0 }

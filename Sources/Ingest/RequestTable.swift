@@ -9,8 +9,8 @@ import Support
 /// enough to be rebuilt in cache.
 struct RequestTable {
     /// A slot is three 32-bit words: the key's low and high halves, then the content.
-    static let slotBytes = 12
     static let wordsPerSlot = 3
+    static let slotBytes = wordsPerSlot * MemoryLayout<UInt32>.stride
     static let initialSlots = 1024
     private var words: [UInt32]
     private(set) var count = 0

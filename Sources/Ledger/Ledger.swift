@@ -37,18 +37,6 @@ package struct Ledger: Sendable {
         .consumptionRequest, .refund, .refundDeclined, .refundReversed,
     ]
 
-    /// True when the ledger reads `notification` itself, beyond the transaction copy it carries.
-    ///
-    /// The figures read some (consumption requests, refund decisions, reversals); what ended a
-    /// transaction's access is read from others (a refund, a revocation, a REVOKE of a family
-    /// member). Ingestion may leave the rest out: a renewal's or a purchase's notification tells
-    /// nothing its transaction copy does not.
-    package static func reads(_ notification: NotificationRecord) -> Bool {
-        // A copy that shows a revocation counts whatever the notification's type, even one unknown.
-        if notification.transaction?.revocationDate != nil { return true }
-        guard let type = notification.type else { return false }
-        return notificationTypesForFigures.contains(type) || type == .revoke
-    }
     package var products: [String: Product]
     /// accounts.csv accounts none of whose transactions were found.
     package var accountsWithoutTransactions: [String]
@@ -75,6 +63,16 @@ package struct Ledger: Sendable {
     /// from the box (`transactions[index].box.record.transactionID`).
     package func withTransactions<Result>(_ body: (UnsafeBufferPointer<LedgerTransaction>) throws -> Result) rethrows -> Result {
         try transactions.withUnsafeBufferPointer(body)
+    }
+
+    /// True when the ledger reads `notification` itself, beyond the transaction copy it carries:
+    /// the figures read some (consumption requests, refund decisions, reversals), what ended a
+    /// transaction's access is read from others (`NotificationFacts.reads`).
+    ///
+    /// Ingestion may leave the rest out: a renewal's or a purchase's notification tells nothing
+    /// its transaction copy does not.
+    package static func reads(_ notification: NotificationRecord) -> Bool {
+        NotificationFacts.reads(notification) || notification.type.map(notificationTypesForFigures.contains) ?? false
     }
 
     /// Where the transaction `id` is in `transactions`.

@@ -47,7 +47,7 @@ extension Ledger {
         let records = input.transactions
         let kept = records.indices.filter { records[$0].record.signedDate <= asOf }
         let order = kept.map { TransactionID.sortKey(records[$0].record.transactionID) }
-        let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopy)
+        let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopyByID())
         var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { position -> LedgerTransaction in
             let box = records[kept[position]]
             // Raw fields read straight from the box (a computed property would copy the record).

@@ -36,4 +36,12 @@ struct NotificationFacts {
         }
         for id in reversals.keys { reversals[id]?.sort() }
     }
+
+    /// True when `init` reads `notification`: a reversal, a refund, a REVOKE, or any
+    /// notification (of a type known or not) whose copy shows a revocation.
+    static func reads(_ notification: NotificationRecord) -> Bool {
+        guard let transaction = notification.transaction else { return false }
+        let type = notification.type
+        return type == .refundReversed || type == .refund || type == .revoke || transaction.revocationDate != nil
+    }
 }

@@ -20,11 +20,11 @@ package struct AppStoreInput: Sendable, Codable {
     /// Keeps `copy` if it is the newest of its transaction.
     mutating func keep(_ copy: consuming TransactionRecord) {
         if index.count != transactions.count { reindex() }
-        // One lookup a copy, by number: the key is found or added in the same probe.
+        // One lookup a copy, by number: the key is found, or added with the next place, in the
+        // same probe.
         let next = transactions.count
-        var isNew = false
-        let position = Self.place(&index[TransactionKey(copy.transactionID), default: -1], next: next, isNew: &isNew)
-        if isNew {
+        let position = Self.claim(&index[TransactionKey(copy.transactionID), default: -1], next: next)
+        if position == next {
             copyCounts.append(1)
             firstRevokedCopies.append(copy.revocationDate == nil ? nil : copy.signedDate)
             transactions.append(RecordBox(copy))
@@ -43,12 +43,10 @@ package struct AppStoreInput: Sendable, Codable {
         }
     }
 
+    /// The place in `slot`, set to `next` when the slot is new (-1).
     @inline(__always)
-    private static func place(_ slot: inout Int, next: Int, isNew: inout Bool) -> Int {
-        if slot < 0 {
-            slot = next
-            isNew = true
-        }
+    private static func claim(_ slot: inout Int, next: Int) -> Int {
+        if slot < 0 { slot = next }
         return slot
     }
 
@@ -58,9 +56,9 @@ package struct AppStoreInput: Sendable, Codable {
             uniquingKeysWith: { first, _ in first })
     }
 
-    /// The earliest `signedDate` of a copy showing a revocation, by transaction id: the few
-    /// transactions that have one.
-    package var firstRevokedCopy: [String: Timestamp] {
+    /// The earliest `signedDate` of a copy showing a revocation, by transaction id, for the few
+    /// transactions that have one (worked out from `firstRevokedCopies` on each call).
+    package func firstRevokedCopyByID() -> [String: Timestamp] {
         var byID: [String: Timestamp] = [:]
         for (position, signed) in firstRevokedCopies.enumerated() {
             if let signed { byID[transactions[position].record.transactionID] = signed }
