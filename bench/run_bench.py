@@ -17,8 +17,8 @@ Generates (outside git, in bench/data/) a dataset, then measures, several runs e
 - publish of the report folder into SQLite and into a PostgreSQL server started for it;
 
 and checks that refund-cost and DuckDB give the same cost in every class to the micro-unit.
-With --scale, it runs `report --no-verify` on several sizes and prints time and memory per
-account. Results go to bench/results/ (git-ignored).
+With --scale, it runs `report --no-verify` on several sizes and prints wall time, CPU time and
+memory per account. Results go to bench/results/ (git-ignored).
 """
 import argparse
 import csv
@@ -45,13 +45,22 @@ CLASSES = ["paid", "family_shared", "billing_grace", "premature", "after_refund"
 
 def timed(command, env=None, stdin=None, allowed=(0,)):
     """Runs a command under /usr/bin/time; returns (seconds, peak RSS in MB, stdout)."""
+    usage = timed_usage(command, env, stdin, allowed)
+    return usage["seconds"], usage["peak_mb"], usage["stdout"]
+
+
+def timed_usage(command, env=None, stdin=None, allowed=(0,)):
+    """Runs a command under /usr/bin/time; returns its wall seconds, peak RSS in MB, CPU seconds
+    (user and system), the GB it read from disk (what the page cache did not hold) and stdout."""
     started = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True, env=env, input=stdin)
+    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S %I"] + command, capture_output=True, text=True, env=env,
+                            input=stdin)
     seconds = time.perf_counter() - started
     if result.returncode not in allowed:
         sys.exit(f"failed: {' '.join(command)}\n{result.stdout}\n{result.stderr}")
-    peak_kb = int(result.stderr.strip().splitlines()[-1])
-    return seconds, peak_kb / 1024, result.stdout
+    peak_kb, user, system, blocks = result.stderr.strip().splitlines()[-1].split()
+    return {"seconds": seconds, "peak_mb": int(peak_kb) / 1024, "cpu_seconds": float(user) + float(system),
+            "read_gb": int(blocks) * 512 / 1e9, "stdout": result.stdout}
 
 
 # Refund requests still open at the data's end, so `respond` has work to do.
@@ -299,22 +308,35 @@ def main_bench(options):
 
 
 def main_scale(options):
+    """The same report at several sizes: wall and CPU time and peak memory per account, each
+    against the first size's (1.00 is linear). CPU time shows the work apart from waiting for
+    the disk, which a set larger than the page cache makes every run do."""
     sizes = [int(size) for size in options.scale.split(",")]
     lines = [f"refund-cost bench --scale, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
-             f"{os.cpu_count()} cores, {options.rows_per_account} cost rows per account, {options.months} months", "",
-             f"{'accounts':>10} {'cost rows':>12} {'time s':>8} {'s per 1k accounts':>18} {'peak MB':>9} "
-             f"{'KB per account':>15}  {'linear? time, memory per account against the first size':>s}"]
+             f"{os.cpu_count()} cores, {options.rows_per_account} cost rows per account, {options.months} months, "
+             f"median of {options.runs} runs", "",
+             f"{'accounts':>10} {'cost rows':>12} {'input GB':>9} {'time s':>8} {'s/1k acc':>9} {'CPU s':>8} "
+             f"{'CPU s/1k':>9} {'read GB':>8} {'peak MB':>8} {'KB/acc':>7}  per account against the first size: "
+             f"time, CPU, memory"]
+    out = os.path.join(DATA, "reports-scale")
     first = None
     for accounts in sizes:
         data = generate(accounts, options.rows_per_account, options.months)
-        seconds, peaks, run = report(data, options.month, os.path.join(DATA, "reports-scale"),
-                                     ["--no-verify", "--verified-files", "none"], options.runs)
-        median = statistics.median(seconds)
-        per_account = (median / accounts, max(peaks) / accounts)
+        input_gb = sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(data)
+                       for name in names) / 1e9
+        runs = [timed_usage([TOOL, "report", "--data", data, "--month", options.month, "--out", out, "--quiet",
+                             "--threads", "2", "--no-verify", "--verified-files", "none"]) for _ in range(options.runs)]
+        run = json.load(open(os.path.join(out, options.month, "run.json")))
+        seconds = statistics.median(r["seconds"] for r in runs)
+        cpu = statistics.median(r["cpu_seconds"] for r in runs)
+        read_gb = statistics.median(r["read_gb"] for r in runs)
+        peak = max(r["peak_mb"] for r in runs)
+        per_account = (seconds / accounts, cpu / accounts, peak / accounts)
         first = first or per_account
-        lines.append(f"{accounts:>10,} {run['cost_rows']['read']:>12,} {median:>8.2f} {median / accounts * 1000:>18.3f} "
-                     f"{max(peaks):>9.0f} {max(peaks) * 1024 / accounts:>15.2f}  "
-                     f"x{per_account[0] / first[0]:.2f}, x{per_account[1] / first[1]:.2f}")
+        lines.append(f"{accounts:>10,} {run['cost_rows']['read']:>12,} {input_gb:>9.2f} {seconds:>8.2f} "
+                     f"{seconds / accounts * 1000:>9.3f} {cpu:>8.2f} {cpu / accounts * 1000:>9.3f} {read_gb:>8.1f} "
+                     f"{peak:>8.0f} {peak * 1024 / accounts:>7.2f}  "
+                     + ", ".join(f"x{now / then:.2f}" for now, then in zip(per_account, first)))
         print(lines[-1], flush=True)
     return lines, True
 
