@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,6 +43,16 @@ static inline int refund_cost_base64_alphabet_only(const unsigned char *bytes, s
         outside |= (unsigned char)(inside ^ 1);
     }
     return outside == 0;
+}
+
+// Tells malloc to keep what the process frees for its own later requests: blocks up to 64 MB
+// come from the heap instead of a mapping of their own, and up to 256 MB free at the heap's top
+// stay mapped. Without this, every 4 MB piece of an App Store file is a fresh mapping whose
+// pages the kernel zeroes on first touch (half the page faults of a report, a second of system
+// time at 100,000 accounts), and the peak memory is the same either way.
+static inline void refund_cost_keep_freed_memory(void) {
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
 // Where `needle` first occurs in `haystack` (GNU memmem), or NULL.

@@ -10,4 +10,5 @@ import Synthetic
     import Glibc
 #endif
 
+FreedMemory.keepForReuse()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

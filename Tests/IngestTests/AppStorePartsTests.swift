@@ -11,7 +11,9 @@ import Testing
 @Suite("Reading the App Store files in pieces")
 struct AppStorePartsTests {
     /// A copy of the sample with lines to reject and blank lines spread through one file, read
-    /// whole-ish (the default piece size) and in pieces of about 2 KB (a line or two each).
+    /// whole-ish (the default piece size), in pieces of about 2 KB (a line or two each) and of
+    /// about 30 KB (several lines, each piece ending in part of a line the next one carries; the
+    /// 50 KB line is longer than such a piece's storage).
     @Test func piecesOfAnySizeReadAsTheWholeFileDoes() throws {
         let root = try copyOfSample()
         let path = root + "/notifications/2026-09.jsonl"
@@ -33,18 +35,20 @@ struct AppStorePartsTests {
             return (input, rejects.all ?? [])
         }
         let whole = try read(partSize: AppStoreParts.defaultPartSize)
-        let pieces = try read(partSize: 2000)
         #expect(whole.rejects.count == 3)
         #expect(whole.rejects.map(\.line) == [3, 101, lines.count - 3])
-        #expect(pieces.rejects == whole.rejects)
         #expect(whole.input.notifications.count > 1000)
-        #expect(pieces.input.notifications == whole.input.notifications)
-        #expect(pieces.input.transactions == whole.input.transactions)
-        #expect(pieces.input.copyCounts == whole.input.copyCounts)
-        #expect(pieces.input.firstRevokedCopies == whole.input.firstRevokedCopies)
-        #expect(pieces.input.renewals == whole.input.renewals)
-        #expect(pieces.input.counts == whole.input.counts)
-        #expect(pieces.input.checksums == whole.input.checksums)
+        for partSize in [2000, 30_000] {
+            let pieces = try read(partSize: partSize)
+            #expect(pieces.rejects == whole.rejects)
+            #expect(pieces.input.notifications == whole.input.notifications)
+            #expect(pieces.input.transactions == whole.input.transactions)
+            #expect(pieces.input.copyCounts == whole.input.copyCounts)
+            #expect(pieces.input.firstRevokedCopies == whole.input.firstRevokedCopies)
+            #expect(pieces.input.renewals == whole.input.renewals)
+            #expect(pieces.input.counts == whole.input.counts)
+            #expect(pieces.input.checksums == whole.input.checksums)
+        }
         #expect(whole.input.checksums[path] == (try SHA256.file(path)))
     }
 

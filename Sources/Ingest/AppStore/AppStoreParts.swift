@@ -88,7 +88,6 @@ package final class AppStoreParts {
         pendingLinesEnd = nil
         var lines = pending
         pending = Array(lines[cut...])
-        pending.reserveCapacity(partSize + block.count)
         lines.removeSubrange(cut...)
         let firstLine = nextLine
         nextLine += lines.withUnsafeBytes { $0.baseAddress.map { countLineFeeds($0, lines.count) } ?? 0 }
@@ -100,11 +99,33 @@ package final class AppStoreParts {
 
     /// Reads until `pending` holds a piece's worth ending in a line feed; true at the file's end.
     ///
-    /// Only the block just read is searched for its last line feed, so a line of any length
+    /// The bytes are read straight into the piece's own storage, which starts with the part line
+    /// carried over from the last piece; only a line longer than a piece goes through `block`.
+    /// Only the bytes just read are searched for their last line feed, so a line of any length
     /// costs one pass.
     private func fill() throws -> Bool {
+        guard let stream else { return true }
+        var ended = false
+        var linesEnd: Int?
+        let carried = pending
+        pending = try [UInt8](unsafeUninitializedCapacity: partSize + block.count) { piece, count in
+            count = UnsafeMutableBufferPointer(rebasing: piece[..<carried.count]).initialize(fromContentsOf: carried)
+            while count < partSize || linesEnd == nil {
+                let room = min(piece.count - count, block.count)
+                if room == 0 { return }
+                let read = try stream.read(
+                    into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: piece[count..<count + room])))
+                if read == 0 {
+                    ended = true
+                    return
+                }
+                if let lastLineFeed = piece[count..<count + read].lastIndex(of: 0x0A) { linesEnd = lastLineFeed + 1 }
+                count += read
+            }
+        }
+        pendingLinesEnd = linesEnd
+        if ended { return true }
         while pending.count < partSize || pendingLinesEnd == nil {
-            guard let stream else { return true }
             let count = try stream.read(into: block)
             if count == 0 { return true }
             var index = count
