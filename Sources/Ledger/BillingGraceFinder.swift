@@ -25,13 +25,13 @@ enum BillingGraceFinder {
             let position =
                 key.hasPrefix("original:")
                 ? latestPeriod(subscription, before: graceEnd, transactions) : index[TransactionKey(key)]
-            guard let position, let expires = transactions[position].record.expiresDate, expires < graceEnd,
+            guard let position, let expires = transactions[position].box.record.expiresDate, expires < graceEnd,
                 transactions[position].end?.kind == .expiry
             else { continue }
             let recovery = subscription.filter { other in
-                let purchase = transactions[other].record.purchaseDate
+                let purchase = transactions[other].box.record.purchaseDate
                 return other != position && purchase >= expires && purchase < graceEnd
-            }.min { transactions[$0].record.purchaseDate < transactions[$1].record.purchaseDate }
+            }.min { transactions[$0].box.record.purchaseDate < transactions[$1].box.record.purchaseDate }
             transactions[position].grace = BillingGrace(start: expires, end: graceEnd, recoveredBy: recovery)
             if recovery == nil {
                 // Never paid: the access ended when the grace did, and the server knew then.
@@ -42,7 +42,7 @@ enum BillingGraceFinder {
 
     /// The period of the subscription that expired last before `end`.
     private static func latestPeriod(_ subscription: [Int], before end: Timestamp, _ transactions: [LedgerTransaction]) -> Int? {
-        subscription.filter { (transactions[$0].record.expiresDate ?? end) < end }
-            .max { (transactions[$0].record.expiresDate ?? end) < (transactions[$1].record.expiresDate ?? end) }
+        subscription.filter { (transactions[$0].box.record.expiresDate ?? end) < end }
+            .max { (transactions[$0].box.record.expiresDate ?? end) < (transactions[$1].box.record.expiresDate ?? end) }
     }
 }

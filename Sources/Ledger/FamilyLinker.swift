@@ -30,7 +30,7 @@ enum FamilyLinker {
             let isSubscription = transactions[memberIndex].type == .autoRenewable
             let candidates = index.purchases(of: box.record.productID, before: box.record.purchaseDate).filter { candidate in
                 otherAccount(candidate)
-                    && (!isSubscription || transactions[candidate].record.expiresDate == box.record.expiresDate)
+                    && (!isSubscription || transactions[candidate].box.record.expiresDate == box.record.expiresDate)
             }
             switch candidates.count {
             case 0: links.append(FamilyLink(member: memberIndex, purchaser: nil, method: .none))
