@@ -128,3 +128,47 @@ extension FileDescriptor {
         }
     }
 }
+
+/// A whole file mapped read-only into memory: read where the page cache holds it, without
+/// copying it into buffers of the process.
+///
+/// The file must not shrink while it is mapped (reading a page past its new end stops the
+/// process); the inputs a run reads are exports that nothing writes during the run. Pages a
+/// reader is done with are let go with `release`, so the process's resident memory does not
+/// grow with the file (they stay in the page cache).
+package final class MappedFile: @unchecked Sendable {
+    package let path: String
+    /// The file's bytes; unchanged while the mapping lives.
+    package let bytes: UnsafeRawBufferPointer
+
+    /// Maps the file at `path`; nil for an empty file (nothing to map).
+    package init?(path: String) throws(SystemError) {
+        let file = try FileDescriptor.openForReading(path)
+        var info = stat()
+        guard fstat(file.fd, &info) == 0 else { throw SystemError(operation: "read the size of", path: path, code: errno) }
+        let count = Int(info.st_size)
+        guard count > 0 else { return nil }
+        guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, file.fd, 0), base != MAP_FAILED else {
+            throw SystemError(operation: "map for reading", path: path, code: errno)
+        }
+        // Read front to back: the kernel reads ahead further and drops pages behind sooner.
+        _ = madvise(base, count, MADV_SEQUENTIAL)
+        self.path = path
+        bytes = UnsafeRawBufferPointer(start: base, count: count)
+    }
+
+    /// Lets go of the pages that hold `range` (a later read of them, by a reader of the
+    /// neighbouring bytes, maps them again from the page cache or the file, unchanged).
+    package func release(_ range: Range<Int>) {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return }
+        let page = MappedFile.pageSize
+        let start = range.lowerBound / page * page
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), range.upperBound - start, MADV_DONTNEED)
+    }
+
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+}

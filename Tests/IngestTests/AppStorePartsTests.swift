@@ -12,8 +12,8 @@ import Testing
 struct AppStorePartsTests {
     /// A copy of the sample with lines to reject and blank lines spread through one file, read
     /// whole-ish (the default piece size), in pieces of about 2 KB (a line or two each) and of
-    /// about 30 KB (several lines, each piece ending in part of a line the next one carries; the
-    /// 50 KB line is longer than such a piece's storage).
+    /// about 30 KB (several lines; the 50 KB line is longer than a piece), then the same
+    /// gzipped.
     @Test func piecesOfAnySizeReadAsTheWholeFileDoes() throws {
         let root = try copyOfSample()
         let path = root + "/notifications/2026-09.jsonl"
@@ -50,6 +50,42 @@ struct AppStorePartsTests {
             #expect(pieces.input.checksums == whole.input.checksums)
         }
         #expect(whole.input.checksums[path] == (try SHA256.file(path)))
+
+        // Gzipped, the file is inflated block by block into the pieces instead of read where it
+        // lies: the same pieces again.
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-n", path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(gzip.terminationStatus == 0)
+        let zipped = try read(partSize: AppStoreParts.defaultPartSize)
+        #expect(zipped.rejects.map(\.line) == [3, 101, lines.count - 3])
+        #expect(zipped.input.notifications.count == whole.input.notifications.count)
+        for partSize in [2000, 30_000] {
+            let pieces = try read(partSize: partSize)
+            #expect(pieces.rejects == zipped.rejects)
+            #expect(pieces.input.notifications == zipped.input.notifications)
+            #expect(pieces.input.transactions == zipped.input.transactions)
+            #expect(pieces.input.counts == zipped.input.counts)
+            #expect(pieces.input.checksums == zipped.input.checksums)
+        }
+        #expect(zipped.input.checksums[path + ".gz"] == (try SHA256.file(path + ".gz")))
+    }
+
+    /// A mapped file is cut after the last line feed within a piece's size, after the first one
+    /// past it when a line is longer, and at the end when no line feed is left.
+    @Test func mappedPiecesEndAfterALineFeed() {
+        let bytes = Array("ab\ncd\nefgh\nij".utf8)
+        bytes.withUnsafeBytes { bytes in
+            #expect(AppStoreParts.pieceEnd(bytes, from: 0, size: 4) == 3)
+            #expect(AppStoreParts.pieceEnd(bytes, from: 0, size: 7) == 6)
+            #expect(AppStoreParts.pieceEnd(bytes, from: 3, size: 2) == 6)
+            #expect(AppStoreParts.pieceEnd(bytes, from: 6, size: 2) == 11)
+            #expect(AppStoreParts.pieceEnd(bytes, from: 11, size: 1) == 13)
+            #expect(AppStoreParts.pieceEnd(bytes, from: 11, size: 100) == 13)
+            #expect(AppStoreParts.pieceEnd(bytes, from: 0, size: 100) == 13)
+        }
     }
 
     /// Long runs say how far they are: after every piece, the bytes and lines read so far.

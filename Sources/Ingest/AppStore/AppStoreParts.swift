@@ -5,7 +5,7 @@ struct AppStorePart: Sendable {
     enum Content: Sendable {
         /// Whole lines of a JSON Lines file (decompressed when the file is gzip), the first of
         /// them line `firstLine` of the file.
-        case lines([UInt8], firstLine: Int)
+        case lines(PartBytes, firstLine: Int)
         /// A notification CSV export: decoded whole, from its path (a quoted field may hold a
         /// line break, so it is not cut at lines).
         case csvFile
@@ -50,6 +50,10 @@ package final class AppStoreParts {
     private let files: [AppStoreFile]
     private var fileIndex = 0
     private var stream: InputStream?
+    /// The file being handed out, when it is mapped (a file as stored, not gzip), and where
+    /// its next piece starts.
+    private var mapping: MappedFile?
+    private var mappedOffset = 0
     private var hasher: SHA256?
     private var pending: [UInt8] = []
     /// Where the last whole line in `pending` ends (after its line feed); nil when none does.
@@ -73,14 +77,22 @@ package final class AppStoreParts {
             fileIndex += 1
             return AppStorePart(file: file, content: .csvFile, endsFile: true)
         }
-        if stream == nil {
+        if stream == nil && mapping == nil {
             let hasher = file.verifiedEarlier == nil ? SHA256() : nil
-            stream = try InputStream(path: file.path) { hasher?.update($0) }
             self.hasher = hasher
             nextLine = 1
+            // A file as stored is read where it lies (one copy less than reading it into
+            // buffers); a gzip file is inflated block by block, and an empty one has no pages.
+            if !InputStream.isCompressed(file.path), let mapped = try MappedFile(path: file.path) {
+                mapping = mapped
+                mappedOffset = 0
+            } else {
+                stream = try InputStream(path: file.path) { hasher?.update($0) }
+            }
         }
+        if let mapping { return try nextPiece(of: file, in: mapping) }
         let ended = try fill()
-        if nextLine == 1, TextEncodingCheck.isUTF16(firstLinePrefix()) {
+        if nextLine == 1, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(pending)) {
             finishFile()
             return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
         }
@@ -91,10 +103,12 @@ package final class AppStoreParts {
         lines.removeSubrange(cut...)
         let firstLine = nextLine
         nextLine += lines.withUnsafeBytes { $0.baseAddress.map { countLineFeeds($0, lines.count) } ?? 0 }
-        guard ended else { return AppStorePart(file: file, content: .lines(lines, firstLine: firstLine), endsFile: false) }
+        guard ended else {
+            return AppStorePart(file: file, content: .lines(PartBytes(lines), firstLine: firstLine), endsFile: false)
+        }
         let sha256 = file.verifiedEarlier?.sha256 ?? hasher?.finish()
         finishFile()
-        return AppStorePart(file: file, content: .lines(lines, firstLine: firstLine), endsFile: true, sha256: sha256)
+        return AppStorePart(file: file, content: .lines(PartBytes(lines), firstLine: firstLine), endsFile: true, sha256: sha256)
     }
 
     /// Reads until `pending` holds a piece's worth ending in a line feed; true at the file's end.
@@ -136,15 +150,47 @@ package final class AppStoreParts {
         return false
     }
 
-    /// The first two bytes of the file's first line, without a carriage return that ends it.
-    private func firstLinePrefix() -> [UInt8] {
-        var line = pending.prefix { $0 != 0x0A }
-        if line.last == 0x0D { line = line.dropLast() }
+    /// The next piece of a mapped file: about a piece's size of whole lines (a longer line makes
+    /// a longer piece), its bytes hashed as they are handed out.
+    private func nextPiece(of file: AppStoreFile, in mapping: MappedFile) throws -> AppStorePart {
+        let bytes = mapping.bytes
+        if mappedOffset == 0, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(bytes)) {
+            finishFile()
+            return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
+        }
+        let start = mappedOffset
+        let end = AppStoreParts.pieceEnd(bytes, from: start, size: partSize)
+        let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        hasher?.update(piece)
+        let firstLine = nextLine
+        nextLine += piece.baseAddress.map { countLineFeeds($0, piece.count) } ?? 0
+        mappedOffset = end
+        let content = AppStorePart.Content.lines(PartBytes(mapping, start..<end), firstLine: firstLine)
+        guard end == bytes.count else { return AppStorePart(file: file, content: content, endsFile: false) }
+        let sha256 = file.verifiedEarlier?.sha256 ?? hasher?.finish()
+        finishFile()
+        return AppStorePart(file: file, content: content, endsFile: true, sha256: sha256)
+    }
+
+    /// Where a piece that starts at `start` ends: after the last line feed within `size` bytes,
+    /// else after the first one past them, else at the end of the bytes.
+    static func pieceEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, size: Int) -> Int {
+        let limit = min(start + size, bytes.count)
+        if limit == bytes.count { return limit }
+        if let last = bytes[start..<limit].lastIndex(of: 0x0A) { return last + 1 }
+        return bytes[limit...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+    }
+
+    /// The first two bytes of a file's first line, without a carriage return that ends it.
+    private static func firstLinePrefix(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var line = Array(bytes.prefix(3).prefix { $0 != 0x0A })
+        if line.count < 3, line.last == 0x0D { line.removeLast() }
         return Array(line.prefix(2))
     }
 
     private func finishFile() {
         stream = nil
+        mapping = nil
         hasher = nil
         pending = []
         pendingLinesEnd = nil
