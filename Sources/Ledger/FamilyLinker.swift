@@ -28,10 +28,10 @@ enum FamilyLinker {
                 }
             }
             let isSubscription = transactions[memberIndex].type == .autoRenewable
+            let expires = box.record.expiresDate
             let candidates = index.purchases(of: box.record.productID, before: box.record.purchaseDate).filter { candidate in
-                otherAccount(candidate)
-                    && (!isSubscription || transactions[candidate].box.record.expiresDate == box.record.expiresDate)
-            }
+                otherAccount(candidate.transaction) && (!isSubscription || candidate.expires == expires)
+            }.map(\.transaction)
             switch candidates.count {
             case 0: links.append(FamilyLink(member: memberIndex, purchaser: nil, method: .none))
             case 1: links.append(FamilyLink(member: memberIndex, purchaser: candidates[0], method: .purchaseMatch))

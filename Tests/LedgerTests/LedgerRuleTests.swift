@@ -85,6 +85,40 @@ struct LedgerRuleTests {
         #expect(ledger.familyLinks.first?.method == .purchaseMatch)
     }
 
+    /// A shared subscription's purchaser is the purchase of the same product, bought up to two
+    /// hours before the member's copy, whose period expires when the member's does: of two
+    /// subscribers that hour, the one whose period matches; with no period matching, nobody.
+    @Test func sharedSubscriptionLinksToThePurchaseWithItsPeriod() throws {
+        let sub = "Auto-Renewable Subscription"
+        func fixture(memberExpires: Int64) -> F {
+            var fixture = F()
+            fixture.notify(
+                "SUBSCRIBED", uuid: "a", signed: t0,
+                transaction: F.transaction(
+                    "100", product: "pro.monthly", type: sub, purchase: t0, expires: t0 + 30 * d, signed: t0))
+            fixture.notify(
+                "SUBSCRIBED", uuid: "b", signed: t0 + h / 2,
+                transaction: F.transaction(
+                    "110", product: "pro.monthly", type: sub, purchase: t0 + h / 2, expires: t0 + 31 * d, signed: t0 + h / 2))
+            fixture.notify(
+                "SUBSCRIBED", uuid: "m", signed: t0 + h,
+                transaction: F.transaction(
+                    "201", product: "pro.monthly", ownership: "FAMILY_SHARED", type: sub, purchase: t0 + h,
+                    expires: memberExpires, signed: t0 + h))
+            fixture.link("acct-a", "100")
+            fixture.link("acct-b", "110")
+            fixture.link("acct-m", "201")
+            return fixture
+        }
+        let (matched, _, _) = try buildLedger(try fixture(memberExpires: t0 + 30 * d).write())
+        #expect(matched.familyLinks.count == 1)
+        #expect(matched.familyLinks.first?.method == .purchaseMatch)
+        #expect(matched.familyLinks.first?.purchaser == matched.index("100"))
+        let (none, _, _) = try buildLedger(try fixture(memberExpires: t0 + 29 * d).write())
+        #expect(none.familyLinks.first?.method == FamilyLinkMethod.none)
+        #expect(none.familyLinks.first?.purchaser == nil)
+    }
+
     @Test func datedFamilyRevokeWithoutARefundIsAnExit() throws {
         var fixture = F()
         fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
