@@ -136,6 +136,9 @@ extension FileDescriptor {
 /// process); the inputs a run reads are exports that nothing writes during the run. Pages a
 /// reader is done with are let go with `release`, so the process's resident memory does not
 /// grow with the file (they stay in the page cache).
+///
+/// Why `@unchecked Sendable` is safe: the bytes are mapped read-only and nothing writes them;
+/// `release` only lets the kernel drop pages, which any thread's next read maps again unchanged.
 package final class MappedFile: @unchecked Sendable {
     package let path: String
     /// The file's bytes; unchanged while the mapping lives.
