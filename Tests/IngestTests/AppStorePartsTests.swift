@@ -38,17 +38,21 @@ struct AppStorePartsTests {
         #expect(whole.rejects.count == 3)
         #expect(whole.rejects.map(\.line) == [3, 101, lines.count - 3])
         #expect(whole.input.notifications.count > 1000)
-        for partSize in [2000, 30_000] {
-            let pieces = try read(partSize: partSize)
-            #expect(pieces.rejects == whole.rejects)
-            #expect(pieces.input.notifications == whole.input.notifications)
-            #expect(pieces.input.transactions == whole.input.transactions)
-            #expect(pieces.input.copyCounts == whole.input.copyCounts)
-            #expect(pieces.input.firstRevokedCopies == whole.input.firstRevokedCopies)
-            #expect(pieces.input.renewals == whole.input.renewals)
-            #expect(pieces.input.counts == whole.input.counts)
-            #expect(pieces.input.checksums == whole.input.checksums)
+        /// Pieces of about 2 KB (a line or two) and 30 KB (several lines) read as `reference` does.
+        func expectPiecesRead(as reference: (input: AppStoreInput, rejects: [Reject])) throws {
+            for partSize in [2000, 30_000] {
+                let pieces = try read(partSize: partSize)
+                #expect(pieces.rejects == reference.rejects)
+                #expect(pieces.input.notifications == reference.input.notifications)
+                #expect(pieces.input.transactions == reference.input.transactions)
+                #expect(pieces.input.copyCounts == reference.input.copyCounts)
+                #expect(pieces.input.firstRevokedCopies == reference.input.firstRevokedCopies)
+                #expect(pieces.input.renewals == reference.input.renewals)
+                #expect(pieces.input.counts == reference.input.counts)
+                #expect(pieces.input.checksums == reference.input.checksums)
+            }
         }
+        try expectPiecesRead(as: whole)
         #expect(whole.input.checksums[path] == (try SHA256.file(path)))
 
         // Gzipped, the file is inflated block by block into the pieces instead of read where it
@@ -62,14 +66,7 @@ struct AppStorePartsTests {
         let zipped = try read(partSize: AppStoreParts.defaultPartSize)
         #expect(zipped.rejects.map(\.line) == [3, 101, lines.count - 3])
         #expect(zipped.input.notifications.count == whole.input.notifications.count)
-        for partSize in [2000, 30_000] {
-            let pieces = try read(partSize: partSize)
-            #expect(pieces.rejects == zipped.rejects)
-            #expect(pieces.input.notifications == zipped.input.notifications)
-            #expect(pieces.input.transactions == zipped.input.transactions)
-            #expect(pieces.input.counts == zipped.input.counts)
-            #expect(pieces.input.checksums == zipped.input.checksums)
-        }
+        try expectPiecesRead(as: zipped)
         #expect(zipped.input.checksums[path + ".gz"] == (try SHA256.file(path + ".gz")))
     }
 
