@@ -92,10 +92,7 @@ package final class AppStoreParts {
         }
         if let mapping { return try nextPiece(of: file, in: mapping) }
         let ended = try fill()
-        if nextLine == 1, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(pending)) {
-            finishFile()
-            return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
-        }
+        if nextLine == 1, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(pending)) { return try refused(file) }
         let cut = ended ? pending.count : pendingLinesEnd ?? pending.count
         pendingLinesEnd = nil
         var lines = pending
@@ -103,12 +100,21 @@ package final class AppStoreParts {
         lines.removeSubrange(cut...)
         let firstLine = nextLine
         nextLine += lines.withUnsafeBytes { $0.baseAddress.map { countLineFeeds($0, lines.count) } ?? 0 }
-        guard ended else {
-            return AppStorePart(file: file, content: .lines(PartBytes(lines), firstLine: firstLine), endsFile: false)
-        }
+        return piece(of: file, .lines(PartBytes(lines), firstLine: firstLine), endsFile: ended)
+    }
+
+    /// A piece with `content`; the file's last carries its SHA-256, and the next file comes next.
+    private func piece(of file: AppStoreFile, _ content: AppStorePart.Content, endsFile: Bool) -> AppStorePart {
+        guard endsFile else { return AppStorePart(file: file, content: content, endsFile: false) }
         let sha256 = file.verifiedEarlier?.sha256 ?? hasher?.finish()
         finishFile()
-        return AppStorePart(file: file, content: .lines(PartBytes(lines), firstLine: firstLine), endsFile: true, sha256: sha256)
+        return AppStorePart(file: file, content: content, endsFile: true, sha256: sha256)
+    }
+
+    /// The whole file refused as UTF-16 text, in one piece.
+    private func refused(_ file: AppStoreFile) throws -> AppStorePart {
+        finishFile()
+        return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
     }
 
     /// Reads until `pending` holds a piece's worth ending in a line feed; true at the file's end.
@@ -154,22 +160,15 @@ package final class AppStoreParts {
     /// a longer piece), its bytes hashed as they are handed out.
     private func nextPiece(of file: AppStoreFile, in mapping: MappedFile) throws -> AppStorePart {
         let bytes = mapping.bytes
-        if mappedOffset == 0, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(bytes)) {
-            finishFile()
-            return AppStorePart(file: file, content: .notUTF8, endsFile: true, sha256: try SHA256.file(file.path))
-        }
+        if mappedOffset == 0, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(bytes)) { return try refused(file) }
         let start = mappedOffset
         let end = AppStoreParts.pieceEnd(bytes, from: start, size: partSize)
-        let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        hasher?.update(piece)
+        let lines = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        hasher?.update(lines)
         let firstLine = nextLine
-        nextLine += piece.baseAddress.map { countLineFeeds($0, piece.count) } ?? 0
+        nextLine += lines.baseAddress.map { countLineFeeds($0, lines.count) } ?? 0
         mappedOffset = end
-        let content = AppStorePart.Content.lines(PartBytes(mapping, start..<end), firstLine: firstLine)
-        guard end == bytes.count else { return AppStorePart(file: file, content: content, endsFile: false) }
-        let sha256 = file.verifiedEarlier?.sha256 ?? hasher?.finish()
-        finishFile()
-        return AppStorePart(file: file, content: content, endsFile: true, sha256: sha256)
+        return piece(of: file, .lines(PartBytes(mapping, start..<end), firstLine: firstLine), endsFile: end == bytes.count)
     }
 
     /// Where a piece that starts at `start` ends: after the last line feed within `size` bytes,
