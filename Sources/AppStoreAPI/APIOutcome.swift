@@ -2,10 +2,11 @@
 package enum APIOutcome: Sendable {
     /// 2xx: Apple took it.
     case accepted(HTTPResponse)
-    /// 4xx other than 401 and 429: Apple refused this request; others go on.
+    /// Apple refused this request (an Apple error body on a 4xx, `ResponseVerdict.refused`); others go on.
     case refused(status: Int, errorCode: Int?, message: String?)
     /// 401: the key, its id or the issuer id is wrong; nothing else will work either.
     case unauthorized(status: Int, errorCode: Int?, message: String?)
-    /// No answer worth keeping after the retries (5xx, 5000001, network, 429 past the deadline).
+    /// No answer worth keeping after the retries (5xx, Apple's retryable codes, a reply that is
+    /// not Apple's, a redirect, network, 429 past the deadline).
     case failed(reason: String, status: Int?, errorCode: Int?)
 }

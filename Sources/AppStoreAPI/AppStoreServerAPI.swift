@@ -42,7 +42,7 @@ package final class AppStoreServerAPI {
         "/inApps/v2/transactions/consumption/" + pathComponent(transactionID)
     }
 
-    /// One call with its retries.
+    /// One call with its retries: what each response means is `ResponseVerdict`'s to say.
     package func call(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws(APIError) -> APIOutcome {
         let started = Clock.monotonicSeconds()
         var attempt = 0
@@ -70,29 +70,25 @@ package final class AppStoreServerAPI {
                 lastCode = nil
                 wait = backoff(attempt)
             case .success(let response):
-                let error = AppleError(response.body)
                 lastStatus = response.status
-                lastCode = error.code
-                switch response.status {
-                case 200..<300:
+                lastCode = AppleError(response.body).code
+                switch ResponseVerdict.of(
+                    status: response.status, headers: response.headers, body: response.body, now: Clock.now())
+                {
+                case .accepted:
                     return .accepted(response)
-                case 401:
-                    return .unauthorized(status: 401, errorCode: error.code, message: error.message)
-                case 429:
+                case .unauthorized(let code, let message):
+                    return .unauthorized(status: response.status, errorCode: code, message: message)
+                case .refused(let code, let message):
+                    return .refused(status: response.status, errorCode: code, message: message)
+                case .rateLimited(let seconds):
                     lastFailure = "rate limited (429)"
-                    wait = Self.retryAfter(response.headers["retry-after"], now: Clock.now()) ?? backoff(attempt)
+                    wait = seconds ?? backoff(attempt)
                     // Waiting for Apple's window is not a failed attempt.
                     attempt -= 1
-                case 500..<600:
-                    lastFailure = "Apple answered \(response.status)" + (error.code.map { " (\($0))" } ?? "")
+                case .retry(let reason):
+                    lastFailure = reason
                     wait = backoff(attempt)
-                default:
-                    if error.code == 5_000_001 {
-                        lastFailure = "Apple's general internal error (5000001)"
-                        wait = backoff(attempt)
-                    } else {
-                        return .refused(status: response.status, errorCode: error.code, message: error.message)
-                    }
                 }
             }
             guard attempt < Self.attempts else {
@@ -121,14 +117,6 @@ package final class AppStoreServerAPI {
         let next = lastStart + Self.spacing
         if now < next { Clock.sleep(seconds: next - now) }
         lastStart = Clock.monotonicSeconds()
-    }
-
-    /// Apple's `Retry-After` is the time to retry at, in milliseconds since 1970; a small number
-    /// is read as the HTTP form, seconds to wait.
-    static func retryAfter(_ value: String?, now: Timestamp) -> Double? {
-        guard let value, let number = Int64(value.trimmingSpaces), number >= 0 else { return nil }
-        if number > 100_000_000_000 { return max(0, Double(number - now.milliseconds) / 1000) }
-        return Double(number)
     }
 
     /// A transaction id or a page token, percent-encoded but for letters, digits and `-_.`: never

@@ -29,7 +29,8 @@ package struct OutputFolder {
         OutputFolder.removeDebris(in: out)
         try? FileSystem.removeTree(staging)
         do {
-            try FileSystem.createDirectory(staging)
+            // A new folder of its own: a name planted there (a link to elsewhere) is refused, never written through.
+            try FileSystem.createNewDirectory(staging)
         } catch {
             throw .system(error)
         }

@@ -73,6 +73,19 @@ package enum FileSystem {
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// True when `path` itself is a symbolic link (whatever it points to, if anything).
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Creates one new folder with `mode`; fails when anything (a folder, a file, a link)
+    /// already has the name.
+    package static func createNewDirectory(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
+        if mkdir(path, mode_t(mode)) != 0 { throw SystemError(operation: "create the folder", path: path, code: errno) }
+    }
+
     package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
@@ -117,8 +130,10 @@ package enum FileSystem {
     }
 
     /// Removes a directory tree (used to replace an output folder as a whole).
+    ///
+    /// A link in it is removed as a link: what it points to is never touched.
     package static func removeTree(_ path: String) throws(SystemError) {
-        guard isDirectory(path) else {
+        guard isDirectory(path), !isSymbolicLink(path) else {
             if unlink(path) != 0 && errno != ENOENT {
                 throw SystemError(operation: "remove", path: path, code: errno)
             }

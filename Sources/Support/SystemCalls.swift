@@ -10,13 +10,15 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     package var code: Int32
 
     /// `path: cannot open for reading: No such file or directory`: a phrase other errors quote.
-    package var description: String {
-        "\(path): cannot \(operation): \(String(cString: strerror(code)))"
-    }
+    package var description: String { "\(path): cannot \(operation): \(reason)" }
 
     /// The same, as what a command stops for.
-    package var diagnostic: Diagnostic {
-        Diagnostic("cannot \(operation): \(String(cString: strerror(code)))", file: path)
+    package var diagnostic: Diagnostic { Diagnostic("cannot \(operation): \(reason)", file: path) }
+
+    private var reason: String {
+        // Files the tool writes are opened with O_NOFOLLOW: ELOOP is a link planted where one goes.
+        guard code == ELOOP else { return String(cString: strerror(code)) }
+        return "it is a symbolic link, and the tool writes only through files it made itself (remove the link)"
     }
 }
 
@@ -38,26 +40,58 @@ package final class FileDescriptor {
         return FileDescriptor(path: path, fd: fd)
     }
 
-    /// Creates or truncates the file, readable by everyone, writable by its owner.
-    package static func create(_ path: String) throws(SystemError) -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates the file afresh, readable by everyone (or its owner only with `mode` 0o600),
+    /// writable by its owner: whatever had the name before (a file a killed run left, a link
+    /// planted there) is removed first, never written through.
+    package static func create(_ path: String, mode: UInt32 = 0o644) throws(SystemError) -> FileDescriptor {
+        unlink(path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         if fd < 0 { throw SystemError(operation: "create", path: path, code: errno) }
         return FileDescriptor(path: path, fd: fd)
     }
 
-    /// Opens for appending, creating the file readable and writable by its owner only: each
-    /// write lands at the end, whoever else appends.
+    /// Opens for appending, creating the file readable and writable by its owner only.
+    ///
+    /// Each write lands at the end, whoever else appends. A link at `path` is refused.
     package static func openForAppending(_ path: String) throws(SystemError) -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 { throw SystemError(operation: "open for appending", path: path, code: errno) }
         return FileDescriptor(path: path, fd: fd)
     }
 
-    /// Opens read-write, creating the file when missing (for a lock file).
+    /// Opens read-write, creating the file when missing (for a lock file); a link is refused.
     package static func openForLocking(_ path: String) throws(SystemError) -> FileDescriptor {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 { throw SystemError(operation: "open", path: path, code: errno) }
         return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Opens a file the tool itself wrote and may write again, for reading: a link is refused.
+    package static func openOwnForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 { throw SystemError(operation: "open for reading", path: path, code: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Takes group and others' access away; true when they had some (the file was theirs to read).
+    package func makeOwnerOnly() throws(SystemError) -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the mode of", path: path, code: errno) }
+        guard info.st_mode & 0o077 != 0 else { return false }
+        if fchmod(fd, info.st_mode & 0o700) != 0 { throw SystemError(operation: "make owner-only", path: path, code: errno) }
+        return true
+    }
+
+    /// The file's size now.
+    package func size() throws(SystemError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the size of", path: path, code: errno) }
+        return Int(info.st_size)
+    }
+
+    /// Cuts the file to its first `length` bytes (a write that failed part-way taken back).
+    package func truncate(to length: Int) throws(SystemError) {
+        if ftruncate(fd, off_t(length)) != 0 { throw SystemError(operation: "truncate", path: path, code: errno) }
     }
 
     /// Takes the exclusive lock on the file without waiting; false when another process holds it.
@@ -117,15 +151,22 @@ package final class FileDescriptor {
 extension FileDescriptor {
     /// The whole file, for the small files the tool writes itself (snapshots, partials).
     package static func readAll(_ path: String) throws(SystemError) -> [UInt8] {
-        let file = try openForReading(path)
+        try openForReading(path).readAll()
+    }
+
+    /// What is left of the file from its position on; with `limit`, at most one byte more
+    /// than it (so a caller can tell a file that is too large without reading all of it).
+    package func readAll(limit: Int = .max) throws(SystemError) -> [UInt8] {
         var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: limit >= 1 << 20 ? 1 << 20 : max(1, limit + 1), alignment: 16)
         defer { chunk.deallocate() }
-        while true {
-            let count = try file.read(into: chunk)
+        while bytes.count <= limit {
+            let count = try read(into: chunk)
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk.prefix(count))
         }
+        return bytes
     }
 }
 

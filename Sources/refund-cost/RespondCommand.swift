@@ -47,9 +47,12 @@ enum RespondCommand: Command {
         try DataOptions.checkOutside(journal, option: Self.journal, data: common.data, arguments: arguments)
         let dryRun = arguments.isSet(Self.dryRun)
         let now = common.asOf ?? Clock.now()
+        // On the clock, what Apple signed a little ahead of it is read too (its clock may run ahead).
+        let readUpTo = common.asOf ?? now.adding(RespondRun.clockSkew)
         let window = ReportWindow(
-            start: .earliestAccepted, end: now.adding(TimeSpan(milliseconds: 1)), label: "respond")
-        var report = RunOptions(data: common.data, out: "", window: window, appStore: common.ledgerOptions(asOfDefault: now))
+            start: .earliestAccepted, end: readUpTo.adding(TimeSpan(milliseconds: 1)), label: "respond")
+        var report = RunOptions(
+            data: common.data, out: "", window: window, appStore: common.ledgerOptions(asOfDefault: readUpTo))
         report.grace = common.grace
         report.maxRejects = common.maxRejects
         report.costColumns = common.costColumns
@@ -68,7 +71,7 @@ enum RespondCommand: Command {
                     credentials: credentials, baseURL: baseURL, maxWait: maxWait)
             }
         }
-        var options = RespondOptions(report: report, journal: journal, api: api, baseURL: baseURL)
+        var options = RespondOptions(report: report, now: now, journal: journal, api: api, baseURL: baseURL)
         options.dryRun = dryRun
         options.tokenDescription = tokenDescription
         options.useCheckpoint = common.asOf == nil
@@ -87,7 +90,10 @@ enum RespondCommand: Command {
             print(
                 "refund-cost respond as of \(now): \(outcome.open) open requests: \(outcome.sent) sent, \(outcome.refused) refused, "
                     + "\(outcome.failed) failed, \(outcome.skipped) skipped, \(outcome.alreadyAnswered) answered before; "
-                    + "\(outcome.missed) missed" + (dryRun ? " (dry run: nothing sent, nothing journaled)" : ""))
+                    + "\(outcome.missed) missed"
+                    + (outcome.signedLater > 0
+                        ? "; \(outcome.signedLater) signed after \(readUpTo), read by a later run" : "")
+                    + (dryRun ? " (dry run: nothing sent, nothing journaled)" : ""))
         }
         return dryRun ? 0 : outcome.status
     }

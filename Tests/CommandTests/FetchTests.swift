@@ -154,10 +154,29 @@ struct FetchTests {
         ])
         let run = try fetch(["notifications"], data: data, stub: stub, extra: ["--since", since])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("repeats the previous page's token same: stopped (a loop)"), "\(run.stderr)")
+        #expect(run.stderr.contains("token same came before"), "\(run.stderr)")
         #expect(run.stderr.contains("2 pages had come, nothing was written"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/notifications") == ["n.jsonl"])
         #expect(stub.requests.count == 2)
+    }
+
+    @Test func aTokenCycleStopsAtItsFirstRepeat() throws {
+        // A, B, A, B, ...: no page repeats the one before it, yet the listing never ends.
+        let (data, _) = try folder(missing: true)
+        let stub = try APIStub(routes: [
+            [
+                "method": "POST", "prefix": "/inApps/v1/notifications/history",
+                "responses": [
+                    ["status": 200, "body": page([], token: "A")], ["status": 200, "body": page([], token: "B")],
+                    ["status": 200, "body": page([], token: "A")], ["status": 200, "body": page([], token: "B")],
+                ],
+            ]
+        ])
+        let run = try fetch(["notifications"], data: data, stub: stub, extra: ["--since", since])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("token A came before"), "\(run.stderr)")
+        #expect(stub.requests.count == 3, "stopped at the first token seen twice")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/notifications") == ["n.jsonl"])
     }
 
     @Test func aRangeOlderThanAppleKeepsIsAUsageError() throws {

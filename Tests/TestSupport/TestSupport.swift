@@ -72,10 +72,25 @@ struct ToolRun {
 
 /// Runs the built executable as a user or a script would; kills it after `timeout` seconds
 /// (status 124), so a hang fails the test instead of stopping the suite.
-func runTool(_ arguments: [String], timeout: Double = 120, environment: [String: String] = [:]) throws -> ToolRun {
+///
+/// `fileSizeLimit` runs it as on a disk that is full past that many bytes a file: a write
+/// beyond it fails part-way (`RLIMIT_FSIZE`, its signal ignored, as `ENOSPC` would fail it).
+func runTool(
+    _ arguments: [String], timeout: Double = 120, environment: [String: String] = [:], fileSizeLimit: Int? = nil
+) throws -> ToolRun {
     let process = Process()
     process.executableURL = toolExecutable()
     process.arguments = withTestRoot(arguments)
+    if let fileSizeLimit {
+        let limited = """
+            import os, resource, signal, sys
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (\(fileSizeLimit), \(fileSizeLimit)))
+            os.execv(sys.argv[1], sys.argv[1:])
+            """
+        process.arguments = ["python3", "-c", limited, toolExecutable().path] + withTestRoot(arguments)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    }
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }

@@ -152,7 +152,8 @@ package struct UsageSpillFolder: Sendable {
         let base = FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var random = SystemRandomNumberGenerator()
         path = base + "/refund-cost-usage-\(String(random.next(), radix: 16))"
-        try FileSystem.createDirectory(path)
+        // Its own new folder, others kept out: the spilled rows are the app's usage.
+        try FileSystem.createNewDirectory(path, mode: 0o700)
     }
 
     package func remove() { try? FileSystem.removeTree(path) }

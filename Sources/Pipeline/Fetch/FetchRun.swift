@@ -41,6 +41,8 @@ package struct PagedFetch {
         let resumeAt = temporary + ".next"
         var token = first
         var pages = 0
+        // Every token of the listing so far: Apple never hands out one twice.
+        var seen = Set<String>()
         let resuming = resumable && FileSystem.kind(temporary) == .regularFile
         if resuming, let saved = try? FileDescriptor.readAll(resumeAt) {
             // A cut listing: its pages so far stand, the next one is asked for.
@@ -54,6 +56,7 @@ package struct PagedFetch {
                     + "\n  then each next page until hasMore is false, into \(destination)")
             return 0
         }
+        if let token { seen.insert(token) }
         try FileSystem.createDirectory(scratch)
         let file = try resuming && token != first ? FileDescriptor.openForAppending(temporary) : FileDescriptor.create(temporary)
         do {
@@ -93,8 +96,10 @@ package struct PagedFetch {
                 guard let following = paging.token, !following.isEmpty else {
                     throw FetchError(message: "page \(pages) says hasMore but gives no token for the next page")
                 }
-                guard following != token else {
-                    throw FetchError(message: "page \(pages) repeats the previous page's token \(following): stopped (a loop)")
+                // A token seen before in this listing means a loop (A, A or A, B, A, ...), however long.
+                guard seen.insert(following).inserted else {
+                    throw FetchError(
+                        message: "page \(pages)'s next-page token \(following) came before in this listing: stopped (a loop)")
                 }
                 guard pages < maxPages else {
                     throw FetchError(message: "more than --max-pages \(maxPages) pages: stopped")

@@ -12,6 +12,8 @@ package struct ConsumptionAnswers {
     package var types: [String: ProductType]
     package var rejects: RejectTally
     package var warnings: [String]
+    /// Notifications signed after the as-of time, not read (a request among them is not open yet).
+    package var signedLater: Int
 
     package static func compute(_ options: RunOptions) throws -> ConsumptionAnswers {
         let rejects = RejectLog()
@@ -37,7 +39,9 @@ package struct ConsumptionAnswers {
             guard let index = request.transactionIndex, let id = request.transactionID else { continue }
             if let type = loaded.ledger.transactions[index].type { types[id] = type }
         }
-        return ConsumptionAnswers(requests: requests, types: types, rejects: tally, warnings: loaded.warnings)
+        return ConsumptionAnswers(
+            requests: requests, types: types, rejects: tally, warnings: loaded.warnings,
+            signedLater: loaded.appStore.input.counts.notificationsSignedAfterAsOf)
     }
 }
 

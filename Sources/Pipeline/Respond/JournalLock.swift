@@ -1,13 +1,16 @@
 import Support
 
-/// One `respond` at a time per journal: an exclusive lock on `JOURNAL.lock`, which holds the
-/// process id of its holder so a second run can say who has it.
+/// One `respond` at a time per journal: an exclusive lock on `JOURNAL.lock`.
+///
+/// The lock file holds the process id of its holder so a second run can say who has it. A link
+/// planted at that name is refused, never written through.
 package final class JournalLock {
     private let file: FileDescriptor
 
     package init(journal: String) throws {
         let path = journal + ".lock"
         file = try FileDescriptor.openForLocking(path)
+        _ = try file.makeOwnerOnly()
         guard try file.tryLockExclusively() else {
             let bytes = (try? FileDescriptor.readAll(path)) ?? []
             let holder = String(decoding: bytes.filter { $0 >= 0x20 }, as: UTF8.self).trimmingSpaces

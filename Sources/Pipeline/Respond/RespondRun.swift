@@ -8,6 +8,11 @@ import Support
 package struct RespondOptions {
     /// The inputs as a report reads them, as of `report.window.asOf` (default: now).
     package var report: RunOptions
+    /// The time that decides which requests are open and which are missed.
+    ///
+    /// The clock's, or `--as-of`. The data is read up to `report.asOf`, which is later by the
+    /// clock skew tolerated when the time is the clock's.
+    package var now: Timestamp
     package var journal: String
     /// Nil with `--dry-run`: nothing is signed or sent.
     package var api: AppStoreServerAPI?
@@ -21,8 +26,9 @@ package struct RespondOptions {
     /// Where the dry run's lines and each answer's line go (stdout in the command).
     package var say: (String) -> Void = { _ in }
 
-    package init(report: RunOptions, journal: String, api: AppStoreServerAPI?, baseURL: String) {
+    package init(report: RunOptions, now: Timestamp, journal: String, api: AppStoreServerAPI?, baseURL: String) {
         self.report = report
+        self.now = now
         self.journal = journal
         self.api = api
         self.baseURL = baseURL
@@ -39,6 +45,9 @@ package struct RespondOutcome {
     /// Open requests answered before (sent, refused or skipped), left alone.
     package var alreadyAnswered = 0
     package var open = 0
+    /// Notifications signed after the data's as-of time: not read by this run (a request among
+    /// them is not open yet), so the next run reads again.
+    package var signedLater = 0
     /// 401: the run stopped, with what to check.
     package var unauthorized: String?
     package var warnings: [String] = []
@@ -59,26 +68,33 @@ package struct RespondOutcome {
 package enum RespondRun {
     /// Apple's window for an answer, counted from its signing of the request.
     package static let answerWindow = TimeSpan.hours(12)
+    /// How far Apple's clock and this machine's may differ: run on the clock, `respond` reads
+    /// what Apple signed up to this far ahead of it, so a request signed "in the future" by a
+    /// few seconds is answered now, not by a later run.
+    package static let clockSkew = TimeSpan.minutes(5)
 
     package static func execute(_ options: RespondOptions) throws -> RespondOutcome {
         // The lock first: two runs must never both decide what to send.
         let lock = options.dryRun ? nil : try JournalLock(journal: options.journal)
         defer { withExtendedLifetime(lock) {} }
         var journal = try ConsumptionJournal(path: options.journal)
+        if !options.dryRun { try journal.prepareForWriting() }
+        var outcome = RespondOutcome()
+        outcome.warnings = journal.recovered
         let checkpoint = RespondCheckpoint(journal: options.journal)
         let fingerprint = try RespondCheckpoint.fingerprint(options.report)
-        var outcome = RespondOutcome()
-        if !options.dryRun && options.useCheckpoint && checkpoint.upToDate(fingerprint) {
+        if !options.dryRun && options.useCheckpoint && journal.recovered.isEmpty && checkpoint.upToDate(fingerprint) {
             outcome.upToDate = true
             return outcome
         }
         let answers = try ConsumptionAnswers.compute(options.report)
-        outcome.warnings = answers.warnings
-        let now = options.report.asOf
+        outcome.warnings += answers.warnings
+        outcome.signedLater = answers.signedLater
+        let now = options.now
         // Missed and skipped events: journaled together (one flush), before the next send and at the end.
         var settled: [JournalEvent] = []
         defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }
-        for request in answers.requests where request.signedAt <= now {
+        for request in answers.requests where request.signedAt <= options.report.asOf {
             let uuid = request.notificationUUID
             let transaction = request.transactionID ?? ""
             let latest = journal.latest[uuid]
@@ -178,11 +194,12 @@ package enum RespondRun {
             settled = []
         }
         if !options.dryRun && options.useCheckpoint {
-            // Open requests the journal does not close yet (failed ones are tried again).
+            // Open requests the journal does not close yet (failed ones are tried again), and
+            // whatever was signed after the as-of time: a request among them opens later.
             let pending = answers.requests.filter { request in
                 now < request.signedAt.adding(answerWindow) && journal.latest[request.notificationUUID]?.state.isFinal != true
             }.count
-            try checkpoint.save(fingerprint, pending: pending)
+            try checkpoint.save(fingerprint, pending: pending + answers.signedLater)
         }
         return outcome
     }

@@ -7,8 +7,14 @@ internal import COpenSSL
 package final class ECPrivateKey {
     private let pointer: OpaquePointer
 
-    /// Reads a PEM private key; nil when it is not PEM, not a private key, or not P-256.
+    /// The largest key file read: a `.p8` P-256 key is about 250 bytes, and OpenSSL's PEM
+    /// reader is not meant for megabytes of whatever a wrong path names.
+    package static let largestPEM = 16 * 1024
+
+    /// Reads a PEM private key; nil when it is not PEM, not a private key, not P-256, or
+    /// larger than any key (`largestPEM`).
     package init?(pem: [UInt8]) {
+        guard pem.count <= Self.largestPEM else { return nil }
         let bio = pem.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
         defer { BIO_free(bio) }
         guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
