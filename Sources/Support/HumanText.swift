@@ -14,6 +14,22 @@ package enum HumanText {
         (value < 0 ? "-" : "") + grouped(Substring(String(value.magnitude)))
     }
 
+    /// What a message shows in place of a value that may hold a password.
+    package static let notShown = "(not shown: it may hold a password)"
+
+    /// `text` as a message may quote it, or `notShown` when it looks like it holds a secret:
+    /// credentials in a URL (`scheme://user:secret@host`) or a `password=` of any case.
+    package static func unlessSecret(_ text: String) -> String {
+        let lower = Array(text.lowercased().utf8)
+        func contains(_ word: String, from start: Int = 0) -> Int? {
+            let needle = Array(word.utf8)
+            guard lower.count >= needle.count + start else { return nil }
+            return (start...(lower.count - needle.count)).first { lower[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+        let credentials = contains("://").map { contains("@", from: $0) != nil } ?? false
+        return credentials || contains("password") != nil || contains("passwd") != nil ? notShown : text
+    }
+
     /// `path` relative to `root` when it lies inside it (for messages and run.json).
     package static func relative(_ path: String, to root: String) -> String {
         path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path

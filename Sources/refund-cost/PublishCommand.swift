@@ -48,15 +48,15 @@ enum PublishCommand: Command {
     }
 
     /// A database URL as given to `option`, or a usage error saying which forms there are (and
-    /// never repeating a password).
+    /// never repeating the value: it may hold a password).
     static func databaseURL(_ text: String, option: Option<String>, arguments: ParsedArguments) throws(UsageError)
         -> DatabaseURL
     {
-        guard let url = DatabaseURL(text) else {
-            throw arguments.invalid(
-                option, text: DatabaseURL.withoutPassword(text), expected: "postgresql://USER@HOST:PORT/DATABASE or sqlite:PATH")
+        do {
+            return try DatabaseURL(text)
+        } catch {
+            throw arguments.invalid(option, text: HumanText.notShown, expected: error.description)
         }
-        return url
     }
 
     /// Publishes and says in one line what was loaded; a failure says the database is unchanged.

@@ -20,10 +20,13 @@ enum UsageError: DiagnosticError {
                 "\(option) needs a value" + hint(command)
             case .missingOption(let option, let command):
                 "\(command) needs \(option)" + hint(command)
+            // A value typed on the command line is quoted unless it may hold a password.
             case .unexpectedArgument(let argument, let command):
-                "unexpected argument '\(argument)' (options start with --)" + hint(command)
+                "unexpected argument '\(HumanText.unlessSecret(argument))' (options start with --)" + hint(command)
+            case .invalidValue(let option, let value, let expected, let command) where value == HumanText.notShown:
+                "\(option) \(value): expected \(expected)" + hint(command)
             case .invalidValue(let option, let value, let expected, let command):
-                "\(option) '\(value)': expected \(expected)" + hint(command)
+                "\(option) '\(HumanText.unlessSecret(value))': expected \(expected)" + hint(command)
             }
         return Diagnostic(message)
     }

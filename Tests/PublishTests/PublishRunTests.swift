@@ -368,6 +368,38 @@ struct PublishRunTests {
         #expect(fromFile.status == 0, "\(fromFile.stderr)")
         #expect(try server.sql("SELECT count(*) FROM refund_cost_runs") == "2")
 
+        // Every form libpq reads: the keywords publish too, and no form prints its password.
+        let port = server.port
+        let keywords =
+            "host=127.0.0.1 port=\(port) user=\(PostgresServer.user) password=\(PostgresServer.password) dbname=postgres"
+        let viaKeywords = try runTool(["publish", "--report", Self.sample, "--database", keywords, "--quiet"])
+        #expect(viaKeywords.status == 0, "\(viaKeywords.stderr)")
+        let secret = "Wr0ng-Se@cr/et"
+        let forms = [
+            "host=127.0.0.1 port=\(port) user=refundcost password=\(secret.replacingOccurrences(of: "/", with: "")) dbname=postgres",
+            "POSTGRESQL://refundcost:\(secret.replacingOccurrences(of: "@", with: "%40").replacingOccurrences(of: "/", with: "%2F"))@127.0.0.1:\(port)/postgres",
+            "postgresql://refundcost:\(secret)@127.0.0.1:\(port)/postgres",
+            "postgresql://refundcost@127.0.0.1:\(port)/postgres?PASSWORD=\(secret)",
+            "postgresql://refundcost@127.0.0.1:\(port)/postgres?password=\(secret.replacingOccurrences(of: "/", with: "%2F"))",
+            "postgres://refundcost:\(secret)@/postgres?host=127.0.0.1",
+        ]
+        for form in forms {
+            for command in [
+                ["publish", "--report", Self.sample, "--database", form], ["publish", "--report", Self.sample, form],
+                [
+                    "report", "--data", TestFiles.packageRoot + "/Data/sample", "--month", "2026-10", "--out",
+                    try TestFiles.temporaryDirectory(), "--publish", form,
+                ],
+            ] {
+                let run = try runTool(command)
+                #expect(run.status != 0, "\(form)")
+                let said = run.stdout + run.stderr
+                for piece in ["Wr0ng", "Se@cr", "cr/et", "cr%2Fet", "Secret", "Secr"] {
+                    #expect(!said.contains(piece), "\(command.prefix(2)) with \(form) printed a piece of its password: \(said)")
+                }
+            }
+        }
+
         // The same shape checks as SQLite: a retyped column is named, a later version's columns are added.
         _ = try server.sql("ALTER TABLE refund_cost_summary DROP COLUMN refund_rate")
         let grown = try runTool(["publish", "--report", Self.sample, "--database", server.url])
@@ -409,10 +441,15 @@ struct OutputTableTests {
         #expect(try FieldValue.checked("'-5", as: .text) == .text("-5"))
         #expect(try FieldValue.checked("'quoted", as: .text) == .text("'quoted"))
         #expect(
-            DatabaseURL.withoutPassword("postgresql://me:pa55@db:5432/x?sslmode=require&password=pa55")
-                == "postgresql://me:***@db:5432/x?sslmode=require&password=***")
-        #expect(DatabaseURL("sqlite:///tmp/a.db") == .sqlite(path: "/tmp/a.db"))
-        #expect(DatabaseURL("sqlite:out/a.db") == .sqlite(path: "out/a.db"))
-        #expect(DatabaseURL("mysql://x") == nil)
+            try DatabaseURL("postgresql://me:pa55@db:5432/x?sslmode=require&password=pa55").shown
+                == "postgresql://me:***@db:5432/x")
+        #expect(try DatabaseURL("POSTGRES://me@db/x").shown == "postgresql://me@db/x")
+        #expect(try DatabaseURL("host=db user=me password='p a s s' dbname=x").shown == "postgresql://me:***@db/x")
+        #expect(throws: DatabaseURLError.passwordNotEncoded) { try DatabaseURL("postgresql://me:p@ss@db/x") }
+        #expect(throws: DatabaseURLError.passwordNotEncoded) { try DatabaseURL("postgresql://me:p/ss@db/x") }
+        #expect(throws: DatabaseURLError.notAConnectionString) { try DatabaseURL("postgresql://me@db/x?PASSWORD=p") }
+        #expect(throws: DatabaseURLError.notAConnectionString) { try DatabaseURL("mysql://x") }
+        #expect(try DatabaseURL("sqlite:///tmp/a.db") == .sqlite(path: "/tmp/a.db"))
+        #expect(try DatabaseURL("sqlite:out/a.db") == .sqlite(path: "out/a.db"))
     }
 }
