@@ -129,9 +129,9 @@ package enum DatasetGenerator {
         try file.commit()
     }
 
-    /// One Get Transaction History page per original transaction; the first `cut` histories of
-    /// two or more transactions stop after their first one with `hasMore` (as a server that
-    /// stored only the first page would have them), each in a file of its own, for
+    /// One Get Transaction History page per original transaction, every customer's in one file;
+    /// the first `cut` histories of two or more transactions stop after their first one with
+    /// `hasMore` (as a server that stored only the first page would have them), for
     /// `fetch transactions --incomplete`.
     private static func writeHistory(
         _ transactions: [SyntheticTransaction], notifications: [SyntheticNotification], root: String,
@@ -172,13 +172,6 @@ package enum DatasetGenerator {
                         transaction, signed: lastSigned[transaction.id] ?? transaction.purchase + 2000))
             }
             page.value("signedTransactions", .array(signed.map(JSONValue.string)))
-            if isCut {
-                // A history is one file's pages in order: a cut one stands in a file of its own.
-                let own = try AtomicFileWriter(path: root + "/transactions/history-cut-\(chain.original).jsonl")
-                try own.append(page.object.compact + "\n")
-                try own.commit()
-                continue
-            }
             try file.append(page.object.compact)
             try file.append("\n")
         }

@@ -232,7 +232,10 @@ struct FetchTests {
         fixture.cost("a2", at: purchase + 2 * day, "1.00")
         let data = try fixture.write()
         let before = try runTool(["validate", "--data", data, "--quiet"])
-        #expect(before.stderr.contains("history.jsonl:1: the last history page says hasMore (revision r7)"), "\(before.stderr)")
+        #expect(
+            before.stderr.contains(
+                "history.jsonl:1: the history page of transaction 4000000000000001 says hasMore (revision r7)"),
+            "\(before.stderr)")
         #expect(before.stderr.contains("fetch transactions --incomplete"))
 
         let rest = AppStoreFixture.json(["signedTransactions": [AppStoreFixture.jws(later)], "hasMore": false, "revision": "r8"])
@@ -249,6 +252,48 @@ struct FetchTests {
         #expect(after.stdout.contains("transactions (latest copy of each)          2"), "\(after.stdout)")
         let again = try fetch(["transactions"], data: data, stub: stub, extra: ["--incomplete"])
         #expect(again.status == 0 && stub.requests.count == 1, "nothing left to fetch")
+    }
+
+    @Test func aCutHistoryAmongOtherCustomersIsNamedCountedAndContinued() throws {
+        // One file of three customers' histories, as exports come: A's stops after its first
+        // page (hasMore), B's is one page, C's goes on in the page after its first.
+        var fixture = AppStoreFixture()
+        let at = october + day
+        func bought(_ id: String, original: String? = nil, _ offset: Int64) -> String {
+            AppStoreFixture.jws(
+                AppStoreFixture.transaction(id, original: original, purchase: at + offset, signed: at + offset))
+        }
+        func page(_ transactions: [String], more: Bool, _ revision: String) -> String {
+            AppStoreFixture.json(["signedTransactions": transactions, "hasMore": more, "revision": revision])
+        }
+        fixture.historyLines = [
+            page([bought("5000000000000001", 0)], more: true, "rA"),
+            page([bought("5000000000000011", 60_000)], more: false, "rB"),
+            page([bought("5000000000000021", 120_000)], more: true, "rC"),
+            page([bought("5000000000000022", original: "5000000000000021", day)], more: false, "rC2"),
+        ]
+        for (account, id) in [("a", "5000000000000001"), ("b", "5000000000000011"), ("c", "5000000000000021")] {
+            fixture.link(account, id)
+        }
+        let data = try fixture.write()
+        let before = try runTool(["validate", "--data", data])
+        #expect(
+            before.stderr.contains(
+                "history.jsonl:1: the history page of transaction 5000000000000001 says hasMore (revision rA)"),
+            "\(before.stderr)")
+        #expect(!before.stderr.contains("revision rC"), "C's history goes on: \(before.stderr)")
+        let counted = before.stdout.split(separator: "\n").first { $0.contains("history pages with more to fetch") }
+        #expect(counted?.hasSuffix(" 1") == true, "\(before.stdout)")
+
+        let rest = AppStoreFixture.json(["signedTransactions": [], "hasMore": false, "revision": "rA2"])
+        let stub = try APIStub(routes: [
+            ["method": "GET", "prefix": "/inApps/v2/history/", "responses": [["status": 200, "body": rest]]]
+        ])
+        let run = try fetch(["transactions"], data: data, stub: stub, extra: ["--incomplete"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(stub.requests.map(\.path) == ["/inApps/v2/history/5000000000000001?revision=rA"])
+        let after = try runTool(["validate", "--data", data])
+        #expect(!after.stderr.contains("hasMore"), "every history is complete now: \(after.stderr)")
     }
 
     /// A generated set whose server kept only the first page of three histories: after

@@ -53,8 +53,9 @@ package final class AppStoreReader {
         for history in cut where !present.contains(history.continuationName) {
             input.counts.cutHistories.append(history)
             input.counts.incompleteHistories.append(
-                "\(history.file):\(history.line): the last history page says hasMore (revision \(history.revision)), but no later page "
-                    + "follows; refund-cost fetch transactions --incomplete fetches the rest")
+                "\(history.file):\(history.line): the history page of transaction \(history.transactionID) says hasMore (revision "
+                    + "\(history.revision)), but no later page of that customer follows; refund-cost fetch transactions "
+                    + "--incomplete fetches the rest")
         }
         return input
     }
@@ -82,8 +83,12 @@ package final class AppStoreReader {
         return files
     }
 
-    /// What is known of the file being kept, gathered over its pieces.
-    private var fileSoFar: (signatures: SignatureCounts, lastPage: (line: Int, page: HistoryPage)?) = (SignatureCounts(), nil)
+    /// What is known of the file being kept, gathered over its pieces: its signatures, and its
+    /// history pages (a notification history is one listing, whose last page says whether it
+    /// ends; a transaction history file holds many customers' listings).
+    private var fileSoFar = (
+        signatures: SignatureCounts(), lastPage: (line: Int, page: HistoryPage)?.none, histories: OpenHistories()
+    )
     /// Transaction histories whose last page says hasMore, in file order.
     private var cut: [CutHistory] = []
 
@@ -91,7 +96,11 @@ package final class AppStoreReader {
         input.counts.notificationLines += decoded.notificationLines
         input.counts.historyLines += decoded.historyLines
         fileSoFar.signatures.add(decoded.signatures)
-        if let page = decoded.lastPage { fileSoFar.lastPage = page }
+        if decoded.file.notifications {
+            if let page = decoded.pages.last { fileSoFar.lastPage = page }
+        } else {
+            for (line, page) in decoded.pages { fileSoFar.histories.read(page, line: line) }
+        }
         for item in decoded.items {
             switch item {
             case .notification(let notification):
@@ -127,17 +136,19 @@ package final class AppStoreReader {
             input.verifiedFiles.append((file.path, sha256, signatures))
         }
         // Pages are read in file order: a history is complete when its last page says Apple has no more.
-        if let (line, page) = fileSoFar.lastPage, page.hasMore {
+        let open = file.notifications ? [fileSoFar.lastPage].compactMap { $0 }.filter(\.page.hasMore) : fileSoFar.histories.open
+        for (line, page) in open {
             if !file.notifications, let id = page.customerTransactionID, let revision = page.paginationToken {
                 // Said at the end of reading, unless the pages after it were fetched beside it.
                 cut.append(CutHistory(file: file.path, line: line, transactionID: id, revision: revision))
             } else {
                 let token = page.paginationToken.map { " (paginationToken \($0))" } ?? ""
+                let which = file.notifications ? "the last history page" : "a history page without transactions"
                 input.counts.incompleteHistories.append(
-                    "\(file.path):\(line): the last history page says hasMore\(token), but no later page follows; fetch the rest")
+                    "\(file.path):\(line): \(which) says hasMore\(token), but no later page follows; fetch the rest")
             }
         }
-        fileSoFar = (SignatureCounts(), nil)
+        fileSoFar = (SignatureCounts(), nil, OpenHistories())
     }
 
     // MARK: Hygiene

@@ -20,8 +20,8 @@ struct DecodedPart: Sendable {
     /// The file's SHA-256, on its last piece.
     var sha256: String?
     var signatures = SignatureCounts()
-    /// The last history page in the piece: its line and paging.
-    var lastPage: (line: Int, page: HistoryPage)?
+    /// The history pages in the piece, in line order: their lines and paging.
+    var pages: [(line: Int, page: HistoryPage)] = []
 
     /// Decodes a piece with the checks its file's policy asks for.
     static func decode(_ part: AppStorePart, verdicts: ChainVerdicts) throws -> DecodedPart {
@@ -72,7 +72,7 @@ struct DecodedPart: Sendable {
             case .failure(let error): items.append(.rejected(reject(error, bytes.preview(), line)))
             }
         }
-        if let page = decoded.page { lastPage = (line, page) }
+        if let page = decoded.page { pages.append((line, page)) }
     }
 
     private mutating func addTransactionLine(_ bytes: UnsafeRawBufferPointer, line: Int, verifier: JWSVerifier) {
@@ -83,7 +83,9 @@ struct DecodedPart: Sendable {
             items.append(.transactions(decoded))
             if var page = decoded.page {
                 page.customerTransactionID = decoded.transactions.first?.transactionID
-                lastPage = (line, page)
+                var seen = Set<String>()
+                page.originals = decoded.transactions.map(\.originalTransactionID).filter { seen.insert($0).inserted }
+                pages.append((line, page))
             }
         } catch {
             items.append(.rejected(reject(error, bytes.preview(), line)))

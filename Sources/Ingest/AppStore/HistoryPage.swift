@@ -7,6 +7,47 @@ package struct HistoryPage: Sendable, Hashable {
     /// A transaction of the page (transaction and refund history): the customer to ask Apple
     /// for the pages after it.
     package var customerTransactionID: String?
+    /// The original transaction ids of the page's transactions, each once: whose history it is.
+    package var originals: [String] = []
+}
+
+/// The transaction histories of one file that a page says Apple has more of, with no later page
+/// of the same customer yet.
+///
+/// An export holds many customers' histories one after another, each page after page. A page
+/// is the same customer's as an open one when it shares an original transaction id with it, or
+/// when it directly follows it and one of the two holds no transaction (nothing else tells).
+/// Only histories left open are kept, so the state is as large as the cut histories, not the file.
+struct OpenHistories {
+    private var pages: [(line: Int, page: HistoryPage)?] = []
+    /// Where each original transaction id of an open page is in `pages`.
+    private var byOriginal: [String: Int] = [:]
+    /// The page just read, when it left its history open.
+    private var previous: Int?
+
+    mutating func read(_ page: HistoryPage, line: Int) {
+        for original in page.originals {
+            if let open = byOriginal[original] { close(open) }
+        }
+        if let previous, pages[previous] != nil, page.originals.isEmpty || pages[previous]?.page.originals.isEmpty == true {
+            close(previous)
+        }
+        previous = nil
+        guard page.hasMore else { return }
+        previous = pages.count
+        for original in page.originals { byOriginal[original] = pages.count }
+        pages.append((line, page))
+    }
+
+    private mutating func close(_ index: Int) {
+        for original in pages[index]?.page.originals ?? [] where byOriginal[original] == index {
+            byOriginal[original] = nil
+        }
+        pages[index] = nil
+    }
+
+    /// The pages whose history no later page goes on with, in line order.
+    var open: [(line: Int, page: HistoryPage)] { pages.compactMap { $0 } }
 }
 
 /// A transaction history whose last page says Apple has more: the customer, and where to go on.
