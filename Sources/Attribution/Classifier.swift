@@ -30,6 +30,17 @@ package struct Classifier: Sendable {
     /// `account` is the ledger's account index, or nil for an account no transaction links to.
     @inline(__always)
     package func classify(account: Int32?, at t: Timestamp) -> Classification {
+        let classification = classifyByAccess(account: account, at: t)
+        // Who paid decides every class tied to a transaction: when Apple's value for it is one
+        // this version does not know, the cost is counted apart, never guessed paid or leaked.
+        if let index = classification.transaction, ledger.transactions[index].ownership == nil {
+            return Classification(costClass: .unknownOwnership, transaction: index, phase: nil)
+        }
+        return classification
+    }
+
+    @inline(__always)
+    private func classifyByAccess(account: Int32?, at t: Timestamp) -> Classification {
         guard let account else { return Classification(costClass: .unlinked, transaction: nil, phase: nil) }
         switch ledger.access(account: Int(account), at: t) {
         case .entitled(let index):

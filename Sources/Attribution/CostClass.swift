@@ -4,8 +4,8 @@ import Support
 
 /// The one class every cost row gets (docs/domain.md rule 6).
 ///
-/// The raw values are the order of the columns the classes first had in `summary.csv`; `billingGrace`
-/// came later and is last there. `ruleOrder` is the order of rule 6.
+/// The raw values are the order of the columns the classes first had in `summary.csv`;
+/// `billingGrace` and `unknownOwnership` came later, and are further on there. `ruleOrder` is the order of rule 6.
 package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable, Codable {
     case paid
     case familyShared
@@ -17,14 +17,19 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable, Codab
     case unlinked
     /// Served in a billing grace period that was never paid (docs/domain.md rule 13).
     case billingGrace
+    /// Served under a transaction whose `inAppOwnershipType` is a value Apple added after this
+    /// version: who paid is not known, so it is neither paid nor shared nor a leak, only counted.
+    case unknownOwnership
 
     /// Rule 6's order, billing grace after family_shared: how the page lists the classes.
     package static let ruleOrder: [CostClass] = [
         .paid, .familyShared, .billingGrace, .premature, .afterRefund, .afterFamilyExit, .afterExpiry, .unentitled, .unlinked,
+        .unknownOwnership,
     ]
 
-    /// The classes `summary.csv` had before billing grace, in their column order.
-    package static let firstColumns: [CostClass] = allCases.filter { $0 != .billingGrace }
+    /// The classes `summary.csv` had before billing grace, in their column order (the later
+    /// ones are columns further on).
+    package static let firstColumns: [CostClass] = allCases.filter { $0 != .billingGrace && $0 != .unknownOwnership }
 
     package static func < (lhs: CostClass, rhs: CostClass) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -40,6 +45,7 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable, Codab
         case .unentitled: "unentitled"
         case .unlinked: "unlinked"
         case .billingGrace: "billing_grace"
+        case .unknownOwnership: "unknown_ownership"
         }
     }
 

@@ -160,7 +160,11 @@ package struct CostRowChecker: Sendable {
         let priced = costField.isEmpty
         if !priced {
             do {
-                cost = format.allowsExponent ? try Money.parseAllowingExponent(costField) : try Money.parse(costField)
+                // The tool's own format is written by the app: a digit it cannot keep is refused. A
+                // gateway's export prints binary floating point, whose last digits are its noise.
+                cost =
+                    format.allowsExponent
+                    ? try Money.parseAllowingExponent(costField) : try Money.parse(costField, exactly: true)
             } catch {
                 return reject(columns.cost, error.description)
             }

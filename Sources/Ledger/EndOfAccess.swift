@@ -30,7 +30,9 @@ enum EndOfAccess {
         let box = transaction.box
         if box.record.isUpgraded { return .upgrade }
         switch transaction.ownership {
-        case .purchased:
+        case .purchased, nil:
+            // An ownership this version does not know ends as a refund would; its cost is
+            // reported apart whatever its end (docs/domain.md rule 6).
             return .ofRefund(box.record)
         case .familyShared:
             // Since December 2025 Apple also dates a member's exit; with no refund of the same

@@ -52,7 +52,7 @@ extension Ledger {
             let box = records[kept[position]]
             // Raw fields read straight from the box (a computed property would copy the record).
             let type = box.record.rawType.flatMap(ProductType.init(rawValue:)) ?? products[box.record.productID]?.type
-            let ownership = box.record.ownership ?? .purchased
+            let ownership = box.record.rawOwnership.map(Ownership.init(rawValue:)) ?? .purchased
             return LedgerTransaction(
                 box: box, ownership: ownership, type: type, account: nil,
                 grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[box.record.transactionID] ?? [],

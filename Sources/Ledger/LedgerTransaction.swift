@@ -16,7 +16,9 @@ package struct LedgerTransaction: Sendable, Hashable {
     /// often (sorted, indexed, handed to figures), and a copy then takes one reference instead of
     /// a dozen strings.
     package private(set) var box: RecordBox
-    package var ownership: Ownership
+    /// Who holds it (PURCHASED when Apple says nothing); nil for an `inAppOwnershipType` this
+    /// version does not know: such a transaction is never read as paid, shared or leaking.
+    package var ownership: Ownership?
     /// The product type from the transaction, else from `products.csv`.
     package var type: ProductType?
     /// Index into `Ledger.accounts`, when an account holds it.
@@ -34,7 +36,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     package var grace: BillingGrace?
 
     package init(
-        box: RecordBox, ownership: Ownership, type: ProductType?, account: Int?, grantsAccess: Bool,
+        box: RecordBox, ownership: Ownership?, type: ProductType?, account: Int?, grantsAccess: Bool,
         end: AccessEnd?, reversals: [Timestamp] = [], copies: Int = 1, grace: BillingGrace? = nil
     ) {
         self.box = box

@@ -13,8 +13,11 @@ package struct LedgerLoad: Sendable {
     package var ledger: Ledger
     package var rates: ExchangeRates
     package var evidence: ConsumptionEvidence
-    /// What the run should say on stderr but does not stop for (the record of verified files).
-    package var warnings: [String] = []
+    /// What the run should say on stderr but does not stop for: the record of verified files,
+    /// and values Apple added after this version (known from the counts, so a ledger read back
+    /// from a snapshot says them too).
+    package var warnings: [String] { recordWarnings + appStore.input.counts.newValueWarnings }
+    private var recordWarnings: [String] = []
 
     /// What decides what the ledger answers.
     package struct Options: Sendable, Hashable, Codable {
@@ -88,14 +91,14 @@ package struct LedgerLoad: Sendable {
                 try known.save()
             } catch {
                 // The record only saves time: a home that cannot hold it costs a warning, not the run.
-                warnings.append(
+                recordWarnings.append(
                     "the record of verified files could not be saved (\(error)); this run is complete, "
                         + "the next one checks every signature again (--verified-files FILE names another place, none turns it off)"
                 )
             }
             record = known
         }
-        if let reason = record?.refusedBecause { warnings.append(reason) }
+        if let reason = record?.refusedBecause { recordWarnings.append(reason) }
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)

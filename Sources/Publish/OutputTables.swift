@@ -18,6 +18,7 @@ package enum OutputTables {
             ("refunded_amount", .money), ("refund_sunk_cost", .money), ("recurring_loss_run_rate", .money),
             ("consumption_requests", .count), ("consumption_granted", .count), ("consumption_declined", .count),
             ("cost_billing_grace", .money), ("paid_transactions", .count), ("refund_rate", .rate),
+            ("cost_unknown_ownership", .money),
         ]
         return window + (product ? [("product_id", .text)] : []) + [("currency", .text)] + money + counts + refunds
     }

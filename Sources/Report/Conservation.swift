@@ -60,7 +60,7 @@ package struct Conservation: Sendable {
         let inputs = byCurrency.map { "\($0.inWindow) \($0.currency)" }.joined(separator: " + ")
         let verdict = holds ? "holds" : "DOES NOT HOLD"
         return "reconciliation \(verdict): cost in the window \(inputs.isEmpty ? "0" : inputs) = \(classTotal) \(currency) "
-            + "across the nine classes, the product rows and cost_by_day" + (billSentence.map { "; " + $0 } ?? "")
+            + "across the classes, the product rows and cost_by_day" + (billSentence.map { "; " + $0 } ?? "")
     }
 
     /// The bill's part: `pool cost 120.000000 USD read = 118.500000 allocated + 1.500000 unallocated`.

@@ -18,7 +18,7 @@ enum LeaksFile {
             file.text(transaction.id)
             file.text(transaction.originalID)
             file.text(transaction.productID)
-            file.text(transaction.ownership.reportName)
+            file.text(transaction.ownershipName)
             file.text(transaction.endKind.rawValue)
             file.timestamp(transaction.end?.at)
             file.timestamp(transaction.end?.noticedAt)

@@ -15,7 +15,7 @@ enum SubscriptionLossFile {
             file.text(loss.account)
             file.text(transaction.originalID)
             file.text(transaction.productID)
-            file.text(transaction.ownership.reportName)
+            file.text(transaction.ownershipName)
             file.text(loss.period.iso)
             file.timestamp(transaction.end?.at)
             file.integer(loss.leakedPeriods)

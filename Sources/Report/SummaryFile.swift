@@ -10,7 +10,7 @@ enum SummaryFile {
         "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace", "leaked_accounts", "refunds", "refunds_prorated",
         "refund_reversals", "family_refunds", "family_exits", "refunded_amount", "refund_sunk_cost",
         "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined", "cost_billing_grace",
-        "paid_transactions", "refund_rate",
+        "paid_transactions", "refund_rate", "cost_unknown_ownership",
     ]
     static let totalsHeader = header.filter { $0 != "product_id" }
 
@@ -49,6 +49,7 @@ enum SummaryFile {
         file.money(row.classes[.billingGrace])
         file.integer(row.paidTransactions)
         file.text(row.refundRateTenThousandths.map(fourDecimals) ?? "")
+        file.money(row.classes[.unknownOwnership])
         try file.endRow()
     }
 

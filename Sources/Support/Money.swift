@@ -116,11 +116,15 @@ package struct Money: Sendable, Hashable, Comparable, CustomStringConvertible, C
 package enum MoneyError: Error, Sendable, Hashable, CustomStringConvertible {
     case notADecimal
     case outOfRange
+    case moreDecimalsThanKept
 
     package var description: String {
         switch self {
         case .notADecimal: "not a plain decimal number (digits, optional sign and '.'; no exponent or separators)"
         case .outOfRange: "amount out of range (beyond ±9,223,372,036.854775)"
+        case .moreDecimalsThanKept:
+            "more than nine decimals, and the tool keeps nine exactly: the figures would not add up to what the file says "
+                + "(round it to nine decimals where the file is written)"
         }
     }
 }
@@ -129,8 +133,9 @@ extension Money {
     /// Parses a plain decimal from bytes: `[+-]digits[.digits]`, at least one digit.
     ///
     /// Digits past the ninth decimal are rounded half to even, which is far below any
-    /// currency's smallest unit; everything else is exact.
-    package static func parse(_ field: UnsafeRawBufferPointer) throws(MoneyError) -> Money {
+    /// currency's smallest unit; everything else is exact. With `exactly`, a value with a
+    /// digit other than 0 past the ninth decimal is refused instead: one the tool cannot hold.
+    package static func parse(_ field: UnsafeRawBufferPointer, exactly: Bool = false) throws(MoneyError) -> Money {
         var index = 0
         let count = field.count
         var negative = false
@@ -169,6 +174,7 @@ extension Money {
             }
         }
         guard index == count, digitsSeen > 0 else { throw .notADecimal }
+        if exactly && (roundingDigit != 0 || sticky) { throw .moreDecimalsThanKept }
         for _ in min(fractionDigits, Money.decimals)..<Money.decimals { fraction *= 10 }
         if roundingDigit > 5 || (roundingDigit == 5 && (sticky || fraction % 2 != 0)) {
             fraction += 1

@@ -61,9 +61,9 @@ enum AccountStory {
     private static func transactionText(_ index: Int, ledger: Ledger) -> String {
         let transaction = ledger.transactions[index]
         let record = transaction.record
+        let type = transaction.type?.rawValue ?? record.rawType.map { "\($0) (a type this version does not know)" }
         var out =
-            "  \(record.transactionID)  \(record.productID)  \(transaction.ownership.reportName)"
-            + "  \(transaction.type?.rawValue ?? record.rawType ?? "type unknown")\n"
+            "  \(record.transactionID)  \(record.productID)  \(ownershipText(transaction))  \(type ?? "type unknown")\n"
         let price = record.price.map { ", price \(Money(nanos: $0 * 1_000_000).formatted(decimals: 2)) \(record.currency ?? "")" }
         out +=
             "      original \(record.originalTransactionID), purchased \(record.purchaseDate)"
@@ -71,7 +71,9 @@ enum AccountStory {
         if let revoked = record.revocationDate {
             out +=
                 "      revoked \(revoked)" + (record.revocationReason.map { " (\($0.reportName))" } ?? "")
-                + (record.rawRevocationType.map { ", \($0)" } ?? "")
+                + (record.rawRevocationType.map {
+                    ", \($0)" + (record.revocationType == nil ? " (not known to this version)" : "")
+                } ?? "")
                 + (record.revocationPercentage.map { ", \($0 / 1000)%" } ?? "") + (record.isUpgraded ? ", upgraded" : "") + "\n"
         }
         if !transaction.grantsAccess {
@@ -145,11 +147,18 @@ enum AccountStory {
         return out
     }
 
+    /// `purchased`, `family_shared`, or a value Apple added later, as Apple sent it.
+    private static func ownershipText(_ transaction: LedgerTransaction) -> String {
+        if let known = transaction.ownership { return known.reportName }
+        return "inAppOwnershipType \(transaction.box.record.rawOwnership ?? "") (not known to this version: its cost is "
+            + "unknown_ownership)"
+    }
+
     static func describe(_ access: Access, _ ledger: Ledger) -> String {
         switch access {
         case .entitled(let index):
             let transaction = ledger.transactions[index]
-            return "entitled through \(transaction.id) (\(transaction.ownership.reportName), \(transaction.productID))"
+            return "entitled through \(transaction.id) (\(ownershipText(transaction)), \(transaction.productID))"
         case .premature(let index):
             return "premature: \(ledger.transactions[index].id) is granted at \(ledger.transactions[index].grantStart)"
         case .ended(let index):

@@ -25,8 +25,10 @@ enum FetchTransactionsCommand: Command {
             "refund-cost fetch transactions --data exports/ --accounts exports/accounts.csv --refunds --key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --issuer-id 57246542-96fe-1a63-e053-0824d011072a --bundle-id com.example.app"
         ])
 
-    static let originalTransactionID = Option(
-        "original-transaction-id", "ID", help: "A customer's transaction id. Repeatable.", repeatable: true)
+    static let originalTransactionID = Option<String>(
+        "original-transaction-id", "ID", help: "A customer's transaction id. Repeatable.", repeatable: true,
+        expected: "a transaction id (the digits App Store Connect and the notifications show)"
+    ) { id in id.isEmpty || id.utf8.contains { $0 <= 0x20 || $0 == 0x7F } ? nil : id }
     static let accounts = Option("accounts", "FILE", help: "Every original_transaction_id of this accounts.csv.")
     static let incomplete = Flag("incomplete", help: "The pages after every history of the data whose last page says hasMore.")
     static let refunds = Flag("refunds", help: "Also each customer's refund history (refunds-<id>.jsonl).")

@@ -130,7 +130,7 @@ struct AppleModelTests {
         // them; 8 transactions and 3 renewal infos from responses were each verified alone.
         #expect(run.stdout.contains("signatures verified                         18"), "\(run.stdout)")
         #expect(run.stderr.contains("notifications/models.jsonl:6: the last history page says hasMore (paginationToken 57715481"))
-        #expect(run.stderr.contains("transactions/responses.jsonl:2: the last history page says hasMore"))
+        #expect(run.stderr.contains("transactions/responses.jsonl:2: the history page of transaction 80003 says hasMore"))
         #expect(run.stdout.contains("appAccountTokens matching no account        0"))
     }
 

@@ -105,8 +105,10 @@ struct ReportFilesTests {
         let rows = try result.rows("trend.csv")
         let classes = CostClass.allCases.map(\.reportName)
         #expect(rows.count == 3 * classes.count)
-        #expect(rows.map { $0["month"] ?? "" } == ["2026-08", "2026-09", "2026-10"].flatMap { Array(repeating: $0, count: 9) })
-        #expect(rows.prefix(9).map { $0["class"] ?? "" } == classes)
+        #expect(rows.count == 30, "ten classes a month")
+        #expect(
+            rows.map { $0["month"] ?? "" } == ["2026-08", "2026-09", "2026-10"].flatMap { Array(repeating: $0, count: 10) })
+        #expect(rows.prefix(10).map { $0["class"] ?? "" } == classes)
         func cost(_ month: String, _ costClass: String) -> String? {
             rows.first { $0["month"] == month && $0["class"] == costClass }?["cost"]
         }

@@ -13,7 +13,9 @@ package struct TransactionFacts: Sendable, Hashable {
     /// Apple's `type`, else the one from products.csv; empty when neither says.
     package var productType: String
     package var account: String?
-    package var ownership: Ownership
+    /// Nil for an `inAppOwnershipType` this version does not know (`rawOwnership` holds it).
+    package var ownership: Ownership?
+    package var rawOwnership: String?
     package var purchaseDate: Timestamp
     package var expiresDate: Timestamp?
     package var revocationDate: Timestamp?
@@ -30,6 +32,7 @@ package struct TransactionFacts: Sendable, Hashable {
         productType = transaction.type?.rawValue ?? box.record.rawType ?? ""
         account = transaction.account.map { ledger.accounts[$0] }
         ownership = transaction.ownership
+        rawOwnership = box.record.rawOwnership
         purchaseDate = box.record.purchaseDate
         expiresDate = box.record.expiresDate
         revocationDate = box.record.revocationDate
@@ -37,6 +40,10 @@ package struct TransactionFacts: Sendable, Hashable {
         revocationPercentage = box.record.revocationPercentage
         end = transaction.end
     }
+
+    /// Who holds it, as reports write it: `purchased`, `family_shared`, or a value Apple added
+    /// later as Apple sent it.
+    package var ownershipName: String { ownership?.reportName ?? rawOwnership ?? "" }
 
     /// How the access ended, as reports write it (an upgrade reads as an expiry).
     package var endKind: EndKind { end?.kind.reported ?? .expiry }

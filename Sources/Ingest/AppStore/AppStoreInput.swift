@@ -144,9 +144,23 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     /// fetched: what `fetch transactions --incomplete` asks Apple for.
     package var cutHistories: [CutHistory] = []
 
+    /// Values Apple added after this version (a new `inAppOwnershipType`, `type`,
+    /// `revocationType`, `consumptionRequestReason`), each kept as it came: how many copies
+    /// held each.
+    package var newValues: [NewValue: Int] = [:]
+
     package init() {}
 
     package var notificationsKept: Int { notificationsByType.values.reduce(0, +) }
+
+    /// One line each of `newValues`, saying what the run did with it.
+    package var newValueWarnings: [String] {
+        newValues.keys.sorted { ($0.field, $0.value) < ($1.field, $1.value) }.map { key in
+            let copies = newValues[key] ?? 0
+            return "\(key.field) '\(key.value)' (\(copies) \(copies == 1 ? "copy" : "copies")) is a value this version does "
+                + "not know, kept as it came: \(key.consequence)"
+        }
+    }
 
     /// Types the ledger does not act on, kept and counted.
     package var otherNotificationTypes: [String: Int] {
@@ -202,5 +216,28 @@ package struct AppStoreOptions: Sendable, Hashable {
         self.environment = environment
         self.asOf = asOf
         self.signatures = signatures ?? SignaturePolicy(environment: environment, fallbackTime: asOf)
+    }
+}
+
+/// A value of one of Apple's growing enumerations that this version does not know.
+package struct NewValue: Sendable, Hashable, Codable {
+    package var field: String
+    package var value: String
+
+    package init(field: String, value: String) {
+        self.field = field
+        self.value = value
+    }
+
+    /// What the report does with such a value (docs/domain.md, rule 6 and "Apple's later values").
+    var consequence: String {
+        switch field {
+        case "inAppOwnershipType":
+            "who paid is not known, so cost served under these transactions is counted apart (unknown_ownership), "
+                + "never as paid, shared or leaked"
+        case "type": "the product is read as products.csv says, else as one with standing access"
+        case "revocationType": "a revocation of a purchase is read as a full refund"
+        default: "it is shown as it came and decides nothing"
+        }
     }
 }

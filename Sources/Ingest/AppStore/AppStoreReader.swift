@@ -191,6 +191,9 @@ package final class AppStoreReader {
             kept.rawType = strings(kept.rawType)
             kept.subtype = strings(kept.subtype)
             kept.rawConsumptionRequestReason = strings(kept.rawConsumptionRequestReason)
+            if let reason = kept.rawConsumptionRequestReason, kept.consumptionRequestReason == nil {
+                input.counts.newValues[NewValue(field: "consumptionRequestReason", value: reason), default: 0] += 1
+            }
             if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
             input.notifications.append(kept)
         } else {
@@ -217,7 +220,20 @@ package final class AppStoreReader {
         kept.rawType = strings(kept.rawType)
         kept.appAccountToken = strings(kept.appAccountToken)
         kept.rawRevocationType = strings(kept.rawRevocationType)
+        kept.rawOwnership = strings(kept.rawOwnership)
+        noteNewValues(kept)
         input.keep(kept)
+    }
+
+    /// Counts the values of Apple's growing enumerations this version does not know.
+    private func noteNewValues(_ record: TransactionRecord) {
+        func note(_ field: String, _ raw: String?, known: Bool) {
+            guard let raw, !known else { return }
+            input.counts.newValues[NewValue(field: field, value: raw), default: 0] += 1
+        }
+        note("inAppOwnershipType", record.rawOwnership, known: record.ownership != nil)
+        note("type", record.rawType, known: record.type != nil)
+        note("revocationType", record.rawRevocationType, known: record.revocationType != nil)
     }
 
     private func keep(_ renewal: consuming RenewalRecord) {

@@ -137,14 +137,6 @@ struct TransactionFields {
             throw AppStoreDecodingError(
                 field: "price", reason: "\(price) milliunits is beyond \(TransactionFields.largestPrice) (a billion units)")
         }
-        if let ownership = inAppOwnershipType, Ownership(rawValue: ownership) == nil {
-            // Who paid decides every class: a value Apple adds later is refused, never costed as paid.
-            throw AppStoreDecodingError(
-                field: "inAppOwnershipType",
-                reason:
-                    "'\(ownership)' is not PURCHASED or FAMILY_SHARED: who paid for transaction \(id) is unknown, so it is not counted"
-            )
-        }
         if let percentage = revocationPercentage, !(0...100_000).contains(percentage) {
             throw AppStoreDecodingError(field: "revocationPercentage", reason: "\(percentage) is outside 0...100000 milliunits")
         }

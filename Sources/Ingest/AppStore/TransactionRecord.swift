@@ -7,8 +7,8 @@ import Support
 ///
 /// The ledger holds one record for every transaction for the whole run, so its layout is
 /// compact: the strings first, then the times, the optional ones and the price stored with
-/// a value no valid one takes for "none" (an `Optional` of 8 bytes takes 16), the ownership as
-/// its case. The fields read and write as they always have.
+/// a value no valid one takes for "none" (an `Optional` of 8 bytes takes 16). The fields read
+/// and write as they always have.
 package struct TransactionRecord: Sendable, Hashable, Codable {
     package var transactionID: String
     package var originalTransactionID: String
@@ -17,6 +17,9 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     package var appAccountToken: String?
     package var rawRevocationType: String?
     package var rawEnvironment: String?
+    /// `inAppOwnershipType` as Apple sent it (`ownership` is its typed view): a value Apple adds
+    /// later is kept, never refused and never read as one of the two this version knows.
+    package var rawOwnership: String?
     package var currency: String?
     package var source: SourceLocation
     package var purchaseDate: Timestamp
@@ -28,7 +31,6 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     private var priceMilliunits: Int64
     private var revocationReasonCode: Int32
     private var revocationPercentageCode: Int32
-    package var ownership: Ownership?
     package var isUpgraded: Bool
     /// Bought with an introductory offer (`offerType` 1) or a free trial (`offerDiscountType`
     /// `FREE_TRIAL`): the customer sampled the product first (Send Consumption Information's
@@ -68,7 +70,7 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         priceMilliunits = Self.none
         revocationReasonCode = Self.noCode
         revocationPercentageCode = Self.noCode
-        ownership = rawOwnership.flatMap(Ownership.init(rawValue:))
+        self.rawOwnership = rawOwnership
         self.isUpgraded = isUpgraded
         self.sampledFirst = sampledFirst
         self.expiresDate = expiresDate
@@ -104,11 +106,8 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         set { revocationPercentageCode = newValue.map { Int32(clamping: $0) } ?? Self.noCode }
     }
 
-    /// The raw `inAppOwnershipType`: decoding refuses any other than Apple's two.
-    package var rawOwnership: String? {
-        get { ownership?.rawValue }
-        set { ownership = newValue.flatMap(Ownership.init(rawValue:)) }
-    }
+    /// Who holds it: nil when Apple sent no `inAppOwnershipType`, or one this version does not know.
+    package var ownership: Ownership? { rawOwnership.flatMap(Ownership.init(rawValue:)) }
 
     package var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }
     package var revocationReason: RevocationReason? { rawRevocationReason.flatMap(RevocationReason.init(rawValue:)) }

@@ -66,13 +66,6 @@ func makeV1Notification(
         guard let product = receipt.productID, let purchaseMilliseconds = receipt.purchase else {
             throw AppStoreDecodingError(field: field, reason: "receipt \(id) lacks product_id or purchase_date_ms")
         }
-        if let ownership = receipt.ownership, Ownership(rawValue: ownership) == nil {
-            throw AppStoreDecodingError(
-                field: field + ".in_app_ownership_type",
-                reason:
-                    "'\(ownership)' is not PURCHASED or FAMILY_SHARED: who paid for transaction \(id) is unknown, so it is not counted"
-            )
-        }
         let purchase = Timestamp(milliseconds: purchaseMilliseconds)
         let cancellation = receipt.cancellation.map(Timestamp.init(milliseconds:))
         let expires = receipt.expires.map(Timestamp.init(milliseconds:))

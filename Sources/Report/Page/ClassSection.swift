@@ -6,7 +6,7 @@ enum ClassSection {
     static let colors: [CostClass: String] = [
         .paid: "#2e7d32", .familyShared: "#81c784", .premature: "#f9a825", .afterRefund: "#c62828",
         .afterFamilyExit: "#ef6c00", .afterExpiry: "#8d6e63", .unentitled: "#90a4ae", .unlinked: "#455a64",
-        .billingGrace: "#7e57c2",
+        .billingGrace: "#7e57c2", .unknownOwnership: "#b0bec5",
     ]
 
     static let explanations: [CostClass: String] = [
@@ -19,12 +19,19 @@ enum ClassSection {
         .afterExpiry: "served after a subscription lapsed",
         .unentitled: "known account, no access at the time (free use)",
         .unlinked: "account known to no App Store transaction",
+        .unknownOwnership: "under a transaction whose ownership (inAppOwnershipType) Apple added after this version",
     ]
 
     static func color(_ costClass: CostClass) -> String { colors[costClass] ?? "#999" }
 
+    /// The classes the page shows: every one, but unknown_ownership only when data of a later
+    /// App Store version put cost there.
+    static func shown(_ figures: ReportFigures) -> [CostClass] {
+        CostClass.ruleOrder.filter { $0 != .unknownOwnership || figures.total.classes[$0] != .zero }
+    }
+
     static func html(_ figures: ReportFigures) throws -> String {
-        let chart = dailyChart(figures, classes: CostClass.ruleOrder, name: "cost-by-day", unit: "per day")
+        let chart = dailyChart(figures, classes: shown(figures), name: "cost-by-day", unit: "per day")
         return "<h2>Cost by class per day</h2>\n<div class=\"panel\">" + chart.svg + chart.legend + "</div>\n"
             + (try table(figures))
     }
@@ -61,7 +68,7 @@ enum ClassSection {
         let total = try all.classes.total()
         var text =
             "<h2>Where the money went</h2>\n<div class=\"scroll\"><table><tr><th>class</th><th class=\"meaning\">meaning</th><th class=\"n\">\(figures.currency)</th><th class=\"n\">share</th></tr>\n"
-        for costClass in CostClass.ruleOrder {
+        for costClass in shown(figures) {
             let value = all.classes[costClass]
             text +=
                 "<tr><td><span class=\"swatch\" style=\"background:\(color(costClass))\"></span>\(T.words(costClass))</td><td class=\"meaning\">\(explanations[costClass] ?? "")</td><td class=\"n\">\(T.money(value))</td><td class=\"n\">\(T.percent(value.nanos, of: total.nanos))</td></tr>\n"

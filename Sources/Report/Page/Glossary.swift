@@ -3,7 +3,7 @@ import Attribution
 /// The words the page uses for what it counts, for a reader who has not read docs/outputs.md.
 enum Glossary {
     static let terms: [(String, String)] =
-        CostClass.ruleOrder.map { costClass in
+        CostClass.ruleOrder.filter { $0 != .unknownOwnership }.map { costClass in
             (PageText.words(costClass), glossed[costClass] ?? ClassSection.explanations[costClass] ?? "")
         } + [
             ("leak", "after refund and after family exit together: cost served once access had ended"),

@@ -84,7 +84,7 @@ enum LeakSection {
         for leak in leaks {
             let transaction = leak.transaction
             text +=
-                "<tr><td>\(T.escape(leak.account))</td><td>\(T.escape(transaction.id)) <span class=\"muted\">\(T.escape(transaction.productID)), \(T.words(transaction.ownership.reportName))</span></td><td>\(T.words(transaction.endKind.rawValue))</td><td class=\"d\">\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td>"
+                "<tr><td>\(T.escape(leak.account))</td><td>\(T.escape(transaction.id)) <span class=\"muted\">\(T.escape(transaction.productID)), \(T.words(transaction.ownershipName))</span></td><td>\(T.words(transaction.endKind.rawValue))</td><td class=\"d\">\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td>"
             for phase in LeakPhase.allCases { text += "<td class=\"n\">\(T.money(leak.cell.byPhase[phase.rawValue]))</td>" }
             text += "<td class=\"d\">\(leak.cell.last.civilDate)</td></tr>\n"
         }
@@ -109,7 +109,7 @@ enum LeakSection {
         for loss in losses {
             let transaction = loss.transaction
             text +=
-                "<tr><td>\(T.escape(loss.account))</td><td>\(T.escape(transaction.originalID)) <span class=\"muted\">\(T.escape(transaction.productID)), \(T.words(transaction.ownership.reportName))</span></td><td>\(T.words(loss.period.iso))</td><td class=\"d\">\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td><td class=\"n\">\(loss.leakedPeriods)</td><td class=\"n\">\(T.money(loss.leakedCost))</td><td class=\"n\">\(T.money(loss.costPerPeriod))</td><td>\(loss.stillLeaking ? "<b>yes</b>" : "no")</td><td class=\"n\">\(T.money(loss.runRate30Days))</td></tr>\n"
+                "<tr><td>\(T.escape(loss.account))</td><td>\(T.escape(transaction.originalID)) <span class=\"muted\">\(T.escape(transaction.productID)), \(T.words(transaction.ownershipName))</span></td><td>\(T.words(loss.period.iso))</td><td class=\"d\">\(transaction.end.map { "\($0.at.civilDate)" } ?? "")</td><td class=\"n\">\(loss.leakedPeriods)</td><td class=\"n\">\(T.money(loss.leakedCost))</td><td class=\"n\">\(T.money(loss.costPerPeriod))</td><td>\(loss.stillLeaking ? "<b>yes</b>" : "no")</td><td class=\"n\">\(T.money(loss.runRate30Days))</td></tr>\n"
         }
         return text + "</table></div>\n<p class=\"muted\">Amounts in \(figures.currency).</p>\n"
     }

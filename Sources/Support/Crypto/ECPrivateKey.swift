@@ -11,8 +11,9 @@ package final class ECPrivateKey {
     /// reader is not meant for megabytes of whatever a wrong path names.
     package static let largestPEM = 16 * 1024
 
-    /// Reads a PEM private key; nil when it is not PEM, not a private key, not P-256, or
-    /// larger than any key (`largestPEM`).
+    /// Reads a PEM private key; nil when it is not PEM, not a private key, not P-256, a key
+    /// whose public half is not its own (its tokens would verify nowhere), or larger than any
+    /// key (`largestPEM`).
     package init?(pem: [UInt8]) {
         guard pem.count <= Self.largestPEM else { return nil }
         let bio = pem.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
@@ -21,14 +22,22 @@ package final class ECPrivateKey {
             ERR_clear_error()
             return nil
         }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256 else {
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256, Self.isConsistent(key) else {
             EVP_PKEY_free(key)
+            ERR_clear_error()
             return nil
         }
         pointer = key
     }
 
     deinit { EVP_PKEY_free(pointer) }
+
+    /// OpenSSL's full check: the private key is in range and the public key is its own.
+    private static func isConsistent(_ key: OpaquePointer) -> Bool {
+        guard let context = EVP_PKEY_CTX_new(key, nil) else { return false }
+        defer { EVP_PKEY_CTX_free(context) }
+        return EVP_PKEY_check(context) == 1
+    }
 
     /// The ES256 signature of `message` as JOSE writes it: r || s, 32 bytes each.
     package func signES256(_ message: [UInt8]) -> [UInt8]? {
