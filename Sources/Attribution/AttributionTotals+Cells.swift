@@ -41,6 +41,10 @@ package struct SubscriptionLeakCell: Sendable, Hashable, Codable {
     package var last7Days = Money.zero
     package var last30Days = Money.zero
     package var inWindow = Money.zero
+    /// The same three for the calendar month before the window (the headline's comparison).
+    package var inPreviousMonth = Money.zero
+    package var last7DaysOfPreviousMonth = Money.zero
+    package var last30DaysOfPreviousMonth = Money.zero
 
     mutating func add(_ other: SubscriptionLeakCell) throws(MoneyError) {
         for (period, amount) in other.byPeriod { byPeriod[period] = try (byPeriod[period] ?? .zero).adding(amount) }
@@ -48,5 +52,8 @@ package struct SubscriptionLeakCell: Sendable, Hashable, Codable {
         last7Days = try last7Days.adding(other.last7Days)
         last30Days = try last30Days.adding(other.last30Days)
         inWindow = try inWindow.adding(other.inWindow)
+        inPreviousMonth = try inPreviousMonth.adding(other.inPreviousMonth)
+        last7DaysOfPreviousMonth = try last7DaysOfPreviousMonth.adding(other.last7DaysOfPreviousMonth)
+        last30DaysOfPreviousMonth = try last30DaysOfPreviousMonth.adding(other.last30DaysOfPreviousMonth)
     }
 }

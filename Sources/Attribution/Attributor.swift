@@ -232,6 +232,21 @@ package struct Attributor: CostRowSink {
         if t.milliseconds < end && t.milliseconds >= end - Attributor.month30 {
             cell.last30Days = try cell.last30Days.adding(cost)
         }
+        // The month before the window, as the headline compares with it: the window starts where it ends.
+        if window.isCalendarMonth {
+            let start = window.start.milliseconds
+            if t.milliseconds < start {
+                if t >= CivilDate.firstOfMonth(window.start.civilDate, offset: -1).start {
+                    cell.inPreviousMonth = try cell.inPreviousMonth.adding(cost)
+                }
+                if t.milliseconds >= start - Attributor.week {
+                    cell.last7DaysOfPreviousMonth = try cell.last7DaysOfPreviousMonth.adding(cost)
+                }
+                if t.milliseconds >= start - Attributor.month30 {
+                    cell.last30DaysOfPreviousMonth = try cell.last30DaysOfPreviousMonth.adding(cost)
+                }
+            }
+        }
         totals.subscriptionLeaks[key] = cell
     }
 }

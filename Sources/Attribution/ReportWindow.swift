@@ -30,4 +30,12 @@ package struct ReportWindow: Sendable, Hashable {
     }
 
     package func contains(_ t: Timestamp) -> Bool { start <= t && t < end }
+
+    /// The calendar month before this one, for the headline's "up or down"; nil for a window
+    /// that is not a calendar month (it has no month before it to compare with).
+    package var previousMonth: ReportWindow? {
+        guard isCalendarMonth else { return nil }
+        let first = CivilDate.firstOfMonth(start.civilDate, offset: -1)
+        return ReportWindow(start: first.start, end: start, label: CivilMonth(first).description, isCalendarMonth: true)
+    }
 }

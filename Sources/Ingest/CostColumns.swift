@@ -116,10 +116,11 @@ package enum CostInputError: DiagnosticError, Sendable, Hashable {
     /// What is wrong with the header, for a reject of line 1.
     package var reason: String {
         switch self {
-        case .missingColumn(_, let column, let header, let present):
+        case .missingColumn(let file, let column, let header, let present):
+            let name = file.split(separator: "/").last.map(String.init) ?? file
             let hint =
                 column == header
-                ? "if the file calls it something else, map it: --cost-column \(column)=HEADER (or 'NAME.csv:\(column)=HEADER' for this file only)"
+                ? "if the file calls it something else, map it: --cost-column \(column)=HEADER (or '\(name):\(column)=HEADER' for this file only)"
                 : "check the --cost-column \(column)=\(header) mapping"
             return "no '\(header)' column for \(column) (header has: \(present.joined(separator: ", "))); \(hint)"
         case .repeatedColumn(_, let header):

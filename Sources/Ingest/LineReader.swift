@@ -81,12 +81,6 @@ package enum LineReader {
 extension UnsafeRawBufferPointer {
     /// True when the bytes hold nothing but spaces, tabs and carriage returns.
     var isBlank: Bool { allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
-
-    /// The bytes as text, cut to `limit` characters for messages.
-    func preview(_ limit: Int = 120) -> String {
-        let text = String(decoding: self, as: UTF8.self)
-        return text.count > limit ? String(text.prefix(limit - 3)) + "..." : text
-    }
 }
 
 /// A text file that cannot be read line by line as UTF-8.

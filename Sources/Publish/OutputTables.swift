@@ -23,10 +23,14 @@ package enum OutputTables {
         return window + (product ? [("product_id", .text)] : []) + [("currency", .text)] + money + counts + refunds
     }
 
+    /// `trend.csv`, whose months repeat in every later label (`LatestViews`).
+    package static let trend = OutputTable(
+        "trend.csv", [("month", .text), ("class", .text), ("currency", .text), ("cost", .money)])
+
     package static let all: [OutputTable] = [
         OutputTable("summary.csv", figures(product: true)),
         OutputTable("totals.csv", figures(product: false)),
-        OutputTable("trend.csv", [("month", .text), ("class", .text), ("currency", .text), ("cost", .money)]),
+        trend,
         OutputTable(
             "cost_by_day.csv",
             [("day", .date), ("category", .text), ("class", .text), ("currency", .text), ("rows", .count), ("cost", .money)]),

@@ -6,13 +6,15 @@ package struct PublishOutcome: Sendable {
     package let label: String
     /// The database as messages show it (no password).
     package let database: String
-    /// Each table and the rows loaded into it, in load order (`refund_cost_runs` last).
+    /// Each table of the report and the rows loaded into it, in load order (`refund_cost_runs`,
+    /// which gets one row of its own, is not among them).
     package let tables: [(table: String, rows: Int)]
     /// Rows of the same label there were before: a republish replaced them.
     package let replacedRows: Int
     /// `table.column` for each column added to an existing table.
     package let addedColumns: [String]
 
+    /// The report's rows, as `refund_cost_runs.rows_published` records them.
     package var rows: Int { tables.reduce(0) { $0 + $1.rows } }
 }
 
@@ -84,7 +86,7 @@ package enum PublishRun {
                     .text(report.runJSON),
                 ]))
         try loader.finish()
-        loaded.append((runs.table, 1))
+        for view in LatestViews.all { try view.create(in: database) }
         return PublishOutcome(
             label: report.label, database: shown, tables: loaded, replacedRows: replaced, addedColumns: added)
     }

@@ -36,4 +36,17 @@ package struct SignatureStatement: Sendable, Hashable {
 
     /// True when every payload the figures rest on was verified.
     package var allVerified: Bool { !verificationOff && unverifiedDecoded == 0 && unverifiedXcode == 0 }
+
+    /// The same in a few words a finance lead reads past (no roots, no options): what the page's
+    /// first screen says of the data.
+    package var shortSentence: String {
+        if verificationOff { return "App Store data read without checking its signatures" }
+        let unverified = unverifiedDecoded + unverifiedXcode
+        var text = "App Store data verified as Apple's (\(HumanText.count(verified)) signed records)"
+        if unverified > 0 {
+            text += ", \(HumanText.count(unverified)) \(unverified == 1 ? "record" : "records") that could not be verified"
+        }
+        if rejected > 0 { text += ", \(HumanText.count(rejected)) refused" }
+        return text
+    }
 }

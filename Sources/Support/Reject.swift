@@ -42,8 +42,15 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
 
     /// `path:line: error: cost "12,5": reason`, the form compilers use, so editors jump to it.
     package var diagnostic: Diagnostic {
-        let shownValue = value.count > 80 ? String(value.prefix(77)) + "..." : value
-        return Diagnostic(field.isEmpty ? reason : "\(field) \"\(shownValue)\": \(reason)", file: file, line: line)
+        Diagnostic(field.isEmpty ? reason : "\(field) \"\(Self.cut(value))\": \(reason)", file: file, line: line)
+    }
+
+    /// The most of a value a reject quotes.
+    package static let longestValue = 80
+
+    /// `value` cut to `longestValue` characters, `...` saying where it was cut.
+    package static func cut(_ value: String) -> String {
+        value.count > longestValue ? String(value.prefix(longestValue - 3)) + "..." : value
     }
 
     package var description: String { diagnostic.description }

@@ -50,19 +50,35 @@ package struct RejectsBeyondLimit: DiagnosticError {
     /// The first rejects, then the verdict (how many rows, the most common reason, what was done
     /// and what to do), then the files refused whole.
     package var diagnostic: Diagnostic {
-        let lines = tally.lines == tally.rows ? "" : " (in \(HumanText.count(tally.lines)) rejects)"
+        let lines =
+            tally.lines == tally.rows ? "" : " (\(HumanText.count(tally.lines)) \(tally.lines == 1 ? "reject" : "rejects"))"
         var text =
             "\(HumanText.count(tally.rows)) input \(tally.rows == 1 ? "row" : "rows") rejected\(lines), "
-            + "more than --max-rejects \(maxRejects) (it counts rows: a file refused whole counts all of its rows)."
-        if let most = RejectAdvice.sentence(tally) { text += " Most: \(most)" }
+            + "more than --max-rejects \(maxRejects)."
+        let whole = tally.wholeFiles
+        if whole.isEmpty {
+            if let most = RejectAdvice.sentence(tally) { text += " Most: \(most)" }
+        } else {
+            // A file the tool cannot read is fixed (the reason above says how), never waved
+            // through: --max-rejects is for stray lines.
+            text +=
+                " \(whole.count == 1 ? "A file was" : "\(whole.count) files were") refused whole, all \(whole.count == 1 ? "its" : "their") "
+                + "rows uncounted: fix \(whole.count == 1 ? "it" : "them") as said above and run again."
+        }
         if !consequence.isEmpty { text += " " + consequence }
-        text += " Fix the inputs, or allow them with --max-rejects \(tally.rows)."
-        // The first rejects come first, one per line; the files refused whole last.
+        if whole.isEmpty { text += " Fix the inputs, or allow them with --max-rejects \(tally.rows)." }
+        // The first rejects come first, one per line; the files refused whole last, their
+        // reason said once (a file's reject among the first says it already).
         var context = tally.samples.map(\.description)
         if tally.lines > tally.samples.count {
             context.append("... and \(HumanText.count(tally.lines - tally.samples.count)) more")
         }
-        return Diagnostic(text, context: context, notes: RejectAdvice.wholeFileLines(tally.wholeFiles))
+        let notes = whole.map { reject in
+            tally.samples.contains(reject)
+                ? "refused whole: \(reject.file) (\(HumanText.count(reject.rows)) \(reject.rows == 1 ? "row" : "rows") not counted)"
+                : RejectAdvice.wholeFileLines([reject])[0]
+        }
+        return Diagnostic(text, context: context, notes: notes)
     }
 }
 

@@ -25,9 +25,10 @@ enum CommandLineTool {
         if given.first == "fetch", given.count > 1, !given[1].hasPrefix("-") {
             arguments = ["fetch " + given[1]] + given.dropFirst(2)
         }
+        // No command is a usage error: the usage goes where errors go, and the status says so.
         guard let first = arguments.first else {
-            print(Help.tool(commands: specs), terminator: "")
-            return 0
+            writeStandardError(Help.tool(commands: specs))
+            return 2
         }
         switch first {
         case "--help", "-h", "help":
@@ -44,10 +45,14 @@ enum CommandLineTool {
             break
         }
         if first == "fetch" {
-            let diagnostic = Diagnostic(
-                "fetch needs what to fetch: 'refund-cost fetch notifications' or 'refund-cost fetch transactions'\n"
-                    + "Run 'refund-cost fetch notifications --help' for usage.")
-            writeStandardError(diagnostic.description + "\n")
+            // `fetch` names a group of two commands: its help lists them; alone it is a usage error.
+            let group = Help.group("fetch", commands: specs.filter { $0.name.hasPrefix("fetch ") })
+            if arguments.count > 1, arguments[1] == "--help" || arguments[1] == "-h" {
+                print(group, terminator: "")
+                return 0
+            }
+            writeStandardError(
+                Diagnostic("fetch needs what to fetch: notifications or transactions").description + "\n\n" + group)
             return 2
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {

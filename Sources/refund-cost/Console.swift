@@ -56,7 +56,8 @@ final class ProgressLine: Sendable {
         let seconds = now - started
         writeStandardError(
             "  \(file): \(Format.count(rows)) \(unit), \(Format.megabytes(total)) read, "
-                + "\(Format.rate(Double(total) / 1e6 / max(now - phaseStarted, 1e-3))) MB/s, \(Format.seconds(seconds))\n")
+                + "\(Format.rate(Double(total) / 1e6 / max(now - phaseStarted, 1e-3))) MB/s; "
+                + "\(Format.seconds(seconds)) since the start\n")
     }
 }
 

@@ -30,16 +30,27 @@ struct DataOptions {
     static let longestDuration = TimeSpan.days(366)
     static let maximumThreads = 256
 
-    /// A command's options with the shared group inserted by name: `--data` first, the
-    /// command's own next, the other shared options, then `--help`; no command places them by
-    /// position, so none can drop or misplace one.
-    static func around(_ own: [OptionSpec]) -> [OptionSpec] {
-        [data.spec] + own + specs.filter { $0.name != data.spec.name } + [CommonOptions.help]
+    /// A command's options with the shared group inserted by name.
+    ///
+    /// `--data` first, the command's own next, the other shared options, then `--help`; no
+    /// command places them by position, so none can drop or misplace one. `asOfDefault` is what
+    /// this command reads when `--as-of` is not given, as its help page says it.
+    static func around(_ own: [OptionSpec], asOfDefault: String) -> [OptionSpec] {
+        var shared = specs.filter { $0.name != data.spec.name }
+        if let index = shared.firstIndex(where: { $0.name == asOf.spec.name }) {
+            shared[index].help = "Ignore data Apple signed after TIME (default: \(asOfDefault))."
+        }
+        return [data.spec] + own + shared + [CommonOptions.help]
+    }
+
+    /// What `--as-of` defaults to, in each command's help.
+    enum AsOfDefault {
+        static let windowEnd = "the window's end"
+        static let everything = "none: everything signed is read"
     }
 
     static let data = Option("data", "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...).")
-    static let asOf = Option<Timestamp>.time(
-        "as-of", help: "Ignore data Apple signed after TIME (default: the window's end; other commands: everything).")
+    static let asOf = Option<Timestamp>.time("as-of", help: "Ignore data Apple signed after TIME.")
     static let environment = Option<AppStoreEnvironment>.choice(
         "environment", "ENV",
         help: "Production (default), Sandbox, Xcode or LocalTesting; the others are counted and left out.")
@@ -124,6 +135,18 @@ struct DataOptions {
         appAppleID = try arguments.value(Self.appAppleID)
         trustRoots = try arguments.values(Self.trustRoot).flatMap { $0.map(\.der) }
         trustRootFiles = arguments.texts(Self.trustRoot)
+    }
+
+    /// A `--data` folder that is not there is a usage error: a mistake on the command line.
+    ///
+    /// Each command checks it once its other options are read, so that their mistakes are
+    /// said first.
+    func checkFolder(_ arguments: ParsedArguments) throws(UsageError) {
+        guard FileSystem.kind(data) != .directory else { return }
+        throw arguments.invalid(
+            Self.data,
+            expected: "an existing folder of exports (costs/, notifications/, accounts.csv, ...): "
+                + (FileSystem.kind(data) == .missing ? "there is none at this path" : "this is not a folder"))
     }
 
     /// `--cost-column NAME=HEADER` for every file, `--cost-column GLOB:NAME=HEADER` for the files

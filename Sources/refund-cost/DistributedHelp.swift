@@ -30,7 +30,8 @@ enum DistributedHelp {
     static func stepOptions(_ extra: [OptionSpec]) -> [OptionSpec] {
         typealias R = ReportCommand
         return DataOptions.around(
-            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.heavyUse.spec, R.allowEmpty.spec, R.journal.spec] + extra)
+            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.heavyUse.spec, R.allowEmpty.spec, R.journal.spec] + extra,
+            asOfDefault: DataOptions.AsOfDefault.windowEnd)
     }
 
     static let snapshot = Option("snapshot", "FILE", help: "The ledger snapshot (step 1).")

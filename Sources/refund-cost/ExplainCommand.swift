@@ -12,7 +12,7 @@ enum ExplainCommand: Command {
         name: "explain",
         summary: "Tell one account's story: links, transactions, grants, how access ended, family links.",
         usage: "refund-cost explain --data DIR --account ID [options]",
-        options: DataOptions.around([account.spec]),
+        options: DataOptions.around([account.spec], asOfDefault: DataOptions.AsOfDefault.everything),
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family
@@ -27,6 +27,7 @@ enum ExplainCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments)
         let accountID = try arguments.required(account)
+        try common.checkFolder(arguments)
         let rejects = RejectLog()
         // The account's rows of accounts.csv are part of its story: the records are kept.
         let loaded = try LedgerLoad(

@@ -12,7 +12,7 @@ enum ExportAccessCommand: Command {
         name: "export-access",
         summary: "Write every account's access timeline (what each cost row is classified by) as CSV.",
         usage: "refund-cost export-access --data DIR --out FILE [options]",
-        options: DataOptions.around([out.spec]),
+        options: DataOptions.around([out.spec], asOfDefault: DataOptions.AsOfDefault.everything),
         discussion: """
             From start until end (the account's next row), a cost row of the account gets class, tied
             to product_id. An account's first row has no start and its last no end: those fields are
@@ -31,6 +31,7 @@ enum ExportAccessCommand: Command {
         let common = try DataOptions(arguments)
         let out = try arguments.required(Self.out)
         try DataOptions.checkOutside(out, option: Self.out, data: common.data, arguments: arguments)
+        try common.checkFolder(arguments)
         let rejects = RejectLog()
         let loaded = try LedgerLoad(
             data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)

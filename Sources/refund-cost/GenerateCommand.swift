@@ -80,6 +80,11 @@ enum GenerateCommand: Command {
                 writeStandardError("  \(Format.count(done)) accounts, \(Format.seconds(Clock.monotonicSeconds() - started))\n")
             }
         }
+        // Quiet: the folder written, nothing else (for scripts).
+        guard !quiet else {
+            print(out)
+            return 0
+        }
         print(
             "wrote \(out): \(Format.count(summary.accounts)) accounts, \(Format.count(summary.transactions)) transactions, "
                 + "\(Format.count(summary.notificationLines)) notification lines, \(Format.count(summary.costRows)) cost rows "
@@ -88,6 +93,12 @@ enum GenerateCommand: Command {
         for (name, count) in summary.scenarios.sorted(by: { $0.key < $1.key }) {
             print("  " + Format.padRight(name, 34) + Format.padLeft(Format.count(count), 10))
         }
+        let root = out + "/" + DatasetGenerator.testRootName
+        print("")
+        print(
+            "Its App Store data is signed by a test certificate chain of its own, not Apple's: only a run that names its root "
+                + "with --trust-root \(root) trusts it. Next:")
+        print("  refund-cost validate --data \(out) --trust-root \(root)")
         return 0
     }
 }

@@ -36,6 +36,14 @@ enum Help {
         return text + "\n"
     }
 
+    /// A command named by two words (`fetch notifications`, `fetch transactions`): its members.
+    static func group(_ name: String, commands: [CommandSpec]) -> String {
+        var text = "USAGE: refund-cost \(name) WHAT [OPTIONS]\n\nCOMMANDS:\n"
+        let width = (commands.map(\.name.count).max() ?? 0) + 2
+        for command in commands { text += "  " + Format.padRight(command.name, width) + command.summary + "\n" }
+        return text + "\nRun 'refund-cost \(commands.first?.name ?? name) --help' for one command's options.\n"
+    }
+
     static func command(_ spec: CommandSpec) -> String {
         var text = "refund-cost \(spec.name): \(spec.summary)\n\nUSAGE: \(spec.usage)\n\nOPTIONS:\n"
         let labels = spec.options.map { option in

@@ -14,10 +14,10 @@ enum MergeCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let (options, _) = try ReportCommand.reportOptions(arguments)
+        let (options, quiet) = try ReportCommand.reportOptions(arguments)
         let partials = try SettleCommand.partialFiles(try arguments.required(DistributedHelp.partials))
         let outcome = try DistributedRun.merge(
             options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
-        return try ReportCommand.printOutcome(outcome, options: options)
+        return try ReportCommand.printOutcome(outcome, options: options, quiet: quiet)
     }
 }

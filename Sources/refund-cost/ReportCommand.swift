@@ -14,18 +14,15 @@ enum ReportCommand: Command {
         usage:
             "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
         options: DataOptions.around(
-            [month.spec, from.spec, to.spec, out.spec, heavyUse.spec, journal.spec, allowEmpty.spec, publish.spec]),
+            [month.spec, from.spec, to.spec, out.spec, heavyUse.spec, journal.spec, allowEmpty.spec, publish.spec],
+            asOfDefault: DataOptions.AsOfDefault.windowEnd),
         discussion: """
-            Every cost row gets one class: paid, family_shared, billing_grace, premature,
-            after_refund, after_family_exit, after_expiry, unentitled or unlinked, decided by the
-            access its account had at the row's time. The window's cost by class always adds up to
-            the cost read; the run checks it and says so.
+            Every cost row gets one class: \(CostClass.ruleOrder.map(\.reportName).joined(separator: ", ")),
+            decided by the access its account had at the row's time. The window's cost by class
+            always adds up to the cost read; the run checks it and says so.
 
-            Written to OUT/LABEL/: summary.csv (one row per product), totals.csv, trend.csv,
-            cost_by_day.csv, refunds.csv, leaks.csv, subscription_loss.csv, family_links.csv,
-            family_spend.csv, consumption_requests.csv, consumption_responses.jsonl, rejects.csv,
-            run.json and report.html (open it in a browser). docs/outputs.md describes every
-            column.
+            Written to OUT/LABEL/: \((ReportFiles.csvNames + ["rejects.csv", "run.json"]).joined(separator: ", ")) and
+            report.html (open it in a browser). docs/outputs.md describes every column.
 
             Too much for one machine? The same report runs in steps (snapshot, partial, settle,
             merge) that give the same bytes; see `refund-cost snapshot --help`.
@@ -94,10 +91,11 @@ enum ReportCommand: Command {
         let outcome = try ReportRun.execute(options) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
-        let status = try printOutcome(outcome, options: options)
+        let status = try printOutcome(outcome, options: options, quiet: quiet)
         guard status == 0, let publishTo else { return status }
         do {
-            print(try PublishCommand.publish(outcome.folder, to: publishTo))
+            let published = try PublishCommand.publish(outcome.folder, to: publishTo)
+            if !quiet { print(published) }
         } catch {
             writeStandardError(
                 "\(error)\nThe report in \(outcome.folder)/ is written; publish it again with refund-cost publish --report \(outcome.folder) --database URL\n"
@@ -124,12 +122,13 @@ enum ReportCommand: Command {
         options.allowEmpty = arguments.isSet(allowEmpty)
         options.journal = try arguments.value(journal)
         if let heavyUse = try arguments.value(heavyUse) { options.consumptionPolicy.heavyUse = heavyUse }
+        try common.checkFolder(arguments)
         return (options, common.quiet)
     }
 
     /// What the console says after a report: the headline figures, the reconciliation, the
     /// signatures and the speed; or why nothing was written.
-    static func printOutcome(_ outcome: ReportOutcome, options: RunOptions) throws -> Int32 {
+    static func printOutcome(_ outcome: ReportOutcome, options: RunOptions, quiet: Bool) throws -> Int32 {
         let window = options.window
         for warning in outcome.warnings + outcome.incompleteHistories { writeStandardError("warning: \(warning)\n") }
         if outcome.failedOnRejects {
@@ -142,17 +141,35 @@ enum ReportCommand: Command {
             return 1
         }
         guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
+        // Quiet: where the report is, nothing else (warnings still go to stderr).
+        if quiet {
+            for line in RejectAdvice.wholeFileLines(outcome.completeness.wholeFiles) { writeStandardError("warning: \(line)\n") }
+            print("\(outcome.folder)/")
+            return 0
+        }
         let all = figures.total
         let counts = figures.counts
         let currency = figures.currency
+        // Each money line says how it moved against the month before, as the page's cards do.
+        let changes = try figures.headlineChanges()
+        let noEarlier = window.isCalendarMonth ? "no earlier month in the data" : "not a calendar month: nothing to compare"
+        func line(_ label: String, _ text: String, _ change: HeadlineChange?) {
+            let moved =
+                change.map { $0.words(amount: { "\($0) \(currency)" }, monthName: $0.monthName) } ?? noEarlier
+            print("  " + Format.padRight(label, 21) + text + "; " + moved)
+        }
         print("refund-cost report \(window.label): \(outcome.folder)/")
-        print("  cost served          \(try all.classes.total()) \(currency)")
-        print(
-            "  leaked               \(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace; "
-                + "\(counts.leakingAccounts) accounts served after access ended, \(counts.leakingAccountsBeyondGrace) beyond grace)"
-        )
-        print("  refunds              \(all.refunds), sunk cost \(all.refundSunkCost) \(currency)")
-        print("  recurring loss       \(all.recurringLossRunRate) \(currency) per 30 days")
+        line("cost served", "\(try all.classes.total()) \(currency)", changes?.costServed)
+        line(
+            "refunded", "\(all.refundedAmount) \(currency), \(Format.count(all.refunds)) refund\(all.refunds == 1 ? "" : "s")",
+            changes?.refunded)
+        line("what refunds cost", "\(all.refundSunkCost) \(currency)", changes?.refundSunkCost)
+        line(
+            "leaked",
+            "\(try all.leakedCost()) \(currency) (\(all.leakedBeyondGrace) beyond grace), \(Format.count(counts.leakingAccounts)) accounts",
+            changes?.leaked)
+        line("recurring loss", "\(all.recurringLossRunRate) \(currency) per 30 days", changes?.recurringLoss)
+        line("grace never paid", "\(all.classes[.billingGrace]) \(currency)", changes?.billingGrace)
         if counts.consumptionRequests > 0 {
             let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
             print("  consumption requests \(counts.consumptionRequests): Apple's decision \(outcomes)")

@@ -11,7 +11,9 @@ enum RespondCommand: Command {
         summary: "Send Apple the consumption information of every open refund request, inside its 12 hours.",
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
-        options: DataOptions.around([journal.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec]),
+        options: DataOptions.around(
+            [journal.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
+            asOfDefault: "now, by this clock (what Apple signed up to 5 minutes ahead of it is read too)"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
             docs/respond.md). Reads the data as report does, as of now (--as-of for another time),
@@ -71,6 +73,7 @@ enum RespondCommand: Command {
                     credentials: credentials, baseURL: baseURL, maxWait: maxWait)
             }
         }
+        try common.checkFolder(arguments)
         var options = RespondOptions(report: report, now: now, journal: journal, api: api, baseURL: baseURL)
         options.dryRun = dryRun
         options.tokenDescription = tokenDescription

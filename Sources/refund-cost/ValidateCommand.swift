@@ -13,7 +13,7 @@ enum ValidateCommand: Command {
         name: "validate",
         summary: "Read and check every input file; print counts, totals and problems.",
         usage: "refund-cost validate --data DIR [--rejects FILE] [options]",
-        options: DataOptions.around([rejectsFile.spec]),
+        options: DataOptions.around([rejectsFile.spec], asOfDefault: DataOptions.AsOfDefault.everything),
         discussion: """
             Notifications, transaction history, accounts.csv and products.csv are decoded and the
             ledger is built: the counts show retries dropped, other environments left out, how
@@ -44,6 +44,7 @@ enum ValidateCommand: Command {
             try DataOptions.checkOutside(path, option: rejectsFile, data: common.data, arguments: arguments)
             try rejects.streamTo(path)
         }
+        try common.checkFolder(arguments)
         let progress = ProgressLine(quiet: common.quiet)
         let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
         let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects) { bytes, lines in
@@ -65,10 +66,33 @@ enum ValidateCommand: Command {
 
         printCostFiles(reading.summaries, data: common.data)
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
-        try printCostTotals(reading.summaries, seconds: seconds)
+        try printCostTotals(reading.summaries, seconds: seconds, total: progress.elapsed)
         if let allocation = reading.allocation { printBill(allocation) }
         return try report(
-            rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: try arguments.value(rejectsFile))
+            rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: try arguments.value(rejectsFile),
+            toLookAt: toLookAt(loaded))
+    }
+
+    /// What is not a rejected line but still not right: said instead of "no problems found".
+    private static func toLookAt(_ loaded: LedgerLoad) -> [String] {
+        var found: [String] = []
+        let ambiguous = loaded.ledger.familyLinks.filter { $0.method == .ambiguous }.count
+        if ambiguous > 0 {
+            found.append(
+                "\(Format.count(ambiguous)) family \(ambiguous == 1 ? "member matches" : "members match") more than one purchase "
+                    + "(family links: ambiguous), so \(ambiguous == 1 ? "its" : "their") cost is in no refund's sunk cost")
+        }
+        let histories = loaded.appStore.input.counts.incompleteHistories.count
+        if histories > 0 {
+            found.append(
+                "\(Format.count(histories)) transaction \(histories == 1 ? "history is" : "histories are") cut short "
+                    + "(refund-cost fetch transactions --incomplete fetches the rest)")
+        }
+        let unmatched = loaded.ledger.unmatchedAppAccountTokens
+        if unmatched > 0 {
+            found.append("\(Format.count(unmatched)) appAccountTokens match no account of accounts.csv")
+        }
+        return found
     }
 
     private static func printCostFiles(_ summaries: [CostFileSummary], data: String) {
@@ -99,7 +123,7 @@ enum ValidateCommand: Command {
         }
     }
 
-    private static func printCostTotals(_ summaries: [CostFileSummary], seconds: Double) throws {
+    private static func printCostTotals(_ summaries: [CostFileSummary], seconds: Double, total: Double) throws {
         var accepted = CostTotals()
         var duplicateCost = CostTotals()
         for summary in summaries {
@@ -119,18 +143,27 @@ enum ValidateCommand: Command {
         print(
             "read \(Format.count(rows)) cost rows, \(Format.megabytes(bytes)) in \(Format.seconds(seconds)): "
                 + "\(Format.count(Int(Double(rows) / max(seconds, 1e-9)))) rows/s, "
-                + "\(Format.rate(Double(bytes) / 1e6 / max(seconds, 1e-9))) MB/s, "
-                + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
+                + "\(Format.rate(Double(bytes) / 1e6 / max(seconds, 1e-9))) MB/s; \(Format.seconds(total)) in all with the "
+                + "App Store files, peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
     }
 
     /// Prints the rejects by reason (the first ones on stderr) and decides the exit status.
     private static func report(
-        _ rejects: RejectLog, summaries: [CostFileSummary], maxRejects: Int, file: String?
+        _ rejects: RejectLog, summaries: [CostFileSummary], maxRejects: Int, file: String?, toLookAt: [String]
     ) throws -> Int32 {
         let tally = rejects.tally
         guard tally.lines > 0 else {
-            print("no problems found")
+            if toLookAt.isEmpty {
+                print("no problems found")
+            } else {
+                print("no rejected lines; to look at:")
+                for item in toLookAt { print("  " + item) }
+            }
             return 0
+        }
+        if !toLookAt.isEmpty {
+            print("also to look at:")
+            for item in toLookAt { print("  " + item) }
         }
         var rejectedCost = CostTotals()
         for summary in summaries { try rejectedCost.add(summary.rejectedCost) }

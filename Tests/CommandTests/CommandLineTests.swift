@@ -114,9 +114,10 @@ struct CommandLineTests {
         let tolerated = try run(["validate", "--data", directory, "--max-rejects", "1", "--quiet"])
         #expect(tolerated.status == 0)
         #expect(tolerated.stdout.contains("USD") && tolerated.stdout.contains(" 1.500000\n"))
+        // A folder that is not there is a mistake on the command line: a usage error.
         let noData = try run(["validate", "--data", directory + "/missing"])
-        #expect(noData.status == 1)
-        #expect(noData.stderr.contains("not a folder"))
+        #expect(noData.status == 2)
+        #expect(noData.stderr.contains("--data") && noData.stderr.contains("there is none at this path"), "\(noData.stderr)")
     }
 }
 
@@ -126,10 +127,13 @@ struct ReportCommandLineTests {
         let out = try TestFiles.temporaryDirectory("out")
         let data = TestFiles.packageRoot + "/Data/sample"
         let cli = CommandLineTests()
-        let report = try cli.run(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet"])
+        let report = try cli.run(["report", "--data", data, "--month", "2026-10", "--out", out])
         #expect(report.status == 0, "\(report.stderr)")
         #expect(report.stdout.contains("reconciliation holds"))
         #expect(report.stderr.isEmpty)
+        // Quiet, a script gets where the report is, and nothing else.
+        let quiet = try cli.run(["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout == out + "/2026-10/\n" && quiet.stderr.isEmpty, "\(quiet.stdout)")
         #expect(FileManager.default.fileExists(atPath: out + "/2026-10/report.html"))
         let explain = try cli.run(["explain", "--data", data, "--account", "acct-000020"])
         #expect(explain.status == 0)

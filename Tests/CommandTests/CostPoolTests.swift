@@ -94,7 +94,8 @@ struct CostPoolTests {
         #expect(page.contains("5.00 EUR + 29.30 USD billed, 5.00 EUR + 24.00 USD spread over the usage"))
         #expect(
             page.contains(
-                "<td>2026-10-15</td><td>Amazon S3</td><td>Usage</td><td>no usage with a quantity of category media-storage"))
+                "<td data-label=\"day\">2026-10-15</td><td data-label=\"service\">Amazon S3</td><td data-label=\"charge\">Usage</td>"
+                    + "<td data-label=\"why not spread\">no usage with a quantity of category media-storage"))
     }
 
     /// A line that names Credit spreads the credit like the usage: -1.00 over the chat day's three

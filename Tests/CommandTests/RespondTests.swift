@@ -120,7 +120,7 @@ struct RespondTests {
         let window = ["--from", "\(day)", "--to", "\(Timestamp(milliseconds: signed + self.day).civilDate)"]
         let label = "\(day)_\(Timestamp(milliseconds: signed + self.day).civilDate)"
         let run = try runTool(
-            ["report", "--data", data] + window + ["--out", out, "--journal", journal, "--as-of", now, "--quiet"])
+            ["report", "--data", data] + window + ["--out", out, "--journal", journal, "--as-of", now])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("answered within 12 hours 1 of 1 (from the journal)"))
         let csv = try TestFiles.read(out + "/\(label)/consumption_requests.csv").split(separator: "\n")

@@ -359,6 +359,21 @@ struct SweepTests {
         #expect(!run.stderr.contains("precise.csv:3"), "a tenth decimal of 0 loses nothing: \(run.stderr)")
     }
 
+    @Test func aLinkLeftAmongTheOutputIsRemovedNeverFollowed() throws {
+        // What a killed run leaves is cleaned up; a link planted under such a name is removed
+        // as a link: the folder it points to keeps every file.
+        let out = try TestFiles.temporaryDirectory("out")
+        let victim = try TestFiles.temporaryDirectory("victim")
+        try TestFiles.write("keep me\n", to: victim + "/precious.txt")
+        try FileManager.default.createSymbolicLink(atPath: out + "/.2026-10.partial-999999", withDestinationPath: victim)
+        let run = try runTool([
+            "report", "--data", TestFiles.packageRoot + "/Data/sample", "--month", "2026-10", "--out", out, "--quiet",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try TestFiles.read(victim + "/precious.txt") == "keep me\n")
+        #expect(!FileManager.default.fileExists(atPath: out + "/.2026-10.partial-999999"), "the debris is gone")
+    }
+
     @Test func anEmptyTransactionIdIsAUsageError() throws {
         let data = try TestFiles.temporaryDirectory("data")
         let run = try runTool([

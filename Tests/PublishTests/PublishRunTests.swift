@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Attribution
 @testable import Publish
 @testable import Report
 @testable import Support
@@ -292,6 +293,84 @@ struct PublishRunTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/third/2026-10"), "a mistyped URL stops before the report")
     }
 
+    // MARK: Dashboards
+
+    /// The three queries docs/outputs.md gives a dashboard to start from, as written there.
+    func dashboardQueries() throws -> [String] {
+        let docs = try TestFiles.read(TestFiles.packageRoot + "/docs/outputs.md")
+        let section = docs.components(separatedBy: "**Three queries to start from**").dropFirst().first ?? ""
+        let queries = section.components(separatedBy: "**Credentials.**")[0].components(separatedBy: "```sql\n").dropFirst()
+            .map { $0.components(separatedBy: "```")[0].trimmingCharacters(in: .whitespacesAndNewlines) }
+        try #require(queries.count == 3, "docs/outputs.md gives three queries")
+        return queries
+    }
+
+    /// September and October published: every month answered once, by the latest label
+    /// holding it; the three queries of the docs answer what the files say; publish's count is
+    /// the one `refund_cost_runs` records.
+    func checkDashboards(publish: (String) throws -> ToolRun, query: (String) throws -> String, money: (String) -> Int64)
+        throws
+    {
+        let september = try septemberReport()
+        for folder in [september, Self.sample] {
+            let run = try publish(folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let label = URL(fileURLWithPath: folder).lastPathComponent
+            let recorded = try query("SELECT rows_published FROM refund_cost_runs WHERE label = '\(label)'")
+            #expect(
+                run.stdout.contains(": \(HumanText.count(Int(recorded) ?? -1)) rows in "),
+                "said once: \(run.stdout) vs \(recorded)")
+        }
+        // What the latest label's trend.csv says of each month, summed here from the file.
+        var leakedByMonth: [String: Int64] = [:]
+        for record in try readRecords(Self.sample + "/trend.csv").dropFirst()
+        where ["after_refund", "after_family_exit"].contains(record.fields[1]) {
+            leakedByMonth[record.fields[0], default: 0] += micros(record.fields[3])
+        }
+        let queries = try dashboardQueries()
+        let trend = try query(queries[0]).split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        #expect(trend.map { $0[0] } == leakedByMonth.keys.sorted(), "\(trend)")
+        for row in trend { #expect(money(row[1]) == leakedByMonth[row[0]], "\(row)") }
+        let naive = try query("SELECT count(*) FROM refund_cost_trend WHERE month = '2026-09'")
+        #expect(Int(naive) == 2 * CostClass.allCases.count, "the table itself holds September in both labels")
+
+        var sunkByProduct: [String: Int64] = [:]
+        for folder in [september, Self.sample] {
+            for record in try readRecords(folder + "/summary.csv").dropFirst() {
+                sunkByProduct[record.fields[3], default: 0] += micros(record.fields[23])
+            }
+        }
+        let products = try query(queries[1]).split(separator: "\n").map {
+            $0.split(separator: "|", omittingEmptySubsequences: false)
+        }
+        #expect(products.count == sunkByProduct.count)
+        for row in products { #expect(money(String(row[1])) == sunkByProduct[String(row[0])], "\(row)") }
+        #expect(products.map { money(String($0[1])) } == products.map { money(String($0[1])) }.sorted(by: >))
+
+        var beyondByAccount: [String: Int64] = [:]
+        for record in try readRecords(Self.sample + "/leaks.csv").dropFirst() {
+            beyondByAccount[record.fields[0], default: 0] += micros(record.fields[10])
+        }
+        let expected = beyondByAccount.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(10)
+        let accounts = try query(queries[2]).split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        #expect(accounts.map { $0[0] } == expected.map(\.key), "\(accounts)")
+        #expect(accounts.map { money($0[1]) } == expected.map(\.value))
+    }
+
+    @Test func sqliteDashboardsGetOneAnswerPerMonth() throws {
+        let database = "sqlite:" + (try TestFiles.temporaryDirectory() + "/refund-cost.db")
+        try checkDashboards(
+            publish: { try runTool(["publish", "--report", $0, "--database", database]) },
+            query: { try sqlite(String(database.dropFirst("sqlite:".count)), $0) }, money: { Int64($0) ?? .min })
+    }
+
+    @Test func postgresDashboardsGetOneAnswerPerMonth() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        try checkDashboards(
+            publish: { try runTool(["publish", "--report", $0, "--database", server.url]) }, query: server.sql, money: micros)
+    }
+
     // MARK: PostgreSQL
 
     @Test func postgresHoldsEveryFileTypedAndSumsToTotalsAndReplacesAMonthAtomically() throws {
@@ -404,6 +483,8 @@ struct PublishRunTests {
         _ = try server.sql("ALTER TABLE refund_cost_summary DROP COLUMN refund_rate")
         let grown = try runTool(["publish", "--report", Self.sample, "--database", server.url])
         #expect(grown.stdout.contains("columns added: refund_cost_summary.refund_rate"), "\(grown.stderr)")
+        // A column retyped by hand (the view over the table dropped first, as PostgreSQL requires).
+        _ = try server.sql("DROP VIEW refund_cost_trend_latest")
         _ = try server.sql("ALTER TABLE refund_cost_trend ALTER COLUMN cost TYPE double precision")
         let retyped = try runTool(["publish", "--report", Self.sample, "--database", server.url])
         #expect(retyped.status == 1)

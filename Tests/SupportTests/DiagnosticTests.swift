@@ -28,8 +28,11 @@ struct DiagnosticTests {
         #expect(lines.count == 4)
         #expect(lines[0] == "costs/a.csv:3: error: cost \"x\": not a number")
         #expect(lines[1] == "... and 2 more")
-        #expect(lines[2].hasPrefix("error: 7 input rows rejected (in 3 rejects), more than --max-rejects 0"))
-        #expect(lines[3] == "refused whole: costs/b.csv (5 rows not counted): no header")
+        #expect(lines[2].hasPrefix("error: 7 input rows rejected (3 rejects), more than --max-rejects 0."))
+        // A file refused whole is to be fixed, not allowed with a larger --max-rejects.
+        #expect(!lines[2].contains("--max-rejects 7"))
+        #expect(
+            lines[3] == "refused whole: costs/b.csv (5 rows not counted): no header", "its reason, not among the first rejects")
     }
 
     @Test func aSystemErrorSaysWhereAndWhat() {

@@ -3,8 +3,9 @@
 screen (1920 px) and checks what a reader would see.
 
 At each width the page must render (a screenshot that is not blank), show every chart with
-text of at least 9.5 px, fit the width without horizontal scrolling (a table may scroll
-inside its own box), and load nothing from anywhere: no request leaves the page.
+text of at least 9.5 px and room above its tallest bar, fit the width without horizontal
+scrolling, show every amount of every table without scrolling it (no money cut off inside a
+scrolling box), and load nothing from anywhere: no request leaves the page.
 Chromium's window is never narrower than 500 px, so the page is laid out in a frame of the
 width checked. Exit 0 when every check passes, 1 otherwise, naming each failure.
 
@@ -39,8 +40,25 @@ window.addEventListener('load', () => {
   // Text in a chart is scaled with its drawing: its size on screen is the font size times the scale.
   const sizes = [...document.querySelectorAll('svg[data-chart] text')].filter(visible)
     .map(text => parseFloat(getComputedStyle(text).fontSize) * text.ownerSVGElement.getScreenCTM().a);
+  // An amount is cut off when it lies outside the box that holds its table, or past the window.
+  const cutOff = [...document.querySelectorAll('td.n, th.n')].filter(visible).filter(cell => {
+    const box = (cell.closest('.scroll') || document.documentElement).getBoundingClientRect();
+    const rect = cell.getBoundingClientRect();
+    return rect.right > Math.min(box.right, window.innerWidth) + 1 || rect.left < Math.max(box.left, 0) - 1;
+  }).map(cell => cell.textContent.trim()).slice(0, 5);
+  // The tallest bar of a chart must stay below the top of its value axis (its topmost line).
+  const crowded = [...document.querySelectorAll('svg[data-chart]')].filter(visible).filter(svg => {
+    const lines = [...svg.querySelectorAll('line')].map(line => parseFloat(line.getAttribute('y1')));
+    const bars = [...svg.querySelectorAll('rect')].filter(rect => rect.querySelector('title'))
+      .map(rect => parseFloat(rect.getAttribute('y')));
+    if (lines.length < 2 || bars.length === 0) return false;
+    const top = Math.min(...lines), bottom = Math.max(...lines);
+    return Math.min(...bars) - top < 0.04 * (bottom - top);
+  }).map(svg => svg.dataset.chart);
   const result = {
     viewport: window.innerWidth,
+    cutOff,
+    crowded,
     scrollWidth: document.documentElement.scrollWidth,
     resources: performance.getEntriesByType('resource').map(r => r.name),
     referencing: [...document.querySelectorAll('[src],[srcset],link[href],object,embed,iframe')].length,
@@ -122,7 +140,9 @@ def framed(html, width, height):
 
 def check(page, binary):
     html = open(page, encoding="utf-8").read()
-    failures = ["references %s" % url for url in re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", html)]
+    # A link within the page (#about) loads nothing; anything else would.
+    failures = ["references %s" % url for url in re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", html)
+                if not url.startswith("#")]
     for width in WIDTHS:
         failures += ["at %d px: %s" % (width, failure) for failure in check_width(page, html, binary, width)]
     return failures
@@ -143,6 +163,10 @@ def check_width(page, html, binary, width):
         result = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
         if result["scrollWidth"] > result["viewport"]:
             failures.append("the page is %d px wide at a %d px window" % (result["scrollWidth"], result["viewport"]))
+        if result["cutOff"]:
+            failures.append("amounts cut off, out of sight without scrolling: %s" % result["cutOff"])
+        if result["crowded"]:
+            failures.append("charts whose tallest bar meets the top of the axis: %s" % result["crowded"])
         if result["resources"] or result["referencing"]:
             failures.append("the page loads %s" % (result["resources"] or "%d referenced resources" % result["referencing"]))
         charts = {chart["name"]: chart for chart in result["charts"]}

@@ -30,6 +30,8 @@ package struct ReportFigures: Sendable {
     package var familyLinks: [FamilyLinkFigure] = []
     package var familySpend: [FamilySpendFigure] = []
     package var consumption: [ConsumptionFigure] = []
+    /// The headline's figures for the month before the window; nil when there is none to compare with.
+    package var previousMonth: PreviousMonthFigure?
     /// What became of a FOCUS bill's pool rows; nil when the data has no bill.
     package var allocation: PoolAllocation?
     /// True when a journal of `respond` was read (`report --journal`): whether answers were sent is known.
@@ -67,6 +69,7 @@ package struct ReportFigures: Sendable {
                     ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window,
                     policy: policy)
             })
+        previousMonth = try PreviousMonthFigure.of(ledger: ledger, totals: totals, window: window, trend: trend, rates: rates)
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)
         summary = rows.filter { !$0.isEmpty }
         total = try SummaryFigure.total(of: rows, totals: totals)

@@ -69,7 +69,7 @@ struct DecodedPart: Sendable {
         for result in decoded.results {
             switch result {
             case .success(let notification): items.append(.notification(notification))
-            case .failure(let error): items.append(.rejected(reject(error, bytes.preview(), line)))
+            case .failure(let error): items.append(.rejected(reject(error, in: bytes, line)))
             }
         }
         if let page = decoded.page { pages.append((line, page)) }
@@ -88,12 +88,17 @@ struct DecodedPart: Sendable {
                 pages.append((line, page))
             }
         } catch {
-            items.append(.rejected(reject(error, bytes.preview(), line)))
+            items.append(.rejected(reject(error, in: bytes, line)))
         }
     }
 
     private func reject(_ error: AppStoreDecodingError, _ value: String, _ line: Int) -> Reject {
-        Reject(file: path, line: line, field: error.field, value: value, reason: error.reason)
+        Reject(file: path, line: line, field: error.field, value: Reject.cut(value), reason: error.reason)
+    }
+
+    /// A rejected JSON line: its value is what the line holds at the field the reason names.
+    private func reject(_ error: AppStoreDecodingError, in bytes: UnsafeRawBufferPointer, _ line: Int) -> Reject {
+        reject(error, JSONValueAtPath.text(in: bytes, path: error.field), line)
     }
 
     /// `notifications/*.csv`: a header with `signed_payload` and optionally `received_at`.

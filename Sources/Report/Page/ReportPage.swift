@@ -25,14 +25,17 @@ enum ReportPage {
             <style>\(PageStyle.css)</style></head><body><main>
             <h1>What refunds and leaks cost: \(T.escape(T.periodName(figures.window)))</h1>
             <p class="sub">\(T.days(figures.window)); App Store data as of \(T.timeName(figures.asOf)); amounts in \(currency).</p>
-            <p class="trust\(context.signatures.verificationOff || context.signatures.rejected > 0 ? " warn" : "")">\(T.escape(context.signatures.sentence))</p>
 
             """
+        // The first screen is the money; what the data was follows in one line, except that
+        // data refused or read unverified is a banner above everything.
         page += refusalBanner(context)
-        page +=
-            "<p class=\"counted\(context.completeness.complete ? "" : " warn")\">\(T.escape(T.sentenceCase(context.completeness.sentence))).</p>\n"
         page += ConsumptionSection.deadlineAlert(figures)
         page += try Headline.cards(figures)
+        page +=
+            "<p class=\"about-line\">\(T.escape(context.signatures.shortSentence)); "
+            + "\(context.completeness.complete ? "every input line counted" : "\(T.counted(context.completeness.rejectedRows, "rejected row")) left out"). "
+            + "<a href=\"#about\">About this data</a></p>\n"
         page += try ClassSection.html(figures)
         page += try LeakSection.trend(figures)
         page += try ProductSection.html(figures)
@@ -44,14 +47,26 @@ enum ReportPage {
         page += BillSection.html(figures)
         page += Glossary.html
         page += footer(figures, conservation: conservation, context: context)
-        return page
+        return TableRows.labelled(page)
     }
 
-    /// Refused App Store data is unmissable: the figures below were built without it.
+    /// Refused or unverified data is unmissable: the figures below were built without it, or on
+    /// data nobody checked.
     private static func refusalBanner(_ context: RunContext) -> String {
         typealias T = PageText
         let refused = context.appStoreRejects
         var text = ""
+        if context.signatures.verificationOff {
+            text +=
+                "<div class=\"alert\" role=\"alert\">The App Store data's signatures were not checked: a forged or altered "
+                + "notification would change the figures below.</div>\n"
+        }
+        if !context.completeness.complete && context.completeness.wholeFiles.isEmpty && refused.rows == 0 {
+            text +=
+                "<div class=\"alert\" role=\"alert\">\(T.counted(context.completeness.rejectedRows, "input row")) "
+                + "\(context.completeness.rejectedRows == 1 ? "was" : "were") rejected and left out of every figure below "
+                + "(rejects.csv lists them).</div>\n"
+        }
         if refused.rows > 0 {
             text +=
                 "<div class=\"alert\" role=\"alert\">\(T.count(refused.rows)) App Store \(refused.rows == 1 ? "line was" : "lines were") refused "
@@ -79,7 +94,11 @@ enum ReportPage {
             "<p class=\"muted\">\(T.count(figures.costRows.rowsBeforeWindow)) rows before and \(T.count(figures.costRows.rowsAfterWindow)) after the window were read for refund and subscription history only. "
             + "Family refunds: \(all.familyRefunds), family exits: \(all.familyExits), refunds reversed: \(all.refundReversals). "
             + "\(T.count(figures.transactionCount)) transactions, \(T.count(figures.accountCount)) accounts holding them.</p>\n"
-        text += "<h2>Inputs</h2>\n"
+        text += "<h2 id=\"about\">About this data</h2>\n"
+        text +=
+            "<p class=\"trust\(context.signatures.verificationOff || context.signatures.rejected > 0 ? " warn" : "")\">\(T.escape(context.signatures.sentence))</p>\n"
+        text +=
+            "<p class=\"counted\(context.completeness.complete ? "" : " warn")\">\(T.escape(T.sentenceCase(context.completeness.sentence))).</p>\n"
         let counted = CountLine.rows(context.appStoreCounts)
         if !counted.isEmpty {
             // The same counts as run.json and `validate`: what the App Store files held and what was left out.
@@ -126,8 +145,11 @@ enum PageStyle {
         .panel{background:#fff;border-radius:8px;padding:14px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
         .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}
         .muted{color:#7b8794;font-size:12.5px}td.nested{padding-left:22px}code{font-size:12.5px}
-        .trust{margin:-14px 0 6px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
-        .counted{margin:0 0 22px;font-size:13.5px;color:#52606d}.counted.warn{color:#c62828;font-weight:600}
+        .trust{margin:0 0 6px;font-size:13.5px}.trust.warn{color:#c62828;font-weight:600}
+        .counted{margin:0 0 12px;font-size:13.5px;color:#52606d}.counted.warn{color:#c62828;font-weight:600}
+        .about-line{margin:12px 0 0;font-size:13px;color:#52606d}.about-line a{color:#1d4ed8}
+        .card .change{font-size:13px;font-weight:600;color:#52606d;margin:0 0 4px}
+        .card .change.worse{color:#c62828}.card .change.better{color:#2e7d32}
         .alert ul{margin:6px 0 0;padding-left:20px;font-size:14px;font-weight:400}
         @media (max-width:760px){.cards{grid-template-columns:1fr 1fr}}
         p,h1,h2,li{overflow-wrap:break-word}
@@ -136,6 +158,15 @@ enum PageStyle {
         dl.glossary dt{font-weight:600}dl.glossary dd{margin:0}
         @media (max-width:600px){
         main{padding:18px 12px 36px}h1{font-size:21px}
+        .scroll{overflow-x:visible}
+        table.rows,table.rows tbody,table.rows tr,table.rows td,table.rows th{display:block}
+        table.rows tr:first-child{display:none}
+        table.rows tr{border-bottom:1px solid #e4e7eb;padding:6px 0}
+        table.rows td,table.rows th{display:flex;justify-content:space-between;gap:12px;border:0;padding:2px 10px;white-space:normal;text-align:right;background:none}
+        table.rows td::before,table.rows th::before{content:attr(data-label);color:#52606d;font-weight:400;text-align:left}
+        table.rows td:first-child,table.rows th:first-child{justify-content:flex-start;font-weight:600;text-align:left}
+        table.rows td:first-child::before,table.rows th:first-child::before{content:none}
+        table.rows .meaning,table.rows td:empty,table.rows th:empty{display:none}
         .cards{grid-template-columns:1fr}.card .value{font-size:20px}
         .panel{padding:10px}
         .chart-wide{display:none}.chart-narrow{display:block}

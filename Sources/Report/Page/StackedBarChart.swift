@@ -114,7 +114,8 @@ struct StackedBarChart {
     }
 }
 
-/// A value axis with round steps (1, 2 or 5 times a power of ten) that reach the maximum.
+/// A value axis with round steps (1, 2 or 5 times a power of ten) that reach past the maximum
+/// by at least a twelfth of it: the tallest bar never meets the top of the chart.
 struct AxisScale {
     /// Nanos per step.
     var step: Int64
@@ -142,7 +143,10 @@ struct AxisScale {
         }
         self.step = step
         self.decimals = step >= Money.nanosPerUnit ? 0 : decimals
-        steps = max(1, Int(maximum / step + (maximum % step == 0 ? 0 : 1)))
+        // Headroom: the axis ends a twelfth or more above the tallest bar (saturating near the largest amounts).
+        let (needed, overflow) = maximum.addingReportingOverflow(maximum / 12 + 1)
+        let reach = overflow ? maximum : needed
+        steps = max(1, Int(reach / step + (reach % step == 0 ? 0 : 1)))
     }
 
     var top: Int64 {
