@@ -67,11 +67,13 @@ extension Option where Value == Timestamp {
     }
 }
 
-extension Option where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
+extension Option where Value: CaseIterable & RawRepresentable & Sendable, Value.RawValue == String {
     /// One of the cases, spelled as their raw values.
     static func choice(_ name: String, _ placeholder: String, help: String) -> Option {
         let names = Value.allCases.map(\.rawValue).joined(separator: ", ")
-        return Option(name, placeholder, help: help, expected: "one of \(names)") { Value(rawValue: $0) }
+        // The cases by name, looked up by the conversion (which must not capture the type itself).
+        let cases = Dictionary(Value.allCases.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        return Option(name, placeholder, help: help, expected: "one of \(names)") { cases[$0] }
     }
 }
 

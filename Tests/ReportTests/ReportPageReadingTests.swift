@@ -50,12 +50,12 @@ struct ReportPageReadingTests {
     /// (3.03%); October 13.773109 + 8.528700 = 22.301809 of 1,291.181472 (1.73%).
     @Test func theLeakIsShownAsAShareOfCostMonthByMonth() throws {
         let html = try TestFiles.read(Self.page)
-        #expect(
-            html.contains(
-                "<tr><td>September 2026</td><td class=\"n\">823.88</td><td class=\"n\">24.98</td><td class=\"n\">3.0%</td></tr>"))
-        #expect(
-            html.contains(
-                "<tr><td>October 2026 (report month)</td><td class=\"n\">1,291.18</td><td class=\"n\">22.30</td><td class=\"n\">1.7%</td></tr>"
-            ))
+        // Each cell carries its column's heading, for the phone's one card per row.
+        func row(_ month: String, _ cost: String, _ leaked: String, _ share: String) -> String {
+            "<tr><td data-label=\"month\">\(month)</td><td data-label=\"cost served (USD)\" class=\"n\">\(cost)</td>"
+                + "<td data-label=\"leaked (USD)\" class=\"n\">\(leaked)</td><td data-label=\"leak share of cost\" class=\"n\">\(share)</td></tr>"
+        }
+        #expect(html.contains(row("September 2026", "823.88", "24.98", "3.0%")))
+        #expect(html.contains(row("October 2026 (report month)", "1,291.18", "22.30", "1.7%")))
     }
 }

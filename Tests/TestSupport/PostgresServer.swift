@@ -119,7 +119,7 @@ final class PostgresServer {
     /// Starts a program that keeps running (the server), its output into `log`.
     static func launch(_ program: String, _ arguments: [String], log: String) throws -> Process {
         let process = command(program, arguments, asServerUser: true)
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         if getuid() == 0 { _ = chown(log, serverUID, serverGID) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = output
@@ -136,7 +136,7 @@ final class PostgresServer {
         let process = command(program, arguments, asServerUser: asServerUser)
         // A file, not a pipe: nothing to drain, whatever the program leaves running.
         let outputPath = NSTemporaryDirectory() + "refund-cost-tests/run-\(UUID().uuidString).out"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardOutput = output
