@@ -62,9 +62,11 @@ let package = Package(
             swiftSettings: releaseSettings),
         // Talking to Apple: the App Store Server API client (JWT, HTTP, retries, rate).
         .target(name: "AppStoreAPI", dependencies: ["Ingest", "Support", "CCurl"], swiftSettings: releaseSettings),
-        // After the report: a finished report folder into PostgreSQL or SQLite, for dashboards.
+        // After the report: a finished report folder into PostgreSQL or SQLite, for dashboards
+        // (each file's columns as the report declares them).
         .target(
-            name: "Publish", dependencies: ["Ingest", "Support", "CLibPQ", "CSQLite"], swiftSettings: releaseSettings),
+            name: "Publish", dependencies: ["Report", "Ingest", "Support", "CLibPQ", "CSQLite"],
+            swiftSettings: releaseSettings),
         // The synthetic dataset generator: writes inputs, so it sits beside Ingest, not above it.
         .target(name: "Synthetic", dependencies: ["Ingest", "Support"], swiftSettings: releaseSettings),
         .executableTarget(

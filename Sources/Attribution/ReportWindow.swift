@@ -6,7 +6,7 @@ import Support
 ///
 /// The as-of time is not part of it: it is the ledger's (`LedgerOptions.asOf`), held once in
 /// the run's options (`RunOptions.asOf`).
-package struct ReportWindow: Sendable, Hashable {
+package struct ReportWindow: Sendable, Hashable, Codable {
     package var start: Timestamp
     package var end: Timestamp
     /// `YYYY-MM` for a calendar month, else `FROM_TO` with dates.

@@ -33,8 +33,6 @@ package struct LedgerLoad: Sendable {
         package var verifySignatures = true
         package var bundleID: String?
         package var appAppleID: Int64?
-        /// Where files already verified are remembered (nil: verify everything, remember nothing).
-        package var verifiedFilesRecord: String?
 
         package init(asOf: Timestamp) {
             self.asOf = asOf
@@ -60,13 +58,15 @@ package struct LedgerLoad: Sendable {
 
     /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
     ///
+    /// Files whose signatures verified are remembered in `verifiedFiles` (nil: none is).
+    ///
     /// Unless `keepingRecords` (a snapshot writes them, `explain` tells an account's rows), the
     /// records read are let go once the ledger is built: `appStore` then holds counts and
     /// checksums only.
     ///
     /// `progress` hears the bytes and lines of the notification and history files read so far.
     package init(
-        data: String, options: Options, rejects: RejectLog, keepingRecords: Bool = false,
+        data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, keepingRecords: Bool = false,
         progress: @escaping @Sendable (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
         layout = try InputLayout(root: data)
@@ -74,7 +74,7 @@ package struct LedgerLoad: Sendable {
         var appStoreOptions = AppStoreOptions(
             environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
         appStoreOptions.unlabeledEnvironment = options.unlabeledEnvironment
-        var record = options.verifiedFilesRecord.map(VerifiedFiles.init(location:))
+        var record = verifiedFiles.map(VerifiedFiles.init(location:))
         // Records let go after the ledger is built need not all be kept while it is: of the
         // notifications, only those the ledger reads (the others are counted).
         let keepsNotification: (NotificationRecord) -> Bool = keepingRecords ? { _ in true } : { Ledger.reads($0) }

@@ -50,7 +50,7 @@ package enum ReportRun {
     ) throws -> ReportOutcome {
         // 1. Inputs of the App Store side, and the ledger built from them.
         let loaded = try LedgerLoad(
-            data: options.data, options: options.appStore, rejects: rejects,
+            data: options.data, options: options.appStore, rejects: rejects, verifiedFiles: options.verifiedFilesRecord,
             progress: { bytes, lines in
                 progress(ReportProgress(file: "notifications and history", bytes: bytes, rows: lines, unit: "lines"))
             })

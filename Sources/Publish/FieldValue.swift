@@ -1,3 +1,4 @@
+import Report
 import Support
 
 /// One field of an output file, checked against its column's kind and ready for either

@@ -1,3 +1,5 @@
+import Report
+
 /// One output file as a database table: its name, and its columns in the file's order.
 package struct OutputTable: Sendable {
     package struct Column: Sendable, Hashable {
@@ -26,6 +28,12 @@ package struct OutputTable: Sendable {
     ///
     /// Worked out once: every row of the file is laid out by it.
     package let tableColumns: [Column]
+
+    /// The table of a file the report declares.
+    init(file: OutputFile) {
+        self.init(
+            file.name, file.columns.map { ($0.name, $0.kind) }, jsonLines: file.isJSONLines, addedIn: file.addedIn)
+    }
 
     init(_ file: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false, addedIn: String? = nil) {
         self.file = file

@@ -1,5 +1,6 @@
 internal import CLibPQ
 import Glibc
+import Report
 
 /// PostgreSQL through libpq.
 ///

@@ -1,3 +1,5 @@
+import Report
+
 /// A database `publish` loads a report into.
 ///
 /// Everything between `begin` and `commit` is one

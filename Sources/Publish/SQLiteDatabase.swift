@@ -1,4 +1,5 @@
 internal import CSQLite
+import Report
 import Support
 
 /// SQLite, the embedded default: one file, nothing to run.

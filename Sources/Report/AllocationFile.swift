@@ -6,13 +6,15 @@ import Support
 /// By the day a charge period starts, service, charge category and usage category: allocated
 /// over usage rows, or unallocated and why. Only the header when the data has no bill.
 enum AllocationFile {
-    static let header = [
-        "day", "service_name", "charge_category", "category", "outcome", "reason", "currency", "pool_rows", "cost",
-        "usage_rows",
-    ]
+    static let file = OutputFile(
+        "allocation.csv",
+        [
+            ("day", .date), ("service_name", .text), ("charge_category", .text), ("category", .text), ("outcome", .text),
+            ("reason", .text), ("currency", .text), ("pool_rows", .count), ("cost", .money), ("usage_rows", .count),
+        ], addedIn: "0.10.0")
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/allocation.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for line in figures.allocation?.lines ?? [] {
             file.date(CivilDate(dayNumber: line.day))
             file.text(line.serviceName)

@@ -4,19 +4,26 @@ import Support
 /// `consumption_requests.csv`: every CONSUMPTION_REQUEST of the window, the answer the
 /// evidence supports, and how it ended; `consumption_responses.jsonl`: the bodies to send.
 enum ConsumptionFiles {
-    static let header = [
-        "notification_uuid", "transaction_id", "product_id", "account_id", "reason", "received_at", "respond_by",
-        "customer_consented", "delivery_status", "consumption_percentage", "refund_preference", "basis", "outcome",
-        "outcome_at", "delivered_cost", "past_respond_by",
-    ]
-
-    /// Added at the end with `report --journal`: what `respond` did about each request.
-    static let journalColumns = ["answer_state", "answered_at", "answered_in_time", "apple_error_code"]
+    /// With its last four columns (what `respond` did about each request) only when
+    /// `report --journal` read a journal.
+    static let requests = OutputFile(
+        "consumption_requests.csv",
+        [
+            ("notification_uuid", .text), ("transaction_id", .text), ("product_id", .text), ("account_id", .text),
+            ("reason", .text), ("received_at", .timestamp), ("respond_by", .timestamp), ("customer_consented", .boolean),
+            ("delivery_status", .text), ("consumption_percentage", .count), ("refund_preference", .text), ("basis", .text),
+            ("outcome", .text), ("outcome_at", .timestamp), ("delivered_cost", .money), ("past_respond_by", .boolean),
+            ("answer_state", .text), ("answered_at", .timestamp), ("answered_in_time", .boolean), ("apple_error_code", .count),
+        ])
+    /// The columns written with `--journal` only.
+    static let journalColumns: Set<String> = ["answer_state", "answered_at", "answered_in_time", "apple_error_code"]
+    static let responses = OutputFile(
+        "consumption_responses.jsonl", [("transaction_id", .text), ("body", .json)], jsonLines: true)
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(
-            path: folder + "/consumption_requests.csv", header: header + (figures.journalRead ? journalColumns : []))
-        let responses = try AtomicFileWriter(path: folder + "/consumption_responses.jsonl")
+        let written = figures.journalRead ? requests : requests.named(requests.name, without: journalColumns)
+        let file = try CSVFileWriter(path: folder + "/" + written.name, header: written.header)
+        let responses = try AtomicFileWriter(path: folder + "/" + Self.responses.name)
         for request in figures.consumption {
             file.text(request.notificationUUID)
             file.text(request.transactionID ?? "")

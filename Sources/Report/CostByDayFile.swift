@@ -3,10 +3,12 @@ import Support
 
 /// `cost_by_day.csv`: rows and cost per day, category and class, sorted in that order.
 enum CostByDayFile {
-    static let header = ["day", "category", "class", "currency", "rows", "cost"]
+    static let file = OutputFile(
+        "cost_by_day.csv",
+        [("day", .date), ("category", .text), ("class", .text), ("currency", .text), ("rows", .count), ("cost", .money)])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/cost_by_day.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for row in figures.costByDay {
             file.date(CivilDate(dayNumber: row.day))
             file.text(row.category)

@@ -3,12 +3,15 @@ import Support
 
 /// `family_links.csv`: every FAMILY_SHARED transaction and the purchase it was linked to.
 enum FamilyLinksFile {
-    static let header = [
-        "member_transaction_id", "member_account_id", "product_id", "purchaser_transaction_id", "link_method", "confidence",
-    ]
+    static let file = OutputFile(
+        "family_links.csv",
+        [
+            ("member_transaction_id", .text), ("member_account_id", .text), ("product_id", .text),
+            ("purchaser_transaction_id", .text), ("link_method", .text), ("confidence", .text),
+        ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/family_links.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for link in figures.familyLinks {
             file.text(link.member.id)
             file.text(link.member.account ?? "")

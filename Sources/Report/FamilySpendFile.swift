@@ -4,13 +4,16 @@ import Support
 /// `family_spend.csv`: what each person of a family purchase cost in the window, the
 /// purchaser included; members linked to no purchase under an empty purchaser id.
 enum FamilySpendFile {
-    static let header = [
-        "purchaser_transaction_id", "product_id", "role", "account_id", "transaction_id", "link_method", "cost_entitled",
-        "cost_after_end", "cost_total", "currency",
-    ]
+    static let file = OutputFile(
+        "family_spend.csv",
+        [
+            ("purchaser_transaction_id", .text), ("product_id", .text), ("role", .text), ("account_id", .text),
+            ("transaction_id", .text), ("link_method", .text), ("cost_entitled", .money), ("cost_after_end", .money),
+            ("cost_total", .money), ("currency", .text),
+        ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/family_spend.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for person in figures.familySpend {
             file.text(person.purchaserTransactionID)
             file.text(person.productID)

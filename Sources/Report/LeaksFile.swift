@@ -4,14 +4,17 @@ import Support
 /// `leaks.csv`: per account and ended transaction, cost after the access ended, split by
 /// whether the server could have known (notice) and how long it had (grace).
 enum LeaksFile {
-    static let header = [
-        "account_id", "transaction_id", "original_transaction_id", "product_id", "ownership", "end_kind", "access_end",
-        "notified_at", "cost_before_notice", "cost_within_grace", "cost_beyond_grace", "first_cost_at", "last_cost_at",
-        "currency",
-    ]
+    static let file = OutputFile(
+        "leaks.csv",
+        [
+            ("account_id", .text), ("transaction_id", .text), ("original_transaction_id", .text), ("product_id", .text),
+            ("ownership", .text), ("end_kind", .text), ("access_end", .timestamp), ("notified_at", .timestamp),
+            ("cost_before_notice", .money), ("cost_within_grace", .money), ("cost_beyond_grace", .money),
+            ("first_cost_at", .timestamp), ("last_cost_at", .timestamp), ("currency", .text),
+        ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/leaks.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for leak in figures.leaks {
             let transaction = leak.transaction
             file.text(leak.account)

@@ -3,15 +3,19 @@ import Support
 
 /// `refunds.csv`: each refunded PURCHASED transaction of the window and what it really cost.
 enum RefundsFile {
-    static let header = [
-        "transaction_id", "original_transaction_id", "product_id", "product_type", "account_id", "purchase_date",
-        "revocation_date", "revocation_kind", "revocation_reason", "revocation_percentage", "price", "price_currency",
-        "refunded_amount", "family_members", "family_link_method", "cost_purchaser", "cost_family", "cost_after_revocation",
-        "sunk_cost", "currency", "refunded_amount_converted",
-    ]
+    static let file = OutputFile(
+        "refunds.csv",
+        [
+            ("transaction_id", .text), ("original_transaction_id", .text), ("product_id", .text), ("product_type", .text),
+            ("account_id", .text), ("purchase_date", .timestamp), ("revocation_date", .timestamp), ("revocation_kind", .text),
+            ("revocation_reason", .text), ("revocation_percentage", .count), ("price", .money), ("price_currency", .text),
+            ("refunded_amount", .money), ("family_members", .count), ("family_link_method", .text), ("cost_purchaser", .money),
+            ("cost_family", .money), ("cost_after_revocation", .money), ("sunk_cost", .money), ("currency", .text),
+            ("refunded_amount_converted", .money),
+        ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/refunds.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for refund in figures.refunds {
             let transaction = refund.transaction
             file.text(transaction.id)

@@ -3,13 +3,17 @@ import Support
 
 /// `subscription_loss.csv`: leaked auto-renewable access and what it costs per period.
 enum SubscriptionLossFile {
-    static let header = [
-        "account_id", "original_transaction_id", "product_id", "ownership", "period", "access_end", "leaked_periods",
-        "leaked_cost", "cost_per_period", "still_leaking", "run_rate_30d", "currency", "billing_grace_cost",
-    ]
+    static let file = OutputFile(
+        "subscription_loss.csv",
+        [
+            ("account_id", .text), ("original_transaction_id", .text), ("product_id", .text), ("ownership", .text),
+            ("period", .text), ("access_end", .timestamp), ("leaked_periods", .count), ("leaked_cost", .money),
+            ("cost_per_period", .money), ("still_leaking", .boolean), ("run_rate_30d", .money), ("currency", .text),
+            ("billing_grace_cost", .money),
+        ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/subscription_loss.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for loss in figures.subscriptionLosses {
             let transaction = loss.transaction
             file.text(loss.account)

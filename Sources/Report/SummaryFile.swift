@@ -4,21 +4,30 @@ import Support
 /// `summary.csv`: one row per product with any figure, sorted by product id (a dashboard sums
 /// it); `totals.csv`: the same columns but `product_id`, one row for all products.
 enum SummaryFile {
-    static let header = [
-        "period_start", "period_end", "as_of", "product_id", "currency", "cost_total", "cost_paid", "cost_family_shared",
-        "cost_premature", "cost_after_refund", "cost_after_family_exit", "cost_after_expiry", "cost_unentitled",
-        "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace", "leaked_accounts", "refunds", "refunds_prorated",
-        "refund_reversals", "family_refunds", "family_exits", "refunded_amount", "refund_sunk_cost",
-        "recurring_loss_run_rate", "consumption_requests", "consumption_granted", "consumption_declined", "cost_billing_grace",
-        "paid_transactions", "refund_rate", "cost_unknown_ownership",
-    ]
-    static let totalsHeader = header.filter { $0 != "product_id" }
+    static let file = OutputFile(
+        "summary.csv",
+        [("period_start", .date), ("period_end", .date), ("as_of", .timestamp), ("product_id", .text), ("currency", .text)]
+            + [
+                "cost_total", "cost_paid", "cost_family_shared", "cost_premature", "cost_after_refund", "cost_after_family_exit",
+                "cost_after_expiry", "cost_unentitled", "cost_unlinked", "leaked_cost", "leaked_cost_beyond_grace",
+            ].map { ($0, .money) }
+            + ["leaked_accounts", "refunds", "refunds_prorated", "refund_reversals", "family_refunds", "family_exits"].map {
+                ($0, .count)
+            }
+            + [
+                ("refunded_amount", .money), ("refund_sunk_cost", .money), ("recurring_loss_run_rate", .money),
+                ("consumption_requests", .count), ("consumption_granted", .count), ("consumption_declined", .count),
+                ("cost_billing_grace", .money), ("paid_transactions", .count), ("refund_rate", .rate),
+                ("cost_unknown_ownership", .money),
+            ])
+    /// `totals.csv`: the same columns but `product_id`.
+    static let totals = file.named("totals.csv", without: ["product_id"])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let summary = try CSVFileWriter(path: folder + "/summary.csv", header: header)
+        let summary = try CSVFileWriter(path: folder + "/" + file.name, header: file.header)
         for row in figures.summary { try write(row, of: figures, to: summary) }
         try summary.commit()
-        let totals = try CSVFileWriter(path: folder + "/totals.csv", header: totalsHeader)
+        let totals = try CSVFileWriter(path: folder + "/" + Self.totals.name, header: Self.totals.header)
         try write(figures.total, of: figures, to: totals)
         try totals.commit()
     }

@@ -8,10 +8,12 @@ import Support
 /// so they can differ from the report that closed them: a refund signed later turns their
 /// paid rows into after_refund.
 enum TrendFile {
-    static let header = ["month", "class", "currency", "cost"]
+    static let file = OutputFile(
+        "trend.csv",
+        [("month", .text), ("class", .text), ("currency", .text), ("cost", .money)])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
-        let file = try CSVFileWriter(path: folder + "/trend.csv", header: header)
+        let file = try CSVFileWriter(path: folder + "/" + Self.file.name, header: Self.file.header)
         for month in figures.trend {
             for costClass in CostClass.allCases {
                 file.text(month.month.description)

@@ -1,3 +1,4 @@
+import Attribution
 import Ingest
 import Pipeline
 import Support
@@ -189,6 +190,18 @@ struct DataOptions {
         options.verifySignatures = verifySignatures
         options.bundleID = bundleID
         options.appAppleID = appAppleID
+        return options
+    }
+
+    /// The run these options ask for over `window`: its configuration (every option that
+    /// changes a figure, `--as-of` or else `fallback` for its time) and how this machine runs it.
+    func runOptions(window: ReportWindow, asOfDefault fallback: Timestamp, out: String = "") -> RunOptions {
+        var configuration = RunConfiguration(window: window, appStore: ledgerOptions(asOfDefault: fallback))
+        configuration.grace = grace
+        configuration.costColumns = costColumns
+        var options = RunOptions(data: data, out: out, configuration: configuration)
+        options.maxRejects = maxRejects
+        options.threads = threads
         options.verifiedFilesRecord = verifiedFilesRecord
         return options
     }

@@ -32,7 +32,7 @@ enum ExplainCommand: Command {
         // The account's rows of accounts.csv are part of its story: the records are kept.
         let loaded = try LedgerLoad(
             data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects,
-            keepingRecords: true)
+            verifiedFiles: common.verifiedFilesRecord, keepingRecords: true)
         let costs = try AccountCosts.collect(
             accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
             mapping: common.costColumns, rejects: rejects)

@@ -34,7 +34,8 @@ enum ExportAccessCommand: Command {
         try common.checkFolder(arguments)
         let rejects = RejectLog()
         let loaded = try LedgerLoad(
-            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects)
+            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects,
+            verifiedFiles: common.verifiedFilesRecord)
         for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
         // Checked before anything is written: a timeline from data with rows left out is not written at all.
         let tally = rejects.tally

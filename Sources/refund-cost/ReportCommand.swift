@@ -113,12 +113,7 @@ enum ReportCommand: Command {
         let out = needsOut ? try arguments.required(Self.out) : try arguments.value(Self.out) ?? ""
         if !out.isEmpty { try checkApart(out: out, data: common.data, arguments: arguments) }
         let window = try ReportCommand.window(arguments)
-        var options = RunOptions(
-            data: common.data, out: out, window: window, appStore: common.ledgerOptions(asOfDefault: window.end))
-        options.grace = common.grace
-        options.maxRejects = common.maxRejects
-        options.costColumns = common.costColumns
-        options.threads = common.threads
+        var options = common.runOptions(window: window, asOfDefault: window.end, out: out)
         options.allowEmpty = arguments.isSet(allowEmpty)
         options.journal = try arguments.value(journal)
         if let heavyUse = try arguments.value(heavyUse) { options.consumptionPolicy.heavyUse = heavyUse }

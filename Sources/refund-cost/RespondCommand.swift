@@ -53,12 +53,7 @@ enum RespondCommand: Command {
         let readUpTo = common.asOf ?? now.adding(RespondRun.clockSkew)
         let window = ReportWindow(
             start: .earliestAccepted, end: readUpTo.adding(TimeSpan(milliseconds: 1)), label: "respond")
-        var report = RunOptions(
-            data: common.data, out: "", window: window, appStore: common.ledgerOptions(asOfDefault: readUpTo))
-        report.grace = common.grace
-        report.maxRejects = common.maxRejects
-        report.costColumns = common.costColumns
-        report.threads = common.threads
+        var report = common.runOptions(window: window, asOfDefault: readUpTo)
         if let heavyUse = try arguments.value(ReportCommand.heavyUse) { report.consumptionPolicy.heavyUse = heavyUse }
         let baseURL = try APIOptions.baseURL(arguments, sandbox: common.environment == .sandbox)
         let maxWait = try APIOptions.maxWait(arguments)

@@ -47,7 +47,9 @@ enum ValidateCommand: Command {
         try common.checkFolder(arguments)
         let progress = ProgressLine(quiet: common.quiet)
         let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
-        let loaded = try LedgerLoad(data: common.data, options: ledgerOptions, rejects: rejects) { bytes, lines in
+        let loaded = try LedgerLoad(
+            data: common.data, options: ledgerOptions, rejects: rejects, verifiedFiles: common.verifiedFilesRecord
+        ) { bytes, lines in
             progress.advance(toBytes: bytes, rows: lines, file: "notifications and history", unit: "lines")
         }
         // Cost files go through exactly the reader and checks `report` uses, over all time, so

@@ -226,15 +226,28 @@ struct HardeningTests {
         text +=
             "2026-10-05T10:00:00Z,acct-1,compute,1.000000,USD,,,\"a request id,\nwith a comma and a line feed \(String(repeating: "x", count: 2000))\"\n"
         let root = try costsOnly(text)
-        let validate = try runTool(["validate", "--data", root, "--quiet"])
+        let validate = try runTool(["validate", "--data", root])
         #expect(validate.status == 0, "\(validate.stderr)")
-        let out = try TestFiles.temporaryDirectory("out")
+        // Every row read once: the 1 USD row across the mebibyte, and the others at 0.01 each.
+        let micros = 1_000_000 + row * 10_000
+        let cost = "\(micros / 1_000_000).\(String(micros % 1_000_000).leftPadded(to: 6))"
+        #expect(validate.stdout.contains("read \(HumanText.count(row + 1)) cost rows"), "\(validate.stdout)")
+        var written: [[String]] = []
         for threads in ["1", "2", "8"] {
+            // Each its own folder: what each thread count wrote is compared, file by file.
+            let out = try TestFiles.temporaryDirectory("out\(threads)")
             let report = try runTool([
                 "report", "--data", root, "--month", "2026-10", "--out", out, "--threads", threads, "--quiet",
             ])
             #expect(report.status == 0, "\(report.stderr)")
+            let totals = try readRecords(out + "/2026-10/totals.csv")
+            #expect(totals[1].fields[4] == cost, "cost_total: \(totals[1].fields)")
+            written.append(
+                try ["summary.csv", "totals.csv", "trend.csv", "cost_by_day.csv", "rejects.csv", "report.html"].map {
+                    try TestFiles.read(out + "/2026-10/" + $0)
+                })
         }
+        #expect(written[0] == written[1] && written[1] == written[2], "the same bytes on 1, 2 and 8 threads")
     }
 
     @Test func carriageReturnLineEndsCountLines() throws {

@@ -127,7 +127,7 @@ struct ReportFilesTests {
         let totals = try result.totals()
         #expect(!products.isEmpty)
         #expect(!products.contains { $0["product_id"] == "*" })
-        for column in SummaryFile.totalsHeader {
+        for column in SummaryFile.totals.header {
             switch column {
             case "period_start", "period_end", "as_of", "currency":
                 #expect(Set(products.map { $0[column] }) == [totals[column]])

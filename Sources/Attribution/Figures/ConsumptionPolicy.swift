@@ -17,7 +17,7 @@ package enum ConsumptionOutcome: String, Sendable, Hashable {
 }
 
 /// Thresholds for choosing a refund preference; the defaults are documented in docs/outputs.md.
-package struct ConsumptionPolicy: Sendable, Hashable {
+package struct ConsumptionPolicy: Sendable, Hashable, Codable {
     /// Use at or above this share (milliunits) counts as heavy: an unsatisfied customer who used
     /// this much leans DECLINE, and so does an "unintended" purchase used this much.
     package var heavyUse: Int64 = 50_000

@@ -52,14 +52,11 @@ package struct CostPartial: Sendable, Codable {
 package struct PartialSettings: Sendable, Codable, Hashable {
     /// SHA-256 of the snapshot's content (empty when the ledger was built in the same process).
     package var snapshot: String
-    package var window: String
-    package var grace: TimeSpan
-    package var costColumns: [String]
+    /// The run's configuration (`RunConfiguration.fingerprint`): every option that changes a figure.
+    package var configuration: String
 
     package init(snapshot: String, options: RunOptions) {
         self.snapshot = snapshot
-        window = "\(options.window.start) \(options.window.end) as of \(options.asOf)"
-        grace = options.grace
-        costColumns = options.costColumns.rules.map(\.spelling)
+        configuration = options.configuration.fingerprint
     }
 }

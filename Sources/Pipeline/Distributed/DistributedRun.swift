@@ -17,7 +17,8 @@ package enum DistributedRun {
     /// Refused, with the message every command gives, when its rejects are beyond
     /// `--max-rejects`: a cluster never spends its partials on data the merge would refuse.
     package static func snapshot(_ options: RunOptions, to path: String) throws -> LedgerSnapshot {
-        let snapshot = try LedgerSnapshot(data: options.data, options: options.appStore)
+        let snapshot = try LedgerSnapshot(
+            data: options.data, options: options.appStore, verifiedFiles: options.verifiedFilesRecord)
         try refuseBeyondLimit(snapshot.rejects, options, consequence: "No snapshot was written to \(path).")
         try StepFiles.write(snapshot, to: path)
         return snapshot
@@ -90,7 +91,9 @@ package enum DistributedRun {
             let settings = PartialSettings(snapshot: sha256, options: options)
             if let other = partials.first(where: { $0.settings != settings }) {
                 throw MergeError.settingsDiffer(
-                    other.settings.snapshot != sha256 ? "another snapshot" : "other window, grace or cost columns")
+                    other.settings.snapshot != sha256
+                        ? "another snapshot"
+                        : "other options (window, as-of time, grace, cost columns, cost formats, usage field, ...)")
             }
             let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
                 .reduce(0) { $0 + $1.count }

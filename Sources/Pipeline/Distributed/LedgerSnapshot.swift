@@ -31,13 +31,11 @@ package struct LedgerSnapshot: Codable, Sendable {
     package var requestKey: SipHash
 
     /// Reads and verifies the App Store side of `data`.
-    package init(data: String, options: LedgerLoad.Options) throws {
+    package init(data: String, options: LedgerLoad.Options, verifiedFiles: String? = nil) throws {
         let rejects = RejectLog(keepingAll: true)
-        let loaded = try LedgerLoad(data: data, options: options, rejects: rejects, keepingRecords: true)
-        var kept = options
-        // Where verified files are remembered is this machine's business, not the snapshot's.
-        kept.verifiedFilesRecord = nil
-        self.options = kept
+        let loaded = try LedgerLoad(
+            data: data, options: options, rejects: rejects, verifiedFiles: verifiedFiles, keepingRecords: true)
+        self.options = options
         layout = loaded.layout
         input = loaded.appStore.input
         accountLinks = loaded.appStore.accountLinks
@@ -62,8 +60,6 @@ package struct LedgerSnapshot: Codable, Sendable {
 
     /// Refuses a run whose options would build another ledger than this one.
     package func check(_ wanted: LedgerLoad.Options, data: String) throws {
-        var wanted = wanted
-        wanted.verifiedFilesRecord = nil
         guard wanted == options else {
             throw SnapshotMismatch(
                 reason:

@@ -17,7 +17,8 @@ package struct ConsumptionAnswers {
 
     package static func compute(_ options: RunOptions) throws -> ConsumptionAnswers {
         let rejects = RejectLog()
-        let loaded = try LedgerLoad(data: options.data, options: options.appStore, rejects: rejects)
+        let loaded = try LedgerLoad(
+            data: options.data, options: options.appStore, rejects: rejects, verifiedFiles: options.verifiedFilesRecord)
         var attributor = ReportAssembly.attributor(loaded, options)
         let reading = try ParallelCostReading.run(
             files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,

@@ -1,22 +1,8 @@
-/// What a column of an output file holds, which decides its type in each database and how a
-/// field is checked before it is loaded.
-///
-/// Money is exact in both: `numeric(20,6)` in PostgreSQL, integer micro-units in SQLite (which
-/// has no exact decimal type). Ids are text, never numbers: a 16-digit transaction id does not
-/// survive a double.
-package enum ColumnKind: Sendable, Hashable {
-    case text
-    case money
-    case count
-    /// `refund_rate`: four decimals.
-    case rate
-    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, UTC.
-    case timestamp
-    case date
-    case boolean
-    /// A JSON document (a consumption answer's body, run.json).
-    case json
+import Report
 
+/// What each kind of column is in each database. Money is exact in both: `numeric(20,6)` in
+/// PostgreSQL, integer micro-units in SQLite (which has no exact decimal type).
+extension ColumnKind {
     /// The type PostgreSQL's `format_type` names it by, so an existing table can be compared.
     package var postgresType: String {
         switch self {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import Support
+@testable import TestSupport
+
+/// The steps of a distributed report compare one fingerprint of every option that changes a
+/// figure (`RunConfiguration`): a partial read with any other option is refused by the merge.
+@Suite("merge refuses partials read another way")
+struct MergeCheckTests {
+    /// `snapshot`, one partial per cost file of the sample (the second with `extra`), then
+    /// `merge` with the options of the first; what the merge said.
+    func merge(secondPartialWith extra: [String], label: String = #function) throws -> ToolRun {
+        let root = try TestFiles.temporaryDirectory(label)
+        let data = TestFiles.packageRoot + "/Data/sample"
+        let args = ["--data", data, "--month", "2026-10", "--out", root + "/out"]
+        let snapshot = root + "/ledger.snapshot"
+        let listing = root + "/cost-files.txt"
+        let made = try runTool(["snapshot", "--snapshot", snapshot, "--cost-files", listing] + args)
+        try #require(made.status == 0, "\(made.stderr)")
+        let files = try TestFiles.read(listing).split(separator: "\n").map(String.init)
+        try #require(files.count == 3)
+        try FileManager.default.createDirectory(atPath: root + "/parts", withIntermediateDirectories: true)
+        for (index, file) in files.enumerated() {
+            let partial = try runTool(
+                ["partial", "--snapshot", snapshot, "--file", file, "--partial", root + "/parts/p\(index).partial"] + args
+                    + (index == 1 ? extra : []))
+            try #require(partial.status == 0, "\(partial.stderr)")
+        }
+        let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", root + "/parts"])
+        try #require(settled.status == 0 && settled.stdout.isEmpty, "the sample's files share no request id")
+        return try runTool(["merge", "--snapshot", snapshot, "--partials", root + "/parts"] + args)
+    }
+
+    @Test func partialsReadAlikeMerge() throws {
+        let run = try merge(secondPartialWith: [])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// Options that change how cost files are read, each given in a form that matches none of
+    /// the sample's files: the figures would be the same, yet the partial is not the one asked for.
+    @Test(arguments: [
+        ["--cost-format", "vendor-*.csv:helicone"], ["--cost-column", "vendor-*.csv:cost=usd"], ["--usage-field", "tokens"],
+        ["--grace", "2h"],
+    ])
+    func aPartialReadWithAnotherOptionIsRefused(option: [String]) throws {
+        let run = try merge(secondPartialWith: option, label: "refused-\(option[0])")
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stderr.contains("other options"), "\(run.stderr)")
+    }
+}
