@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-publish bench-allocation bench-fetch bench-validate clean static-build spark-deps \
+.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-spark bench-publish bench-allocation bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs seven Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -119,6 +119,11 @@ bench-scale: build
 # Only `report` and `respond` (against the test stub of Apple's API) on the bench set.
 bench-respond: build
 	python3 bench/run_bench.py --respond-only $(BENCH_ARGS)
+
+# The App Store step of a distributed report on Spark in local mode (local[1], local[2]) beside
+# today's one-process snapshot, on the bench set; the report checked byte for byte.
+bench-spark: build spark-deps
+	python3 bench/run_bench.py --spark-only $(BENCH_ARGS)
 
 # Only `report` and `publish` of its folder into SQLite and a PostgreSQL server started for it.
 bench-publish: build test-deps

@@ -467,6 +467,65 @@ def main_publish(options):
     return lines + publish_bench(TOOL, os.path.join(out, options.month), statistics.median(seconds), DATA, timed, line)
 
 
+def main_spark(options):
+    """The App Store step of a distributed report on Spark in local mode, on one and on two
+    executor threads, beside today's one-process snapshot; and the report equal to `report`'s."""
+    data = generate(options.accounts, options.rows_per_account, options.months)
+    python = os.path.join(ROOT, "scaleout", ".venv", "bin", "python")
+    if not os.path.exists(python):
+        sys.exit("install Spark first: make spark-deps")
+    common = ["--data", data, "--month", options.month, "--verified-files", "none"]
+    work = os.path.join(DATA, "spark")
+    os.makedirs(work, exist_ok=True)
+    # Today's step 1: one process reads and verifies every App Store file.
+    snapshot_seconds, snapshot_peaks = [], []
+    for _ in range(options.runs):
+        usage = timed_usage([TOOL, "snapshot", "--snapshot", os.path.join(work, "whole.snapshot"), "--threads", "2"] + common)
+        snapshot_seconds.append(usage["seconds"])
+        snapshot_peaks.append(usage["peak_mb"])
+    one_out = os.path.join(DATA, "spark-one")
+    subprocess.run([TOOL, "report", "--out", one_out, "--quiet", "--threads", "2"] + common, check=True,
+                   stdout=subprocess.DEVNULL)
+    environment = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=python)
+    results = {}
+    same = True
+    for master in ("local[1]", "local[2]"):
+        decode, driver, totals = [], [], []
+        for run in range(options.runs):
+            out = os.path.join(DATA, "spark-out")
+            started = time.perf_counter()
+            result = subprocess.run([python, os.path.join(ROOT, "scaleout", "driver.py"), "--binary", TOOL, "--work",
+                                     os.path.join(work, "steps"), "--master", master, "--"] + common + ["--out", out],
+                                    env=environment, capture_output=True, text=True)
+            totals.append(time.perf_counter() - started)
+            if result.returncode != 0:
+                sys.exit(f"the Spark driver failed on {master}:\n{result.stderr[-3000:]}")
+            summary = [row for row in result.stderr.splitlines() if row.startswith("spark: ")][-1]
+            decode.append(float(summary.split(" decoded in ")[1].split(" s")[0]))
+            driver.append(float(summary.split("driver peak memory ")[1].split(" MB")[0]))
+            if run == 0:
+                for name in sorted(os.listdir(os.path.join(one_out, options.month))):
+                    if name == "run.json":
+                        continue
+                    mine = open(os.path.join(out, options.month, name), "rb").read()
+                    if mine != open(os.path.join(one_out, options.month, name), "rb").read():
+                        same = False
+                        print(f"{master}: {name} differs from report's")
+        results[master] = (decode, driver, totals)
+    ratio = statistics.median(results["local[2]"][0]) / statistics.median(results["local[1]"][0])
+    driver_share = max(results["local[2]"][1]) / max(snapshot_peaks)
+    lines = [f"refund-cost bench --spark-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+             f"{os.cpu_count()} cores, {options.accounts:,} accounts, signatures verified", "",
+             line("refund-cost snapshot, one process, 2 threads", snapshot_seconds, snapshot_peaks,
+                  "(today's step 1: reads and verifies every App Store file)")]
+    for master, (decode, driver, totals) in results.items():
+        lines.append(line(f"App Store step (decode) on {master}", decode, None,
+                          f"driver peak memory {max(driver):.0f} MB; whole Spark run {statistics.median(totals):.1f} s"))
+    lines += ["", f"local[2] / local[1]: {ratio:.2f} (target at most 0.6); driver's peak during the step / one-process "
+                  f"snapshot's: {driver_share:.2f} (target at most 0.25); report equal to report's byte for byte: {same}"]
+    return lines, same
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--accounts", type=int, default=100_000)
@@ -479,6 +538,7 @@ def main():
     parser.add_argument("--publish-only", action="store_true", help="only report and publish (SQLite, PostgreSQL)")
     parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
+    parser.add_argument("--spark-only", action="store_true", help="only the App Store step on Spark, local[1] and local[2]")
     options = parser.parse_args()
     if not os.path.exists(TOOL):
         sys.exit("build first: make build")
@@ -491,6 +551,8 @@ def main():
         lines, ok = main_publish(options), True
     elif options.allocation_only:
         lines, ok = main_allocation(options)
+    elif options.spark_only:
+        lines, ok = main_spark(options)
     else:
         lines, ok = main_scale(options) if options.scale else main_bench(options)
     text = "\n".join(lines)

@@ -3,7 +3,10 @@
 
 The rules live in the refund-cost binary; this program only plans and ships work:
 
-  1. on the driver: `refund-cost snapshot` reads and verifies the App Store side once;
+  0. on the executors: `refund-cost decode` for each group of whole App Store files (of about
+     equal bytes): the notifications and transactions decoded and verified;
+  1. on the driver: `refund-cost snapshot --decoded` keeps the groups' pieces, with the
+     accounts, products and rates it reads itself, without reading Apple's data again;
   2. on the executors: `refund-cost partial` for each group of whole cost files, against the
      snapshot (the binary and the snapshot are shipped with SparkContext.addFile; the cost
      files are read at the same --data path, so executors must see it: a shared mount);
@@ -11,14 +14,15 @@ The rules live in the refund-cost binary; this program only plans and ships work
      partial claimed earlier are computed again on the executors with their seeds;
   4. on the driver: `refund-cost merge` writes OUT/LABEL/.
 
-A task returns its partial's bytes to the driver and writes nothing else, so a task that runs
+A task returns its output's bytes to the driver and writes nothing else, so a task that runs
 twice (a retry, a speculative copy) changes nothing.
 
-usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] -- REPORT_ARGS...
+usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,13 +38,46 @@ def run_local(command):
 
 def plan_groups(files, groups):
     """Whole files into at most `groups` groups of about equal bytes, largest files first."""
-    sized = sorted(((os.path.getsize(path), name) for name, path in files), reverse=True)
+    return plan_sized([(os.path.getsize(path), name) for name, path in files], groups)
+
+
+def plan_sized(files, groups):
+    """(size, name) pairs into at most `groups` groups of about equal bytes, largest first."""
+    sized = sorted(files, reverse=True)
     buckets = [[0, []] for _ in range(max(1, min(groups, len(sized))))]
     for size, name in sized:
         bucket = min(buckets, key=lambda b: (b[0], len(b[1])))
         bucket[0] += size
         bucket[1].append(name)
     return [sorted(names) for _, names in buckets if names]
+
+
+def decode_task(binary_name, report_args, fail_marker):
+    """What an executor runs for each (group id, App Store files) it is given: one thread each,
+    so that Spark's slots are the parallelism."""
+
+    def run(items):
+        from pyspark import SparkFiles
+
+        binary = SparkFiles.get(binary_name)
+        os.chmod(binary, 0o755)
+        threads = [] if "--threads" in report_args else ["--threads", "1"]
+        for group_id, names in items:
+            if fail_marker and group_id == 0 and not os.path.exists(fail_marker + ".decode"):
+                open(fail_marker + ".decode", "w").close()
+                raise RuntimeError("injected failure of the decode task for group 0")
+            with tempfile.TemporaryDirectory() as scratch:
+                out = os.path.join(scratch, "group.decoded")
+                command = [binary, "decode", "--decoded", out, "--quiet"] + threads
+                for name in names:
+                    command += ["--file", name]
+                result = subprocess.run(command + report_args, capture_output=True)
+                if result.returncode != 0:
+                    raise RuntimeError("refund-cost decode %s failed: %s" % (names, result.stderr.decode(errors="replace")))
+                with open(out, "rb") as handle:
+                    yield group_id, handle.read()
+
+    return run
 
 
 def partial_task(binary_name, snapshot_name, report_args, fail_marker):
@@ -87,6 +124,8 @@ def main():
     parser.add_argument("--work", required=True, help="a folder on the driver for the snapshot and the partials")
     parser.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[2])")
     parser.add_argument("--groups", type=int, default=0, help="cost file groups (default: twice the parallelism)")
+    parser.add_argument("--app-store-groups", type=int, default=0,
+                        help="App Store file groups (default: the parallelism)")
     parser.add_argument("--fail-once", default=None, help=argparse.SUPPRESS)
     parser.add_argument("report_args", nargs=argparse.REMAINDER)
     options = parser.parse_args()
@@ -96,17 +135,15 @@ def main():
     binary = os.path.abspath(options.binary)
     work = os.path.abspath(options.work)
     parts = os.path.join(work, "parts")
-    os.makedirs(parts, exist_ok=True)
-    for stale in os.listdir(parts):
-        os.remove(os.path.join(parts, stale))
+    decoded = os.path.join(work, "decoded")
+    for folder in (parts, decoded):
+        os.makedirs(folder, exist_ok=True)
+        for stale in os.listdir(folder):
+            os.remove(os.path.join(folder, stale))
     snapshot = os.path.join(work, "ledger.snapshot")
     listing = os.path.join(work, "cost-files.txt")
+    app_store_listing = os.path.join(work, "app-store-files.txt")
     started = time.monotonic()
-
-    run_local([binary, "snapshot", "--snapshot", snapshot, "--cost-files", listing] + report_args)
-    data = report_args[report_args.index("--data") + 1]
-    files = [(path, path) for path in cost_files(listing)]
-    snapshot_seconds = time.monotonic() - started
 
     from pyspark.sql import SparkSession
 
@@ -119,6 +156,28 @@ def main():
     context = spark.sparkContext
     context.setLogLevel("ERROR")
     context.addFile(binary)
+
+    # Step 0: the App Store files, in groups of whole files of about equal bytes, on the executors.
+    run_local([binary, "decode", "--list", app_store_listing] + report_args)
+    with open(app_store_listing, encoding="utf-8") as handle:
+        sized = [line.rstrip("\n").split("\t", 1) for line in handle if line.strip()]
+    app_store_groups = plan_sized([(int(size), path) for size, path in sized],
+                                  options.app_store_groups or context.defaultParallelism)
+    decode_started = time.monotonic()
+    rdd = context.parallelize(list(enumerate(app_store_groups)), numSlices=max(1, len(app_store_groups)))
+    # One group's bytes at a time reach the driver (not all of them at once, as collect would).
+    for group_id, content in rdd.mapPartitions(decode_task(os.path.basename(binary), report_args,
+                                                           options.fail_once)).toLocalIterator():
+        with open(os.path.join(decoded, "group-%05d.decoded" % group_id), "wb") as handle:
+            handle.write(content)
+    decode_seconds = time.monotonic() - decode_started
+    # What the App Store step cost the driver itself: its own memory (the JVM's aside, which any run has).
+    driver_peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    snapshot_started = time.monotonic()
+    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + report_args)
+    files = [(path, path) for path in cost_files(listing)]
+    snapshot_seconds = time.monotonic() - snapshot_started
     context.addFile(snapshot)
     groups = plan_groups(files, options.groups or 2 * context.defaultParallelism)
     task = partial_task(os.path.basename(binary), os.path.basename(snapshot), report_args, options.fail_once)
@@ -149,9 +208,10 @@ def main():
     run_local([binary, "merge", "--snapshot", snapshot, "--partials", parts] + report_args)
     rows = None
     print(
-        "spark: %d cost files in %d groups (%d computed again for request ids), snapshot %.1f MB in %.2f s, partials %.2f s, total %.2f s"
-        % (len(files), len(groups), len(again), os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds,
-           time.monotonic() - started),
+        "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d groups "
+        "(%d computed again for request ids), snapshot %.1f MB in %.2f s, partials %.2f s, total %.2f s"
+        % (len(sized), len(app_store_groups), decode_seconds, driver_peak_mb, len(files), len(groups), len(again),
+           os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds, time.monotonic() - started),
         file=sys.stderr)
     return 0
 

@@ -30,16 +30,27 @@ package final class RequestRegistry: Sendable {
     private let hash: SipHash
     /// True when the reading tells which ids it claimed first (a partial of a distributed run).
     package let recordsClaims: Bool
+    /// Ids claimed by an earlier reading, kept outside the tables (respond's state on disk).
+    ///
+    /// It gives the entry claimed for an id, when there was one.
+    private let earlier: (@Sendable (RequestEntry) -> RequestEntry?)?
 
     /// A registry over `shards` tables (a power of two up to 256: the entry's route has 8 bits).
     ///
     /// `seeds` are ids already claimed by rows that come earlier in another part of the run:
     /// every row with one of them is a repeat (or a conflict, when its content differs).
-    package init(shards: Int = 64, hash: SipHash = .randomlyKeyed(), seeds: [RequestEntry] = [], recordsClaims: Bool = false) {
+    ///
+    /// `earlier` answers for the ids of an earlier reading that are not seeded: a row with one of
+    /// them is a repeat or a conflict, as if that reading came first.
+    package init(
+        shards: Int = 64, hash: SipHash = .randomlyKeyed(), seeds: [RequestEntry] = [], recordsClaims: Bool = false,
+        earlier: (@Sendable (RequestEntry) -> RequestEntry?)? = nil
+    ) {
         precondition(shards > 0 && shards <= 256 && shards & (shards - 1) == 0, "shards: a power of two up to 256")
         self.shards = (0..<shards).map { _ in Shard() }
         self.hash = hash
         self.recordsClaims = recordsClaims
+        self.earlier = earlier
         for seed in seeds { _ = claim(seed) }
     }
 
@@ -74,12 +85,15 @@ package final class RequestRegistry: Sendable {
     package func claim(_ entry: RequestEntry) -> Claim {
         // Some id bits pick the shard, the others are the key inside it.
         let owner = shards[Int(entry.route) & (shards.count - 1)]
+        // An id an earlier reading claimed: its first row's content is what this one compares with.
+        let before = earlier?(entry)
         return owner.seen.withLock { seen in
-            let existing = seen.insert(entry)
+            let existing = seen.insert(before ?? entry)
             if seen.slotCount != owner.slotCount.load(ordering: .relaxed) {
                 owner.slotsBase.store(seen.slotsBase, ordering: .relaxed)
                 owner.slotCount.store(seen.slotCount, ordering: .relaxed)
             }
+            if let before { return (existing ?? before.content) == entry.content ? .repeated : .conflicting }
             guard let existing else { return .first }
             return existing == entry.content ? .repeated : .conflicting
         }

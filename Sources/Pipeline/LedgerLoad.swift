@@ -38,6 +38,13 @@ package struct LedgerLoad: Sendable {
             self.asOf = asOf
         }
 
+        /// How the App Store files are read: the environment, the as-of time, the checks.
+        package var appStoreOptions: AppStoreOptions {
+            var options = AppStoreOptions(environment: environment, asOf: asOf, signatures: signaturePolicy)
+            options.unlabeledEnvironment = unlabeledEnvironment
+            return options
+        }
+
         /// What the signature checks trust and require (docs/domain.md rule 12).
         package var signaturePolicy: SignaturePolicy {
             SignaturePolicy(
@@ -58,7 +65,9 @@ package struct LedgerLoad: Sendable {
 
     /// Reads `data` (ingest) and builds the ledger; rejected lines go to `rejects`.
     ///
-    /// Files whose signatures verified are remembered in `verifiedFiles` (nil: none is).
+    /// Files whose signatures verified are remembered in `verifiedFiles` (nil: none is). With
+    /// `decoded`, the App Store files are not read: their pieces, decoded and verified elsewhere,
+    /// are kept instead.
     ///
     /// Unless `keepingRecords` (a snapshot writes them, `explain` tells an account's rows), the
     /// records read are let go once the ledger is built: `appStore` then holds counts and
@@ -66,20 +75,19 @@ package struct LedgerLoad: Sendable {
     ///
     /// `progress` hears the bytes and lines of the notification and history files read so far.
     package init(
-        data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, keepingRecords: Bool = false,
+        data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, decoded: [DecodedPart]? = nil,
+        keepingRecords: Bool = false,
         progress: @escaping @Sendable (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
         layout = try InputLayout(root: data)
         for refused in layout.refused { try rejects.record(refused) }
-        var appStoreOptions = AppStoreOptions(
-            environment: options.environment, asOf: options.asOf, signatures: options.signaturePolicy)
-        appStoreOptions.unlabeledEnvironment = options.unlabeledEnvironment
+        let appStoreOptions = options.appStoreOptions
         var record = verifiedFiles.map(VerifiedFiles.init(location:))
         // Records let go after the ledger is built need not all be kept while it is: of the
         // notifications, only those the ledger reads (the others are counted).
         let keepsNotification: (NotificationRecord) -> Bool = keepingRecords ? { _ in true } : { Ledger.reads($0) }
         appStore = try AppStoreLoad(
-            layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record,
+            layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record, decoded: decoded,
             keepsNotification: keepsNotification, progress: progress)
         if var known = record {
             // Remembered at once: a file verified is verified, whatever the rest of the run finds.

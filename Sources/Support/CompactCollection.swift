@@ -1,5 +1,8 @@
-/// Collections write their count, then their elements (`Codable` alone would not say how many
-/// follow).
+/// Collections write their count, then their elements (`Codable` alone would not say how many follow).
+///
+/// Sets and dictionaries write theirs sorted by their encoded bytes (keys first), not in their
+/// hash order, which differs from process to process: the same value always gives the same
+/// bytes, so a step computed twice writes the same file.
 protocol CompactCollection {
     func encodeCompact(_ encoder: CompactEncoder) throws
     static func decodeCompact(_ decoder: CompactDecoder) throws -> Self
@@ -28,8 +31,16 @@ extension Array: CompactCollection where Element: Codable {
 
 extension Set: CompactCollection where Element: Codable {
     func encodeCompact(_ encoder: CompactEncoder) throws {
+        var encoded: [[UInt8]] = []
+        encoded.reserveCapacity(count)
+        for element in self {
+            let one = CompactEncoder()
+            try one.encodeValue(element)
+            encoded.append(one.bytes)
+        }
+        encoded.sort { $0.lexicographicallyPrecedes($1) }
         encoder.writeUnsigned(UInt64(count))
-        for element in self { try encoder.encodeValue(element) }
+        for bytes in encoded { encoder.bytes += bytes }
     }
 
     static func decodeCompact(_ decoder: CompactDecoder) throws -> Set<Element> {
@@ -42,11 +53,19 @@ extension Set: CompactCollection where Element: Codable {
 
 extension Dictionary: CompactCollection where Key: Codable, Value: Codable {
     func encodeCompact(_ encoder: CompactEncoder) throws {
-        encoder.writeUnsigned(UInt64(count))
+        var encoded: [(key: [UInt8], pair: [UInt8])] = []
+        encoded.reserveCapacity(count)
         for (key, value) in self {
-            try encoder.encodeValue(key)
-            try encoder.encodeValue(value)
+            let one = CompactEncoder()
+            try one.encodeValue(key)
+            let keyBytes = one.bytes
+            try one.encodeValue(value)
+            encoded.append((keyBytes, one.bytes))
         }
+        // Keys are distinct, so their bytes are: the order is total.
+        encoded.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        encoder.writeUnsigned(UInt64(count))
+        for entry in encoded { encoder.bytes += entry.pair }
     }
 
     static func decodeCompact(_ decoder: CompactDecoder) throws -> [Key: Value] {

@@ -13,7 +13,8 @@ enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
-            RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, SnapshotCommand.self,
+            RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, DecodeCommand.self,
+            SnapshotCommand.self,
             PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
         ]
     }

@@ -9,9 +9,13 @@ enum DistributedHelp {
     static let discussion = """
         A report in steps, for data too large for one machine (scaleout/ drives them on Spark):
 
-          1. refund-cost snapshot --snapshot S.snapshot ARGS
-             reads and verifies the App Store side once (notifications, transactions, accounts,
-             products, rates, consent, deliveries) into one file;
+          0. refund-cost decode --list APPSTORE.txt ARGS, then for each group of whole files
+             refund-cost decode --file APPSTOREFILE ... --decoded G.decoded ARGS
+             decodes and verifies some of the App Store files, on any machine that sees --data;
+          1. refund-cost snapshot --snapshot S.snapshot [--decoded DIR] ARGS
+             reads the rest of the App Store side (accounts, products, rates, consent,
+             deliveries) and, from step 0's files or by reading them itself, the notifications
+             and transactions, into one file;
           2. refund-cost partial --snapshot S.snapshot --file COSTFILE ... --partial P.partial ARGS
              attributes the rows of some whole cost files, on any machine that sees --data;
           3. refund-cost settle --snapshot S.snapshot --partials DIR

@@ -7,7 +7,7 @@ enum SnapshotCommand: Command {
         name: "snapshot",
         summary: "Step 1 of a distributed report: the App Store side, read and verified once, into one file.",
         usage: "refund-cost snapshot --snapshot FILE --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([snapshotOut.spec, costFiles.spec]),
+        options: DistributedHelp.stepOptions([snapshotOut.spec, costFiles.spec, decoded.spec]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
@@ -17,11 +17,18 @@ enum SnapshotCommand: Command {
     static let costFiles = Option(
         "cost-files", "FILE", help: "Also write the cost files the partials must cover, one per line, as --file takes them.")
 
+    static let decoded = Option(
+        "decoded", "DIR",
+        help: "Build it from the App Store files step 0 decoded (every *.decoded in DIR) instead of reading them.")
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
         let path = try arguments.required(snapshotOut)
         let started = Clock.monotonicSeconds()
-        let snapshot = try DistributedRun.snapshot(options, to: path)
+        let pieces = try arguments.value(decoded).map { folder in
+            try FileSystem.list(folder).filter { $0.name.hasSuffix(".decoded") }.map { folder + "/" + $0.name }
+        }
+        let snapshot = try DistributedRun.snapshot(options, to: path, decoded: pieces)
         if let listing = try arguments.value(costFiles) {
             let file = try AtomicFileWriter(path: listing)
             try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())

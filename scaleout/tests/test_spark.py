@@ -53,6 +53,10 @@ def main():
         problems = []
         if not os.path.exists(os.path.join(root, "failed-once")):
             problems.append("the injected task failure did not happen")
+        if not os.path.exists(os.path.join(root, "failed-once.decode")):
+            problems.append("the injected failure of a decode task did not happen")
+        if "App Store files in 1 groups" in result.stderr or "App Store files in" not in result.stderr:
+            problems.append("the App Store files were not decoded in several groups: %s" % result.stderr)
         if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
             problems.append("no partial was computed again, but the dataset repeats request ids across files")
         problems += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(spark_out, dataset.MONTH))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""snapshot -> partials (in another order, one per cost file) -> settle -> merge, without Spark,
-gives the bytes of `refund-cost report`; a partial computed twice gives the same content, and
+"""decode (two groups) -> snapshot -> partials (in another order, one per cost file) -> settle -> merge,
+without Spark, gives the bytes of `refund-cost report`; a partial computed twice gives the same content, and
 the merge refuses partials whose duplicates were not settled.
 
 usage: test_steps.py BINARY
@@ -33,7 +33,18 @@ def main():
         listing = os.path.join(root, "cost-files.txt")
         parts = os.path.join(root, "parts")
         os.makedirs(parts)
-        run([binary, "snapshot", "--snapshot", snapshot, "--cost-files", listing] + args)
+        # Step 0: the App Store files decoded in two groups (in the other order), then the snapshot
+        # from them; it must give the same report as the one that read the files itself.
+        app_store = os.path.join(root, "app-store-files.txt")
+        run([binary, "decode", "--list", app_store] + args)
+        names = [line.rstrip("\n").split("\t", 1)[1] for line in open(app_store) if line.strip()]
+        decoded = os.path.join(root, "decoded")
+        os.makedirs(decoded)
+        for group in (1, 0):
+            chosen = [["--file", name] for index, name in enumerate(names) if index % 2 == group]
+            run([binary, "decode", "--decoded", os.path.join(decoded, "g%d.decoded" % group), "--threads", "1"]
+                + [part for pair in chosen for part in pair] + args)
+        run([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + args)
         files = [line.strip() for line in open(listing) if line.strip()]
         order = list(enumerate(files))
         random.Random(7).shuffle(order)

@@ -19,16 +19,17 @@ package struct AppStoreLoad: Sendable {
         self.products = products
     }
 
+    /// Reads the App Store side of `layout`; with `decoded`, from the pieces of its App Store
+    /// files decoded elsewhere (`refund-cost decode`), in file and line order, instead of the files.
     package init(
         layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
-        keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true },
+        decoded: [DecodedPart]? = nil, keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true },
         progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
-        input = try AppStoreReader(
+        let reader = AppStoreReader(
             options: options, rejects: rejects, verifiedFiles: verifiedFiles, progress: progress,
-            keepsNotification: keepsNotification
-        )
-        .read(layout)
+            keepsNotification: keepsNotification)
+        input = try decoded.map { try reader.read(decoded: $0, layout: layout) } ?? reader.read(layout)
         accountLinks = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: rejects) } ?? []
         accountLinkCount = accountLinks.count
         products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: rejects) } ?? [:]

@@ -23,10 +23,13 @@ package final class AppStoreReader {
     /// Hears the bytes and lines kept so far, after every piece.
     let progress: (_ bytes: Int, _ lines: Int) -> Void
     private var bytesKept = 0
+    /// Threads decoding (`--threads`; default: every core).
+    let threads: Int
 
     package init(
         options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
-        partSize: Int = AppStoreParts.defaultPartSize, progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in },
+        partSize: Int = AppStoreParts.defaultPartSize, threads: Int = FileSystem.processorCount,
+        progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in },
         keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true }
     ) {
         self.options = options
@@ -34,20 +37,44 @@ package final class AppStoreReader {
         self.rejects = rejects
         self.verifiedFiles = verifiedFiles
         self.partSize = partSize
+        self.threads = max(1, threads)
         self.progress = progress
     }
 
     package func read(_ layout: InputLayout) throws -> AppStoreInput {
+        try decode(try files(layout), consume: keep)
+        return finished(layout)
+    }
+
+    /// Decodes the App Store files of `layout` named by `paths` (whole files, in the layout's
+    /// order) into their pieces, keeping none: what a machine of a distributed run does for its
+    /// group of files (`refund-cost decode`); `read(decoded:layout:)` then keeps them.
+    package func decode(paths: [String], of layout: InputLayout, consume: (DecodedPart) throws -> Void) throws {
+        let wanted = Set(paths)
+        try decode(try files(layout).filter { wanted.contains($0.path) }, consume: consume)
+    }
+
+    /// What `read(layout)` gives, from the pieces of every App Store file of `layout` decoded
+    /// elsewhere (in file and line order): the same hygiene, in the same order.
+    package func read(decoded parts: [DecodedPart], layout: InputLayout) throws -> AppStoreInput {
+        for part in parts { try keep(part) }
+        return finished(layout)
+    }
+
+    private func decode(_ files: [AppStoreFile], consume: (DecodedPart) throws -> Void) throws {
         // Decoding is most of the work: pieces of the files are decoded on all cores and kept
         // in file and line order as they come, so the result does not depend on threads and
         // only a few decoded pieces are in memory at a time.
-        let parts = AppStoreParts(files: try files(layout), partSize: partSize)
+        let parts = AppStoreParts(files: files, partSize: partSize)
         // Each distinct certificate chain is judged once, whichever thread meets it first.
         let verdicts = ChainVerdicts()
-        let threads = FileSystem.processorCount
         try Parallel.ordered(
             threads: threads, window: 2 * threads, next: parts.next,
-            transform: { part in try DecodedPart.decode(part, verdicts: verdicts) }, consume: keep)
+            transform: { part in try DecodedPart.decode(part, verdicts: verdicts) }, consume: consume)
+    }
+
+    /// The input once every piece is kept: cut histories without their continuation named.
+    private func finished(_ layout: InputLayout) -> AppStoreInput {
         // A cut history is complete when the pages after it lie beside it, whole.
         let present = Set(layout.transactionFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
         for history in cut where !present.contains(history.continuationName) {
@@ -97,9 +124,9 @@ package final class AppStoreReader {
         input.counts.historyLines += decoded.historyLines
         fileSoFar.signatures.add(decoded.signatures)
         if decoded.file.notifications {
-            if let page = decoded.pages.last { fileSoFar.lastPage = page }
+            if let page = decoded.pages.last { fileSoFar.lastPage = (page.line, page.page) }
         } else {
-            for (line, page) in decoded.pages { fileSoFar.histories.read(page, line: line) }
+            for page in decoded.pages { fileSoFar.histories.read(page.page, line: page.line) }
         }
         for item in decoded.items {
             switch item {

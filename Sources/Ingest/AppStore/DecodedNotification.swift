@@ -2,7 +2,7 @@ import Support
 
 /// A notification as decoded, with the other transaction copies its line carried (V1 bodies
 /// list every receipt of the subscription).
-package struct DecodedNotification: Sendable {
+package struct DecodedNotification: Sendable, Codable {
     package var notification: NotificationRecord
     /// The copy of the transaction it carried (`data.signedTransactionInfo`, or a V1 receipt's
     /// main entry).

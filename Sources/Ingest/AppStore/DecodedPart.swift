@@ -1,27 +1,76 @@
 import Support
 
-/// What one piece of a notification or history file decoded to, in line order, before
-/// hygiene: pieces are decoded on all cores, and hygiene then keeps them in file order.
-struct DecodedPart: Sendable {
-    enum Item: Sendable {
-        case notification(DecodedNotification)
-        case transactions(TransactionLine)
-        case rejected(Reject)
+/// One line of a notification or history file, decoded (or refused), before hygiene.
+package enum AppStoreItem: Sendable {
+    case notification(DecodedNotification)
+    case transactions(TransactionLine)
+    case rejected(Reject)
+}
+
+extension AppStoreItem: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case notification, transactions, rejected
     }
 
+    /// One of three members, the others absent: what `refund-cost decode` writes.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let notification = try container.decodeIfPresent(DecodedNotification.self, forKey: .notification)
+        let transactions = try container.decodeIfPresent(TransactionLine.self, forKey: .transactions)
+        let rejected = try container.decodeIfPresent(Reject.self, forKey: .rejected)
+        if let notification {
+            self = .notification(notification)
+        } else if let transactions {
+            self = .transactions(transactions)
+        } else if let rejected {
+            self = .rejected(rejected)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .rejected, in: container, debugDescription: "an App Store item holding nothing")
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var notification: DecodedNotification?
+        var transactions: TransactionLine?
+        var rejected: Reject?
+        switch self {
+        case .notification(let value): notification = value
+        case .transactions(let value): transactions = value
+        case .rejected(let value): rejected = value
+        }
+        try container.encodeIfPresent(notification, forKey: .notification)
+        try container.encodeIfPresent(transactions, forKey: .transactions)
+        try container.encodeIfPresent(rejected, forKey: .rejected)
+    }
+}
+
+/// What one piece of a notification or history file decoded to, in line order, before
+/// hygiene: pieces are decoded on all cores (or on other machines: `refund-cost decode`), and
+/// hygiene then keeps them in file order.
+package struct DecodedPart: Sendable, Codable {
+    typealias Item = AppStoreItem
+
     var file: AppStoreFile
-    var path: String { file.path }
+    package var path: String { file.path }
     var items: [Item] = []
-    var notificationLines = 0
-    var historyLines = 0
+    package var notificationLines = 0
+    package var historyLines = 0
     var endsFile: Bool
     /// How many bytes of the file it covers (decompressed; the whole file for a CSV export).
     var bytes = 0
     /// The file's SHA-256, on its last piece.
     var sha256: String?
     var signatures = SignatureCounts()
+    /// A history page of the piece, and its line.
+    struct Page: Sendable, Codable {
+        var line: Int
+        var page: HistoryPage
+    }
+
     /// The history pages in the piece, in line order: their lines and paging.
-    var pages: [(line: Int, page: HistoryPage)] = []
+    var pages: [Page] = []
 
     /// Decodes a piece with the checks its file's policy asks for.
     static func decode(_ part: AppStorePart, verdicts: ChainVerdicts) throws -> DecodedPart {
@@ -72,7 +121,7 @@ struct DecodedPart: Sendable {
             case .failure(let error): items.append(.rejected(reject(error, in: bytes, line)))
             }
         }
-        if let page = decoded.page { pages.append((line, page)) }
+        if let page = decoded.page { pages.append(Page(line: line, page: page)) }
     }
 
     private mutating func addTransactionLine(_ bytes: UnsafeRawBufferPointer, line: Int, verifier: JWSVerifier) {
@@ -85,7 +134,7 @@ struct DecodedPart: Sendable {
                 page.customerTransactionID = decoded.transactions.first?.transactionID
                 var seen = Set<String>()
                 page.originals = decoded.transactions.map(\.originalTransactionID).filter { seen.insert($0).inserted }
-                pages.append((line, page))
+                pages.append(Page(line: line, page: page))
             }
         } catch {
             items.append(.rejected(reject(error, in: bytes, line)))

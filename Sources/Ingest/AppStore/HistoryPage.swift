@@ -1,7 +1,7 @@
 import Support
 
 /// A page of an App Store Server API history response: whether Apple has more after it.
-package struct HistoryPage: Sendable, Hashable {
+package struct HistoryPage: Sendable, Hashable, Codable {
     package var hasMore: Bool
     package var paginationToken: String?
     /// A transaction of the page (transaction and refund history): the customer to ask Apple

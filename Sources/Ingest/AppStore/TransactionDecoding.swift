@@ -1,7 +1,7 @@
 import Support
 
 /// What one line of `transactions/*.jsonl` held.
-package struct TransactionLine: Sendable {
+package struct TransactionLine: Sendable, Codable {
     package var transactions: [TransactionRecord] = []
     package var renewals: [RenewalRecord] = []
     /// Paging of a Get Transaction History or Get Refund History page.

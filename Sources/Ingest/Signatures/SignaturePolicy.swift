@@ -2,7 +2,7 @@ import Support
 
 /// What a run trusts (docs/domain.md rule 12): the roots a chain must reach, whether to check at
 /// all, and which app the data must belong to.
-package struct SignaturePolicy: Sendable, Hashable {
+package struct SignaturePolicy: Sendable, Hashable, Codable {
     /// Trusted roots as DER: Apple Root CA - G3 always, plus `--trust-root` files.
     package var roots: [[UInt8]]
     /// False with `--no-verify`: every JWS is read without a check and counted as such.

@@ -11,7 +11,7 @@ import Support
 /// it writes the same run.json as one that does not.
 package struct VerifiedFiles: Sendable {
     /// One verified file.
-    package struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable, Codable {
         package var path: String
         package var bytes: Int
         package var modified: Int64

@@ -16,12 +16,34 @@ import Support
 package enum DistributedRun {
     /// Refused, with the message every command gives, when its rejects are beyond
     /// `--max-rejects`: a cluster never spends its partials on data the merge would refuse.
-    package static func snapshot(_ options: RunOptions, to path: String) throws -> LedgerSnapshot {
+    ///
+    /// With `decoded` (the files `decode` wrote for every group of App Store files), the App
+    /// Store files are not read: the snapshot keeps their pieces, in file order.
+    package static func snapshot(_ options: RunOptions, to path: String, decoded: [String]? = nil) throws -> LedgerSnapshot {
+        let pieces = try decoded.map { paths in
+            try DecodedFiles.pieces(
+                paths.map(StepFiles.readDecoded), layout: try InputLayout(root: options.data), options: options.appStore)
+        }
         let snapshot = try LedgerSnapshot(
-            data: options.data, options: options.appStore, verifiedFiles: options.verifiedFilesRecord)
+            data: options.data, options: options.appStore, verifiedFiles: pieces == nil ? options.verifiedFilesRecord : nil,
+            decoded: pieces)
         try refuseBeyondLimit(snapshot.rejects, options, consequence: "No snapshot was written to \(path).")
         try StepFiles.write(snapshot, to: path)
         return snapshot
+    }
+
+    /// Step 0, on as many machines as there are groups: a group of whole App Store files decoded
+    /// and verified, into `path` (its rejects go to the snapshot, which counts them).
+    package static func decode(_ options: RunOptions, files: [String], to path: String) throws -> DecodedFiles {
+        let decoded = try DecodedFiles(data: options.data, paths: files, options: options.appStore, threads: options.threads)
+        try StepFiles.write(decoded, to: path)
+        return decoded
+    }
+
+    /// The App Store files the groups of step 0 must cover, in the layout's order, with their sizes.
+    package static func appStoreFiles(_ options: RunOptions) throws -> [(path: String, bytes: Int)] {
+        let layout = try InputLayout(root: options.data)
+        return (layout.notificationFiles + layout.transactionFiles).map { ($0, FileSystem.fileSize($0) ?? 0) }
     }
 
     /// The same count as `report`: the rows the rejects stand for.

@@ -31,10 +31,13 @@ package struct LedgerSnapshot: Codable, Sendable {
     package var requestKey: SipHash
 
     /// Reads and verifies the App Store side of `data`.
-    package init(data: String, options: LedgerLoad.Options, verifiedFiles: String? = nil) throws {
+    package init(
+        data: String, options: LedgerLoad.Options, verifiedFiles: String? = nil, decoded: [DecodedPart]? = nil
+    ) throws {
         let rejects = RejectLog(keepingAll: true)
         let loaded = try LedgerLoad(
-            data: data, options: options, rejects: rejects, verifiedFiles: verifiedFiles, keepingRecords: true)
+            data: data, options: options, rejects: rejects, verifiedFiles: verifiedFiles, decoded: decoded,
+            keepingRecords: true)
         self.options = options
         layout = loaded.layout
         input = loaded.appStore.input

@@ -29,6 +29,16 @@ package enum StepFiles {
         return try decode(CostPartial.self, from: content, path: path)
     }
 
+    package static func write(_ decoded: DecodedFiles, to path: String) throws {
+        try PackedFile.write(
+            try CompactCoder.encode(decoded), kind: DecodedFiles.kind, version: DecodedFiles.version, to: path)
+    }
+
+    package static func readDecoded(_ path: String) throws -> DecodedFiles {
+        let content = try PackedFile.read(path, kind: DecodedFiles.kind, version: DecodedFiles.version)
+        return try decode(DecodedFiles.self, from: content, path: path)
+    }
+
     package static func write(seeds: [RequestEntry], to path: String) throws {
         try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: 1, to: path)
     }

@@ -1,0 +1,45 @@
+import Pipeline
+import Support
+
+/// `refund-cost decode`: step 0, the App Store files decoded and verified on many machines.
+enum DecodeCommand: Command {
+    static let spec = CommandSpec(
+        name: "decode",
+        summary: "Step 0 of a distributed report: some whole App Store files, decoded and verified, for the snapshot.",
+        usage:
+            "refund-cost decode --list FILE --data DIR --month YYYY-MM [options]\n       refund-cost decode --file APPSTOREFILE [--file ...] --decoded FILE --data DIR --month YYYY-MM [options]",
+        options: DistributedHelp.stepOptions([list.spec, file.spec, decoded.spec]),
+        discussion: DistributedHelp.discussion,
+        examples: [
+            "refund-cost decode --file notifications/n.jsonl --decoded /tmp/refund-cost-example/work/decoded/a.decoded --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
+        ])
+
+    static let list = Option(
+        "list", "FILE", help: "Write the App Store files the groups must cover, one per line: its size, a tab, its path.")
+    static let file = Option(
+        "file", "APPSTOREFILE", help: "An App Store file to decode: its path as --list writes it, or inside --data.",
+        repeatable: true)
+    static let decoded = Option("decoded", "FILE", help: "Where to write the decoded files.")
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
+        if let listing = try arguments.value(list) {
+            let file = try AtomicFileWriter(path: listing)
+            try file.append(try DistributedRun.appStoreFiles(options).map { "\($0.bytes)\t\($0.path)\n" }.joined())
+            try file.commit()
+            return 0
+        }
+        let files = try arguments.values(file)
+        guard !files.isEmpty else { throw UsageError.missingOption("--list FILE or --file APPSTOREFILE", command: spec.name) }
+        let out = try arguments.required(decoded)
+        let started = Clock.monotonicSeconds()
+        let result = try DistributedRun.decode(options, files: files, to: out)
+        if !quiet {
+            let lines = result.parts.reduce(0) { $0 + $1.notificationLines + $1.historyLines }
+            print(
+                "refund-cost decode: \(out) (\(Format.megabytes(FileSystem.fileSize(out) ?? 0))): \(result.files.count) files, "
+                    + "\(Format.count(lines)) lines in \(Format.seconds(Clock.monotonicSeconds() - started))")
+        }
+        return 0
+    }
+}
