@@ -63,6 +63,47 @@ package struct JournalEvent: Sendable, Hashable {
     }
 }
 
+/// The first line of a journal: when it began, and the requests whose 12 hours had ended
+/// before, unanswered, counted in one line (a first run on a long history does not write one
+/// `missed` line for each).
+///
+/// Written as a `missed` line with a `count` when there were any, as a `started` line otherwise.
+package struct JournalStart: Sendable, Hashable {
+    /// Requests whose 12 hours ended at or before this time predate the journal.
+    package var begins: Timestamp
+    package var at: Timestamp
+    package var missed = 0
+    /// When Apple signed the oldest and the newest of them.
+    package var oldest: Timestamp?
+    package var newest: Timestamp?
+
+    package init(begins: Timestamp, at: Timestamp) {
+        self.begins = begins
+        self.at = at
+    }
+
+    /// Counts a request signed at `signed` whose 12 hours ended before the journal began.
+    package mutating func count(signed: Timestamp) {
+        missed += 1
+        oldest = min(oldest ?? signed, signed)
+        newest = max(newest ?? signed, signed)
+    }
+
+    package var line: String {
+        var members: [(String, JSONValue)] = [
+            ("state", .string(missed > 0 ? "missed" : "started")), ("journal_start", .string(begins.description)),
+            ("at", .string(at.description)), ("count", .integer(Int64(missed))),
+        ]
+        if let oldest, let newest {
+            members.append(("oldest", .string(oldest.description)))
+            members.append(("newest", .string(newest.description)))
+            members.append(
+                ("reason", .string("\(missed) requests whose 12 hours ended before the journal began, with no answer sent")))
+        }
+        return JSONValue.object(members).compact + "\n"
+    }
+}
+
 /// A damaged journal: never skipped, since one answer per request depends on every line.
 package struct JournalError: DiagnosticError {
     package var path: String
@@ -92,6 +133,11 @@ package struct ConsumptionJournal: Sendable {
     package private(set) var firstSent: [String: JournalEvent] = [:]
     /// Events read, for attempt numbers.
     package private(set) var attempts: [String: Int] = [:]
+    /// The journal's first line, when it has one (journals written before 0.14.0 do not: every
+    /// request they missed has a line of its own).
+    package private(set) var start: JournalStart?
+    /// No line at all yet: the run that writes the first begins the journal.
+    package var isEmpty: Bool { wholeLength == 0 }
     /// What was mended on reading (a torn last line left out, access tightened), for a warning.
     package private(set) var recovered: [String] = []
     /// Bytes of whole lines: the next append starts here (a torn tail after it is cut off).
@@ -119,7 +165,11 @@ package struct ConsumptionJournal: Sendable {
                 if content.last == 0x0D { content = UnsafeRawBufferPointer(rebasing: content.dropLast()) }
                 if !content.isEmpty {
                     do {
-                        events.append(try Self.event(content))
+                        if let start = try Self.start(content) {
+                            self.start = self.start ?? start
+                        } else {
+                            events.append(try Self.event(content))
+                        }
                     } catch let error as JSONError {
                         guard !ended else { throw JournalError(path: path, line: line, reason: error.description) }
                         recovered.append(
@@ -160,6 +210,22 @@ package struct ConsumptionJournal: Sendable {
         try file.synchronize()
     }
 
+    /// Writes the journal's first line, flushed, before anything else.
+    package mutating func begin(_ start: JournalStart) throws {
+        precondition(isEmpty, "a journal begins once")
+        let file = try FileDescriptor.openForAppending(path)
+        let bytes = Array(start.line.utf8)
+        do {
+            try bytes.withUnsafeBytes { try file.write($0) }
+            try file.synchronize()
+        } catch {
+            try? file.truncate(to: wholeLength)
+            throw error
+        }
+        wholeLength += bytes.count
+        self.start = start
+    }
+
     /// Appends `event` and flushes it to disk before returning.
     package mutating func append(_ event: JournalEvent) throws {
         try append(contentsOf: [event])
@@ -183,6 +249,37 @@ package struct ConsumptionJournal: Sendable {
         }
         wholeLength += bytes.count
         for event in events { note(event) }
+    }
+
+    /// The journal's start line, or nil for any other line (one with no `journal_start`).
+    package static func start(_ bytes: UnsafeRawBufferPointer) throws -> JournalStart? {
+        var begins: Timestamp?
+        var at: Timestamp?
+        var count = 0
+        var oldest: Timestamp?
+        var newest: Timestamp?
+        var cursor = JSONCursor(bytes)
+        try cursor.members { cursor, key in
+            if key == "journal_start" {
+                begins = try cursor.timestamp()
+            } else if key == "at" {
+                at = try cursor.timestamp()
+            } else if key == "count" {
+                count = Int(try cursor.integer())
+            } else if key == "oldest" {
+                oldest = try cursor.timestamp()
+            } else if key == "newest" {
+                newest = try cursor.timestamp()
+            } else {
+                try cursor.skip()
+            }
+        }
+        try cursor.finish()
+        guard let begins else { return nil }
+        guard let at else { throw JSONError(reason: "no time", field: "at") }
+        var start = JournalStart(begins: begins, at: at)
+        (start.missed, start.oldest, start.newest) = (count, oldest, newest)
+        return start
     }
 
     /// One line of the journal; a JSONError says what is wrong with it.

@@ -86,6 +86,14 @@ package enum FileSystem {
         if mkdir(path, mode_t(mode)) != 0 { throw SystemError(operation: "create the folder", path: path, code: errno) }
     }
 
+    /// Takes group and others' access to `path` away (a folder of the tool's own state).
+    package static func makeOwnerOnly(_ path: String) throws(SystemError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw SystemError(operation: "read the mode of", path: path, code: errno) }
+        guard info.st_mode & 0o077 != 0 else { return }
+        if chmod(path, info.st_mode & 0o700) != 0 { throw SystemError(operation: "make owner-only", path: path, code: errno) }
+    }
+
     package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
@@ -107,12 +115,18 @@ package enum FileSystem {
         return entries.sorted { $0.name.bytesPrecede($1.name) }
     }
 
-    /// Creates the directory and its parents; an existing directory is fine.
-    package static func createDirectory(_ path: String) throws(SystemError) {
+    /// The folder holding `path` ("." for a bare name, "/" for a name at the root).
+    package static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Creates the directory and its parents (with `mode`); an existing directory is fine.
+    package static func createDirectory(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            if mkdir(prefix, mode_t(mode)) != 0 && errno != EEXIST {
                 throw SystemError(operation: "create the folder", path: prefix, code: errno)
             }
             prefix += "/"

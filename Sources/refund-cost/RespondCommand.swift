@@ -12,7 +12,7 @@ enum RespondCommand: Command {
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
         options: DataOptions.around(
-            [journal.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
+            [journal.spec, start.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
             asOfDefault: "now, by this clock (what Apple signed up to 5 minutes ahead of it is read too)"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
@@ -24,8 +24,11 @@ enum RespondCommand: Command {
             The journal holds one answer per request: each send is journaled (and flushed) before it
             goes out and after Apple answers; a run killed mid-request sends the same body again,
             never a recomputed one. Requests without consent are journaled skipped; requests whose
-            12 hours passed unanswered are journaled missed. Two runs on one journal never both
-            send: the second stops and names the first.
+            12 hours passed unanswered are journaled missed. A new journal (its folder is made
+            too, owner-only) begins with one line counting the requests whose 12 hours had
+            already ended (none of them a miss of this run); --start begins it earlier. Two runs
+            on one journal never both send: the second says so in one line and exits 0, unless
+            the first has held the journal longer than --max-wait and 15 minutes (it looks stuck).
 
             429 waits for Retry-After, 5xx and network errors are retried with backoff, never past
             the request's deadline or --max-wait; 401 stops the run. The key, the token and the
@@ -33,7 +36,8 @@ enum RespondCommand: Command {
             sandbox host is used.
 
             Exit status: 0 every open request answered (or none open); 1 any refused, failed or
-            missed, a 401, or input rejects beyond --max-rejects; 2 usage error.
+            missed since the journal began, a 401, a run that looks stuck, or input rejects beyond
+            --max-rejects; 2 usage error.
             """,
         examples: [
             "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der"
@@ -41,6 +45,8 @@ enum RespondCommand: Command {
 
     static let journal = Option(
         "journal", "FILE", help: "What was sent and how Apple answered (JSON lines; created).")
+    static let start = Option<Timestamp>.time(
+        "start", help: "A new journal begins at TIME, not now: what was missed since is journaled one by one.")
     static let dryRun = Flag("dry-run", help: "Print what would be sent; send nothing, write nothing.")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -70,11 +76,23 @@ enum RespondCommand: Command {
         }
         try common.checkFolder(arguments)
         var options = RespondOptions(report: report, now: now, journal: journal, api: api, baseURL: baseURL)
+        options.start = try arguments.value(Self.start)
+        if let start = options.start, start > now {
+            throw UsageError.invalidValue(
+                option: "--start", value: "\(start)", expected: "a time at or before now (\(now))", command: spec.name)
+        }
         options.dryRun = dryRun
         options.tokenDescription = tokenDescription
         options.useCheckpoint = common.asOf == nil
         options.say = { print($0) }
-        let outcome = try RespondRun.execute(options)
+        let outcome: RespondOutcome
+        do {
+            outcome = try RespondRun.execute(options)
+        } catch let busy as JournalBusy {
+            if busy.looksStuck(maxWait: TimeSpan(milliseconds: Int64(maxWait * 1000)), now: Clock.now()) { throw busy }
+            if !common.quiet { print(busy.busyLine) }
+            return 0
+        }
         for warning in outcome.warnings { writeStandardError("warning: \(warning)\n") }
         if let unauthorized = outcome.unauthorized {
             writeStandardError(Diagnostic("\(unauthorized)").description + "\n")

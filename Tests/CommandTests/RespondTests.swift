@@ -44,9 +44,14 @@ struct RespondTests {
             ] + extra)
     }
 
+    /// The states of the journal's events, in order (its first line, which names no request, aside).
     func journalStates(_ path: String) throws -> [String] {
+        try journalLines(path).filter { $0["notificationUUID"] != nil }.compactMap { $0["state"] as? String }
+    }
+
+    func journalLines(_ path: String) throws -> [[String: Any]] {
         try TestFiles.read(path).split(separator: "\n").compactMap { line in
-            (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["state"] as? String
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
     }
 
@@ -285,14 +290,79 @@ struct RespondTests {
         let data = try data()
         let stub = try APIStub([["status": 202]])
         let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        // The journal began at the request's signing: its 12 hours ended 13 hours later, on the journal's watch.
+        let started = Timestamp(milliseconds: requestSigned).description
         let late = Timestamp(milliseconds: requestSigned + 13 * hour).description
-        let run = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late])
+        let run = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late, "--start", started])
         #expect(run.status == 1)
         #expect(stub.requests.isEmpty)
         #expect(try journalStates(journal) == ["missed"])
         let again = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late])
         let states = try journalStates(journal)
         #expect(again.status == 0 && states == ["missed"])
+    }
+
+    @Test func aFirstRunCountsWhatEndedBeforeTheJournalInOneLine() throws {
+        // Two requests whose 12 hours ended before the first run, one still open.
+        var fixture = AppStoreFixture()
+        fixture.products += "credits.500,Consumable,,500\n"
+        let now = requestSigned + 30 * hour
+        for (number, signed) in [(1, requestSigned), (2, requestSigned + 5 * hour), (3, now - hour)] {
+            let id = "200000000000010\(number)"
+            let pack = AppStoreFixture.transaction(
+                id, product: "credits.500", type: "Consumable", purchase: signed - day, signed: signed - day)
+            fixture.notify("ONE_TIME_CHARGE", uuid: "charge-\(number)", signed: signed - day, transaction: pack)
+            fixture.link("a\(number)", id)
+            fixture.notify(
+                "CONSUMPTION_REQUEST", uuid: "request-\(number)", signed: signed, transaction: pack, reason: "UNINTENDED_PURCHASE"
+            )
+        }
+        fixture.consent =
+            "account_id,consented,at\na1,true,2026-01-01T00:00:00Z\na2,true,2026-01-01T00:00:00Z\na3,true,2026-01-01T00:00:00Z\n"
+        let data = try fixture.write()
+        let stub = try APIStub([["status": 202]])
+        let folder = try TestFiles.temporaryDirectory("journal") + "/not/made/yet"
+        let journal = folder + "/journal.jsonl"
+        let asOf = Timestamp(milliseconds: now).description
+        let run = try respond(data, stub: stub, journal: journal, extra: ["--as-of", asOf])
+        #expect(run.status == 0, "every miss predates the journal: \(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1 sent") && run.stdout.contains("0 missed"), "\(run.stdout)")
+        #expect(run.stdout.contains("missed   2 requests whose 12 hours ended before this journal began"), "\(run.stdout)")
+        #expect(stub.requests.map(\.path) == ["/inApps/v2/transactions/consumption/2000000000000103"])
+        let lines = try journalLines(journal)
+        let first = try #require(lines.first)
+        #expect(first["state"] as? String == "missed" && first["count"] as? Int == 2)
+        #expect(first["oldest"] as? String == Timestamp(milliseconds: requestSigned).description)
+        #expect(first["newest"] as? String == Timestamp(milliseconds: requestSigned + 5 * hour).description)
+        #expect(first["journal_start"] as? String == asOf)
+        #expect(try journalStates(journal) == ["sending", "sent"])
+        // The journal and the folders made for it are their owner's only.
+        for path in [journal, folder, folder + "/.."] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode.map { $0 & 0o077 } == 0, "\(path): \(String(mode ?? 0, radix: 8))")
+        }
+        // A later run neither counts them again nor misses them one by one.
+        let later = try respond(
+            data, stub: stub, journal: journal, extra: ["--as-of", Timestamp(milliseconds: now + hour).description])
+        #expect(later.status == 0, "\(later.stdout)")
+        #expect(try journalLines(journal).count == 3)
+    }
+
+    @Test func aStartInThePastMissesWhatEndedSinceOneByOne() throws {
+        let data = try data()
+        let stub = try APIStub([["status": 202]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let late = Timestamp(milliseconds: requestSigned + 13 * hour).description
+        let future = Timestamp(milliseconds: requestSigned + 14 * hour).description
+        let refused = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late, "--start", future])
+        #expect(refused.status == 2 && refused.stderr.contains("--start"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: journal))
+        let before = Timestamp(milliseconds: requestSigned + 11 * hour).description
+        let run = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late, "--start", before])
+        #expect(run.status == 1 && run.stdout.contains("1 missed"), "\(run.stdout)")
+        let lines = try journalLines(journal)
+        #expect(lines.first?["state"] as? String == "started" && lines.first?["journal_start"] as? String == before)
+        #expect(try journalStates(journal) == ["missed"])
     }
 
     @Test func aSecondRunOnTheJournalStops() throws {
@@ -304,8 +374,20 @@ struct RespondTests {
         #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
         _ = "4242\n".withCString { write(lock, $0, 5) }
         let run = try respond(data, stub: stub, journal: journal)
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("another refund-cost respond (process 4242)"), "\(run.stderr)")
+        #expect(run.status == 0, "nothing for cron to mail about: \(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(run.stdout.contains("another run (process 4242) is answering"), "\(run.stdout)")
+        #expect(stub.requests.isEmpty)
+        let quiet = try respond(data, stub: stub, journal: journal, extra: ["--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+
+        // Held since longer than --max-wait (20 s here) and the margin: it looks stuck.
+        let held = Date().addingTimeInterval(-16 * 60)
+        try FileManager.default.setAttributes([.modificationDate: held], ofItemAtPath: journal + ".lock")
+        let stuck = try respond(data, stub: stub, journal: journal)
+        #expect(stuck.status == 1)
+        #expect(stuck.stderr.contains("looks stuck") && stuck.stderr.contains("ps -p 4242"), "\(stuck.stderr)")
         #expect(stub.requests.isEmpty)
     }
 

@@ -2,8 +2,9 @@ import Support
 
 /// One `respond` at a time per journal: an exclusive lock on `JOURNAL.lock`.
 ///
-/// The lock file holds the process id of its holder so a second run can say who has it. A link
-/// planted at that name is refused, never written through.
+/// The lock file holds the process id of its holder, written when it took the lock (the file's
+/// time says since when), so a second run can say who has it. A link planted at that name is
+/// refused, never written through.
 package final class JournalLock {
     private let file: FileDescriptor
 
@@ -14,20 +15,44 @@ package final class JournalLock {
         guard try file.tryLockExclusively() else {
             let bytes = (try? FileDescriptor.readAll(path)) ?? []
             let holder = String(decoding: bytes.filter { $0 >= 0x20 }, as: UTF8.self).trimmingSpaces
-            throw JournalBusy(journal: journal, holder: holder)
+            let since = FileSystem.status(path).map { Timestamp(milliseconds: $0.modified / 1_000_000) }
+            throw JournalBusy(journal: journal, holder: holder, since: since)
         }
         try file.replaceContent(Array("\(FileSystem.processID)\n".utf8))
     }
 }
 
-/// Another `respond` holds the journal.
+/// Another `respond` holds the journal: nothing to do (the next run picks up what is left),
+/// unless it has held it for longer than any run should.
 package struct JournalBusy: DiagnosticError {
+    /// How much longer than `--max-wait` a run may hold the lock before it looks stuck: its
+    /// reading of the data, and the answers it sends one after another.
+    package static let margin = TimeSpan.minutes(15)
+
     package var journal: String
     package var holder: String
+    /// When the holder took the lock.
+    package var since: Timestamp?
+
+    /// True when the holder took the lock longer ago than `maxWait` and the margin.
+    package func looksStuck(maxWait: TimeSpan, now: Timestamp) -> Bool {
+        guard let since else { return false }
+        return now.milliseconds - since.milliseconds > maxWait.milliseconds + Self.margin.milliseconds
+    }
+
+    private var process: String { "process \(holder.isEmpty ? "unknown" : holder)" }
+
+    /// The one line a run that finds the lock held prints (and exits 0).
+    package var busyLine: String {
+        "refund-cost respond: another run (\(process)) is answering with \(journal)"
+            + (since.map { " since \($0)" } ?? "") + "; this one stops, and the next picks up what is left"
+    }
 
     package var diagnostic: Diagnostic {
         Diagnostic(
-            "another refund-cost respond (process \(holder.isEmpty ? "unknown" : holder)) is answering with \(journal); "
-                + "this run stops so that no request gets two answers. It needs no action: the next run picks up what is left.")
+            "another refund-cost respond (\(process)) has held \(journal).lock"
+                + (since.map { " since \($0)" } ?? "")
+                + ", longer than --max-wait and \(Self.margin) more: it looks stuck. Check it (ps -p \(holder.isEmpty ? "PID" : holder)) "
+                + "and stop it if it is; no request gets two answers either way, and the next run picks up what is left.")
     }
 }

@@ -14,6 +14,11 @@ package struct RespondOptions {
     /// clock skew tolerated when the time is the clock's.
     package var now: Timestamp
     package var journal: String
+    /// When a new journal begins, with `--start` (now without it).
+    ///
+    /// Requests whose 12 hours ended between this time and now are missed one by one. A journal
+    /// that began keeps its start.
+    package var start: Timestamp?
     /// Nil with `--dry-run`: nothing is signed or sent.
     package var api: AppStoreServerAPI?
     package var baseURL: String
@@ -42,6 +47,8 @@ package struct RespondOutcome {
     package var failed = 0
     package var skipped = 0
     package var missed = 0
+    /// The line this run began the journal with, when it did.
+    package var began: JournalStart?
     /// Open requests answered before (sent, refused or skipped), left alone.
     package var alreadyAnswered = 0
     package var open = 0
@@ -74,6 +81,9 @@ package enum RespondRun {
     package static let clockSkew = TimeSpan.minutes(5)
 
     package static func execute(_ options: RespondOptions) throws -> RespondOutcome {
+        // A journal in a folder not made yet: the folder is made, owner-only.
+        let folder = FileSystem.folder(of: options.journal)
+        if !options.dryRun, FileSystem.kind(folder) == .missing { try FileSystem.createDirectory(folder, mode: 0o700) }
         // The lock first: two runs must never both decide what to send.
         let lock = options.dryRun ? nil : try JournalLock(journal: options.journal)
         defer { withExtendedLifetime(lock) {} }
@@ -91,6 +101,25 @@ package enum RespondRun {
         outcome.warnings += answers.warnings
         outcome.signedLater = answers.signedLater
         let now = options.now
+        // A new journal begins now (or at --start): requests whose 12 hours ended before are
+        // counted in its first line, not missed one by one.
+        var start = journal.start
+        if journal.isEmpty {
+            var first = JournalStart(begins: min(options.start ?? now, now), at: Clock.now())
+            for request in answers.requests
+            where request.signedAt <= options.report.asOf && request.signedAt.adding(answerWindow) <= first.begins {
+                first.count(signed: request.signedAt)
+            }
+            if !options.dryRun { try journal.begin(first) }
+            start = first
+            outcome.began = first
+            if first.missed > 0 {
+                options.say(
+                    "missed   \(first.missed) requests whose 12 hours ended before this journal began (\(first.begins)), "
+                        + "signed \(first.oldest.map(\.description) ?? "") to \(first.newest.map(\.description) ?? ""): one line in the journal"
+                )
+            }
+        }
         // Missed and skipped events: journaled together (one flush), before the next send and at the end.
         var settled: [JournalEvent] = []
         defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }
@@ -103,6 +132,8 @@ package enum RespondRun {
                 continue
             }
             let deadline = request.signedAt.adding(answerWindow)
+            // Counted in the journal's first line.
+            if latest == nil, let start, deadline <= start.begins { continue }
             let attempt = (journal.attempts[uuid] ?? 0) + 1
             guard now < deadline else {
                 outcome.missed += 1
