@@ -28,6 +28,10 @@ test-deps:
 		echo "installing postgresql (for the publish tests)"; \
 		$(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; \
 	fi
+	@if ! command -v strace >/dev/null 2>&1; then \
+		echo "installing strace (a respond test checks which files a run opens)"; \
+		$(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y strace; \
+	fi
 
 # The page check opens report.html in headless Chromium (Debian's chromium package).
 page-deps:

@@ -108,6 +108,72 @@ package enum ParallelCostReading {
             headerRejects: result.headerRejects, rowRejects: rowRejects, allocation: result.allocation)
     }
 
+    /// What a collecting reading gave: each thread's sink, per-file counts, and the rejects.
+    package struct Collected<Sink: CostRowSink> {
+        package var sinks: [Sink]
+        package var summaries: [CostFileSummary]
+        package var headerRejects: [Reject]
+        package var rowRejects: [Reject]
+    }
+
+    /// Reads `files` into copies of `sink`, every row checked as `report` checks it, nothing
+    /// attributed: what respond keeps of the cost rows.
+    ///
+    /// Each file is read over its span: from a byte offset at a row's start (with its line) to
+    /// the length it had when it was looked at, whatever is appended meanwhile; a span from 0
+    /// is a whole file, read in parts on every thread. A FOCUS bill is spread over all usage at
+    /// once: a folder with one is refused (`PoolsNeedOneProcess`). When a request id came back
+    /// with other content, the files are read again one after the other, so that the first
+    /// occurrence counts, as `run` does.
+    package static func collect<Sink: CostRowSink>(
+        files: [String], spans: [String: FileSpan], root: String, mapping: CostColumnMap, sink: Sink, threads: Int,
+        registry: @escaping @Sendable () -> RequestRegistry
+    ) throws -> Collected<Sink> {
+        let threads = max(1, threads)
+        if let bill = files.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcess(file: bill) }
+        let whole = files.filter { (spans[$0]?.start ?? 0) == 0 }
+        var plans = try plan(whole, parts: threads == 1 ? 1 : threads * 2).map { plan in
+            guard let end = spans[plan.path]?.end, end < plan.size else { return plan }
+            var clipped = plan
+            clipped.size = end
+            clipped.parts = plan.parts.compactMap { part in
+                guard part.start < end else { return nil }
+                var part = part
+                part.end = min(part.end, end)
+                return part
+            }
+            return clipped
+        }
+        for file in files {
+            guard let span = spans[file], span.start > 0 else { continue }
+            plans.append(
+                FileSplitter(
+                    path: file, size: span.end, sha256: "",
+                    parts: [FilePart(path: file, start: span.start, end: span.end, firstLine: span.firstLine)]))
+        }
+        let order = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
+        plans.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
+        let prices = try PriceTable(dataFolder: root)
+        func read(_ plans: [FileSplitter], threads: Int) throws -> Collected<Sink> {
+            let read = try Reading.read(
+                plans, mapping: mapping, prices: prices, pooled: [], template: sink, threads: threads, requests: registry(),
+                progress: { _, _ in })
+            return Collected(
+                sinks: read.sinks, summaries: read.summaries, headerRejects: read.headerRejects, rowRejects: read.rowRejects)
+        }
+        let collected = try read(plans, threads: threads)
+        guard threads > 1, collected.summaries.contains(where: { $0.conflicts > 0 }) else { return collected }
+        return try read(
+            plans.map { plan in
+                var whole = plan
+                let first = plan.parts.first
+                whole.parts = [
+                    FilePart(path: plan.path, start: first?.start ?? 0, end: plan.size, firstLine: first?.firstLine ?? 1)
+                ]
+                return whole
+            }, threads: 1)
+    }
+
     private struct Attributed {
         var totals: AttributionTotals
         var summaries: [CostFileSummary]

@@ -28,6 +28,14 @@ package struct FileSplitter {
     package var sha256: String
     package var parts: [FilePart]
 
+    /// A file already split: its size, its checksum (empty when it is not needed) and its parts.
+    package init(path: String, size: Int, sha256: String, parts: [FilePart]) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.parts = parts
+    }
+
     package init(path: String, parts wanted: Int) throws {
         self.path = path
         let file = try FileDescriptor.openForReading(path)

@@ -7,13 +7,14 @@ import Support
 /// A file of another kind or version, cut short or altered is refused with what it is, so a
 /// task never computes from a stale or damaged step.
 package enum PackedFile {
-    package static func write(_ content: [UInt8], kind: String, version: Int, to path: String) throws {
+    /// With `ownerOnly`, the file is readable by its owner alone (respond's state).
+    package static func write(_ content: [UInt8], kind: String, version: Int, to path: String, ownerOnly: Bool = false) throws {
         let header = "refund-cost \(kind) \(version)\nsha256 \(content.withUnsafeBytes(SHA256.digest))\n"
         // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try FileSystem.createDirectory(String(path[..<slash]))
         }
-        let file = try AtomicFileWriter(path: path)
+        let file = try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
         try file.append(Array(header.utf8))
         try file.append(try Gzip.compress(content, name: path))
         try file.commit()

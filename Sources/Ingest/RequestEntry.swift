@@ -12,10 +12,10 @@ import Support
 /// billion: the repeat is then dropped as a copy instead of being reported as a conflict.
 package struct RequestEntry: Sendable, Hashable {
     /// The id bits that pick a shard.
-    let route: UInt8
+    package let route: UInt8
     /// The id bits a shard's table stores; never zero (zero marks an empty slot).
-    let key: UInt64
-    let content: UInt32
+    package let key: UInt64
+    package let content: UInt32
 
     init(id: UInt128, content: UInt64) {
         route = UInt8(truncatingIfNeeded: id >> 120)
@@ -24,7 +24,7 @@ package struct RequestEntry: Sendable, Hashable {
         self.content = UInt32(truncatingIfNeeded: content)
     }
 
-    init(route: UInt8, key: UInt64, content: UInt32) {
+    package init(route: UInt8, key: UInt64, content: UInt32) {
         self.route = route
         self.key = key
         self.content = content

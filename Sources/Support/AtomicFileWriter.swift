@@ -9,10 +9,11 @@ package final class AtomicFileWriter {
     private var committed = false
     private static let flushThreshold = 1 << 20
 
-    package init(path: String) throws(SystemError) {
+    /// With `ownerOnly`, the file is readable and writable by its owner alone (0600).
+    package init(path: String, ownerOnly: Bool = false) throws(SystemError) {
         self.path = path
         temporaryPath = path + ".partial-\(FileSystem.processID)"
-        file = try FileDescriptor.create(temporaryPath)
+        file = try FileDescriptor.create(temporaryPath, mode: ownerOnly ? 0o600 : 0o644)
         buffer.reserveCapacity(AtomicFileWriter.flushThreshold + 4096)
     }
 

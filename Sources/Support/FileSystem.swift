@@ -25,6 +25,25 @@ package enum FileSystem {
         return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
+    /// What tells one version of a file from another without reading it: its size, the time
+    /// its inode last changed (any write, any rename onto it, set by no one by hand) and the
+    /// inode itself (a file replaced by another of the same name has another).
+    package struct Identity: Sendable, Hashable, Codable {
+        package var bytes: Int
+        package var changed: Int64
+        package var inode: UInt64
+        package var device: UInt64
+    }
+
+    /// The identity of the file at `path`, following symbolic links; nil when there is none.
+    package static func identity(_ path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(
+            bytes: Int(info.st_size), changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+    }
+
     /// Who owns `path` and who may write it: what a file trusted with a decision must show
     /// (ssh refuses its files on the same grounds).
     ///
@@ -113,6 +132,15 @@ package enum FileSystem {
             entries.append(Entry(name: name, kind: kind(directory + "/" + name)))
         }
         return entries.sorted { $0.name.bytesPrecede($1.name) }
+    }
+
+    /// A new folder of the owner's only, under `$TMPDIR` (or /tmp), named from `prefix`.
+    package static func temporaryDirectory(prefix: String) throws(SystemError) -> String {
+        let base = environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/" + prefix + ".XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        guard made != nil else { throw SystemError(operation: "create a temporary folder", path: base, code: errno) }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The folder holding `path` ("." for a bare name, "/" for a name at the root).

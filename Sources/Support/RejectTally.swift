@@ -1,6 +1,6 @@
 /// What a reject log found, frozen at the end of reading: how many rejects and rows, the
 /// first few, the files refused whole and the reasons, for every command's verdict.
-package struct RejectTally: Sendable, Hashable {
+package struct RejectTally: Sendable, Hashable, Codable {
     package var lines = 0
     package var rows = 0
     package var samples: [Reject] = []
@@ -15,6 +15,29 @@ package struct RejectTally: Sendable, Hashable {
         samples = log.firstRejects
         wholeFiles = log.wholeFiles
         reasonsByFolder = log.reasonsByFolder
+    }
+
+    /// Counts one more reject, as a log records it: what respond's state keeps of the lines it
+    /// read in earlier runs.
+    package mutating func record(_ reject: Reject, keepingFirst keep: Int = 20) {
+        lines += 1
+        rows += reject.rows
+        if reject.wholeFile { wholeFiles.append(reject) }
+        reasonsByFolder[reject.folder, default: [:]][reject.reason, default: 0] += reject.rows
+        if samples.count < keep { samples.append(reject) }
+    }
+
+    /// This tally and `other`'s together (`other`'s samples after this one's).
+    package func merged(with other: RejectTally, keepingFirst keep: Int = 20) -> RejectTally {
+        var merged = self
+        merged.lines += other.lines
+        merged.rows += other.rows
+        merged.wholeFiles += other.wholeFiles
+        for (folder, reasons) in other.reasonsByFolder {
+            for (reason, rows) in reasons { merged.reasonsByFolder[folder, default: [:]][reason, default: 0] += rows }
+        }
+        merged.samples = Array((samples + other.samples).prefix(keep))
+        return merged
     }
 
     /// The App Store folders: what the ledger is built from.

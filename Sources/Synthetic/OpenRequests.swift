@@ -7,8 +7,11 @@ extension ScenarioBuilder {
     ///
     /// Drawn after every household, so a dataset without them is byte for byte the same.
     mutating func openRequests(_ wanted: Int) {
-        let packs = transactions.filter { $0.type == .consumable && $0.revocationDate == nil }.prefix(wanted)
-        guard !packs.isEmpty else { return }
+        // Spread over every pack bought (some barely used, some used up), not the first ones.
+        let candidates = transactions.filter { $0.type == .consumable && $0.revocationDate == nil && $0.purchase < windowEnd }
+        guard !candidates.isEmpty, wanted > 0 else { return }
+        let step = max(1, candidates.count / wanted)
+        let packs = stride(from: candidates.count - 1, through: 0, by: -step).prefix(wanted).map { candidates[$0] }
         // Ten minutes apart, all inside the last 11 hours.
         let spacing = min(10 * 60_000, 11 * Self.hour / Int64(packs.count))
         let accounts = Dictionary(accountRows.map { ($0.token, $0.account) }, uniquingKeysWith: { first, _ in first })

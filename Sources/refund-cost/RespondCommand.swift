@@ -12,7 +12,7 @@ enum RespondCommand: Command {
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
         options: DataOptions.around(
-            [journal.spec, start.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
+            [journal.spec, state.spec, start.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
             asOfDefault: "now, by this clock (what Apple signed up to 5 minutes ahead of it is read too)"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
@@ -45,6 +45,8 @@ enum RespondCommand: Command {
 
     static let journal = Option(
         "journal", "FILE", help: "What was sent and how Apple answered (JSON lines; created).")
+    static let state = Option(
+        "state", "DIR", help: "What respond keeps between runs, to read only what arrived since (default: JOURNAL.state).")
     static let start = Option<Timestamp>.time(
         "start", help: "A new journal begins at TIME, not now: what was missed since is journaled one by one.")
     static let dryRun = Flag("dry-run", help: "Print what would be sent; send nothing, write nothing.")
@@ -83,7 +85,10 @@ enum RespondCommand: Command {
         }
         options.dryRun = dryRun
         options.tokenDescription = tokenDescription
-        options.useCheckpoint = common.asOf == nil
+        options.state = try arguments.value(Self.state)
+        if let state = options.state {
+            try DataOptions.checkOutside(state, option: Self.state, data: common.data, arguments: arguments)
+        }
         options.say = { print($0) }
         let outcome: RespondOutcome
         do {
@@ -93,6 +98,7 @@ enum RespondCommand: Command {
             if !common.quiet { print(busy.busyLine) }
             return 0
         }
+        if let note = outcome.note { writeStandardError("refund-cost respond: \(note)\n") }
         for warning in outcome.warnings { writeStandardError("warning: \(warning)\n") }
         if let unauthorized = outcome.unauthorized {
             writeStandardError(Diagnostic("\(unauthorized)").description + "\n")

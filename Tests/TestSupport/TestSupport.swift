@@ -75,8 +75,10 @@ struct ToolRun {
 ///
 /// `fileSizeLimit` runs it as on a disk that is full past that many bytes a file: a write
 /// beyond it fails part-way (`RLIMIT_FSIZE`, its signal ignored, as `ENOSPC` would fail it).
+/// `openedFiles` runs it under strace and writes there every file it opened.
 func runTool(
-    _ arguments: [String], timeout: Double = 120, environment: [String: String] = [:], fileSizeLimit: Int? = nil
+    _ arguments: [String], timeout: Double = 120, environment: [String: String] = [:], fileSizeLimit: Int? = nil,
+    openedFiles: String? = nil
 ) throws -> ToolRun {
     let process = Process()
     process.executableURL = toolExecutable()
@@ -90,6 +92,11 @@ func runTool(
             """
         process.arguments = ["python3", "-c", limited, toolExecutable().path] + withTestRoot(arguments)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    }
+    if let openedFiles {
+        process.arguments =
+            ["-f", "-qq", "-e", "trace=open,openat", "-o", openedFiles, toolExecutable().path] + withTestRoot(arguments)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
     }
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -31,6 +31,14 @@ package struct AppStoreFile: Sendable, Codable {
     /// They are decoded without checks, and the record's counts stand for the checks; the
     /// checksum was taken to compare with the record, so it is not taken again.
     var verifiedEarlier: VerifiedFiles.Entry?
+    /// Where reading starts, and the line there: 0 and 1, unless only what was appended since an
+    /// earlier reading is read (a JSON Lines file as stored, at a line's start).
+    var start = 0
+    var firstLine = 1
+    /// Where reading stops (a file as stored), nil for its end.
+    ///
+    /// The length the file had when it was looked at, whatever is appended meanwhile.
+    var end: Int?
 
     var isCSV: Bool { notifications && InputStream.baseName(path).lowercased().hasSuffix(".csv") }
 }
@@ -80,12 +88,12 @@ package final class AppStoreParts {
         if stream == nil && mapping == nil {
             let hasher = file.verifiedEarlier == nil ? SHA256() : nil
             self.hasher = hasher
-            nextLine = 1
+            nextLine = file.firstLine
             // A file as stored is read where it lies (one copy less than reading it into
             // buffers); a gzip file is inflated block by block, and an empty one has no pages.
             if !InputStream.isCompressed(file.path), let mapped = try MappedFile(path: file.path) {
                 mapping = mapped
-                mappedOffset = 0
+                mappedOffset = min(file.start, mapped.bytes.count)
             } else {
                 stream = try InputStream(path: file.path) { hasher?.update($0) }
             }
@@ -159,7 +167,7 @@ package final class AppStoreParts {
     /// The next piece of a mapped file: about a piece's size of whole lines (a longer line makes
     /// a longer piece), its bytes hashed as they are handed out.
     private func nextPiece(of file: AppStoreFile, in mapping: MappedFile) throws -> AppStorePart {
-        let bytes = mapping.bytes
+        let bytes = UnsafeRawBufferPointer(rebasing: mapping.bytes[..<min(file.end ?? Int.max, mapping.bytes.count)])
         if mappedOffset == 0, TextEncodingCheck.isUTF16(AppStoreParts.firstLinePrefix(bytes)) { return try refused(file) }
         let start = mappedOffset
         let end = AppStoreParts.pieceEnd(bytes, from: start, size: partSize)

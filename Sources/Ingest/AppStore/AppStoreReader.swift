@@ -7,7 +7,7 @@ import Support
 /// the earliest `receivedAt`; other environments and copies signed after the as-of time are
 /// counted and left out.
 package final class AppStoreReader {
-    let options: AppStoreOptions
+    package let options: AppStoreOptions
     let rejects: RejectLog
     private(set) var input = AppStoreInput()
     /// Where each notification read is in `input.notifications`, or -1 when it was left out.
@@ -49,9 +49,36 @@ package final class AppStoreReader {
     /// Decodes the App Store files of `layout` named by `paths` (whole files, in the layout's
     /// order) into their pieces, keeping none: what a machine of a distributed run does for its
     /// group of files (`refund-cost decode`); `read(decoded:layout:)` then keeps them.
-    package func decode(paths: [String], of layout: InputLayout, consume: (DecodedPart) throws -> Void) throws {
+    ///
+    /// `spans` reads a file as stored from a byte offset at a line's start (with the line
+    /// number there) to an end: only what was appended since an earlier reading, up to the
+    /// length the file had when it was looked at.
+    package func decode(
+        paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:], consume: (DecodedPart) throws -> Void
+    ) throws {
         let wanted = Set(paths)
-        try decode(try files(layout).filter { wanted.contains($0.path) }, consume: consume)
+        let chosen = try files(layout).filter { wanted.contains($0.path) }.map { file in
+            var file = file
+            if let span = spans[file.path] {
+                file.end = span.end
+                if span.start > 0 {
+                    file.start = span.start
+                    file.firstLine = span.firstLine
+                    // Part of a file: the record of verified files speaks of whole files only.
+                    file.verifiedEarlier = nil
+                    file.policy = options.signatures
+                }
+            }
+            return file
+        }
+        try decode(chosen, consume: consume)
+    }
+
+    /// The input kept from loose items (lines of several files, in their files' and lines'
+    /// order), with the same hygiene as `read`: the App Store side of a few accounts.
+    package func read(items: [AppStoreItem]) throws -> AppStoreInput {
+        for item in items { try keep(item) }
+        return input
     }
 
     /// What `read(layout)` gives, from the pieces of every App Store file of `layout` decoded
@@ -128,23 +155,25 @@ package final class AppStoreReader {
         } else {
             for page in decoded.pages { fileSoFar.histories.read(page.page, line: page.line) }
         }
-        for item in decoded.items {
-            switch item {
-            case .notification(let notification):
-                keep(notification)
-            case .transactions(let line):
-                input.counts.historyTransactions += line.transactions.count
-                input.counts.appTransactions += line.appTransactions
-                for record in line.transactions { keep(record) }
-                for renewal in line.renewals { keep(renewal) }
-            case .rejected(let reject):
-                input.counts.rejectedLines += 1
-                try rejects.record(reject)
-            }
-        }
+        for item in decoded.items { try keep(item) }
         if decoded.endsFile { finish(decoded.file, sha256: decoded.sha256 ?? "") }
         bytesKept += decoded.bytes
         progress(bytesKept, input.counts.notificationLines + input.counts.historyLines)
+    }
+
+    private func keep(_ item: AppStoreItem) throws {
+        switch item {
+        case .notification(let notification):
+            keep(notification)
+        case .transactions(let line):
+            input.counts.historyTransactions += line.transactions.count
+            input.counts.appTransactions += line.appTransactions
+            for record in line.transactions { keep(record) }
+            for renewal in line.renewals { keep(renewal) }
+        case .rejected(let reject):
+            input.counts.rejectedLines += 1
+            try rejects.record(reject)
+        }
     }
 
     /// A file read to its end: its checksum, how its signatures fared, whether its history ends.
@@ -182,6 +211,15 @@ package final class AppStoreReader {
 
     /// True when data of `raw` environment is left out of this run (and counted).
     ///
+    /// True when the notification belongs to the environment read with `options` (a refund
+    /// request of another is not this run's to answer).
+    package static func admits(_ decoded: DecodedNotification, options: AppStoreOptions) -> Bool {
+        guard let raw = decoded.notification.rawEnvironment ?? decoded.transaction?.rawEnvironment else {
+            return options.unlabeledEnvironment == options.environment
+        }
+        return raw == options.environment.rawValue
+    }
+
     /// Data that names no environment is read only where the user says it belongs.
     private func isOtherEnvironment(_ raw: String?) -> Bool {
         guard let raw else {

@@ -5,6 +5,28 @@ package enum AppStoreItem: Sendable {
     case notification(DecodedNotification)
     case transactions(TransactionLine)
     case rejected(Reject)
+
+    /// The line it was read from (nil for a line that holds no record).
+    package var line: Int? {
+        switch self {
+        case .notification(let decoded): decoded.notification.source.line
+        case .transactions(let line): line.transactions.first?.source.line ?? line.renewals.first?.source.line
+        case .rejected(let reject): reject.line
+        }
+    }
+}
+
+/// Bytes of a file to read: from `start`, which begins line `firstLine`, to `end`.
+package struct FileSpan: Sendable, Hashable {
+    package var start: Int
+    package var firstLine: Int
+    package var end: Int
+
+    package init(start: Int, firstLine: Int, end: Int) {
+        self.start = start
+        self.firstLine = firstLine
+        self.end = end
+    }
 }
 
 extension AppStoreItem: Codable {
@@ -50,11 +72,11 @@ extension AppStoreItem: Codable {
 /// hygiene: pieces are decoded on all cores (or on other machines: `refund-cost decode`), and
 /// hygiene then keeps them in file order.
 package struct DecodedPart: Sendable, Codable {
-    typealias Item = AppStoreItem
+    package typealias Item = AppStoreItem
 
     var file: AppStoreFile
     package var path: String { file.path }
-    var items: [Item] = []
+    package var items: [Item] = []
     package var notificationLines = 0
     package var historyLines = 0
     var endsFile: Bool

@@ -144,15 +144,3 @@ package struct PartialFilesError: DiagnosticError {
                 + (known.isEmpty ? "none" : known.joined(separator: ", ")))
     }
 }
-
-/// A FOCUS bill is spread over every usage row of the data at once, which a partial of some
-/// files cannot do.
-package struct PoolsNeedOneProcess: DiagnosticError {
-    package var file: String
-
-    package var diagnostic: Diagnostic {
-        Diagnostic(
-            "a FOCUS bill is allocated over all usage rows at once, so it cannot be split into partials; "
-                + "run `refund-cost report` on the data, or give the partials per-account cost rows", file: file, line: 1)
-    }
-}

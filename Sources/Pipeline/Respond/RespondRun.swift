@@ -23,9 +23,8 @@ package struct RespondOptions {
     package var api: AppStoreServerAPI?
     package var baseURL: String
     package var dryRun = false
-    /// Stop at once when nothing changed since a run that left nothing to answer (only when
-    /// "now" is the clock's: a run with another --as-of reads everything).
-    package var useCheckpoint = false
+    /// Where respond keeps what it read between runs (`--state`; default: beside the journal).
+    package var state: String?
     /// What a token would claim, for `--dry-run` (never the token).
     package var tokenDescription = ""
     /// Where the dry run's lines and each answer's line go (stdout in the command).
@@ -58,7 +57,9 @@ package struct RespondOutcome {
     /// 401: the run stopped, with what to check.
     package var unauthorized: String?
     package var warnings: [String] = []
-    /// Nothing changed since the last run, which left nothing to answer: nothing was read.
+    /// How the run came by its state, when it read every file (one line for stderr).
+    package var note: String?
+    /// Nothing arrived since the last run, and nothing was left to answer.
     package var upToDate = false
 
     /// 0 when every answerable request was sent (or there was none); 1 otherwise.
@@ -91,23 +92,18 @@ package enum RespondRun {
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
         outcome.warnings = journal.recovered
-        let checkpoint = RespondCheckpoint(journal: options.journal)
-        let fingerprint = try RespondCheckpoint.fingerprint(options.report)
-        if !options.dryRun && options.useCheckpoint && journal.recovered.isEmpty && checkpoint.upToDate(fingerprint) {
-            outcome.upToDate = true
-            return outcome
-        }
-        let answers = try ConsumptionAnswers.compute(options.report)
-        outcome.warnings += answers.warnings
-        outcome.signedLater = answers.signedLater
+        let stateFolder = options.dryRun ? nil : options.state ?? options.journal + ".state"
+        let found = try RespondRequests(options: options.report, stateFolder: stateFolder, journal: options.journal)
+        outcome.note = found.note
         let now = options.now
+        let asOf = options.report.asOf
         // A new journal begins now (or at --start): requests whose 12 hours ended before are
         // counted in its first line, not missed one by one.
         var start = journal.start
         if journal.isEmpty {
             var first = JournalStart(begins: min(options.start ?? now, now), at: Clock.now())
-            for request in answers.requests
-            where request.signedAt <= options.report.asOf && request.signedAt.adding(answerWindow) <= first.begins {
+            for request in found.requests
+            where request.signedAt <= asOf && request.signedAt.adding(answerWindow) <= first.begins {
                 first.count(signed: request.signedAt)
             }
             if !options.dryRun { try journal.begin(first) }
@@ -120,20 +116,66 @@ package enum RespondRun {
                 )
             }
         }
+
+        // What each request needs: nothing (answered, or before the journal), a `missed` line,
+        // the body sent before once more, or its answer worked out.
+        var kept = Set<String>()
+        var open: [RespondRequests.Request] = []
+        var toWorkOut: [RespondRequests.Request] = []
+        var workedOut = Set<String>()
+        for request in found.requests {
+            let latest = journal.latest[request.uuid]
+            let deadline = request.signedAt.adding(answerWindow)
+            if request.signedAt > asOf {
+                // Not open yet (signed after the time read up to): a later run answers it.
+                outcome.signedLater += 1
+                kept.insert(request.uuid)
+                continue
+            }
+            if latest?.state.isFinal == true {
+                if now < deadline { outcome.alreadyAnswered += 1 }
+                continue
+            }
+            // Counted in the journal's first line.
+            if latest == nil, let start, deadline <= start.begins { continue }
+            kept.insert(request.uuid)
+            open.append(request)
+            if now < deadline && latest?.body == nil {
+                toWorkOut.append(request)
+                workedOut.insert(request.uuid)
+            }
+        }
+        if RejectsBeyondLimit.exceeds(found.rejects, options.report.maxRejects) {
+            throw RejectsBeyondLimit(
+                found.rejects, maxRejects: options.report.maxRejects,
+                consequence: "Nothing was sent: an answer needs all of its evidence.")
+        }
+        let answers = try found.answers(toWorkOut)
+        let rejects = found.rejects.merged(with: answers.rejects)
+        if !toWorkOut.isEmpty, RejectsBeyondLimit.exceeds(rejects, options.report.maxRejects) {
+            throw RejectsBeyondLimit(
+                rejects, maxRejects: options.report.maxRejects,
+                consequence: "Nothing was sent: an answer needs all of its evidence.")
+        }
+        outcome.warnings += answers.warnings
+        // A request with no answer worked out is not this run's (another environment's).
+        let requests = open.filter { !workedOut.contains($0.uuid) || answers.figures[$0.uuid] != nil }
+        kept.subtract(toWorkOut.filter { answers.figures[$0.uuid] == nil }.map(\.uuid))
+        // What was read is kept before anything is sent: a run killed from here on reads only what comes next.
+        if !options.dryRun { try found.keep(only: kept, journal: options.journal, stateFolder: stateFolder) }
+        if found.nothingNew && requests.isEmpty && outcome.signedLater == 0 {
+            outcome.upToDate = true
+            return outcome
+        }
+
         // Missed and skipped events: journaled together (one flush), before the next send and at the end.
         var settled: [JournalEvent] = []
         defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }
-        for request in answers.requests where request.signedAt <= options.report.asOf {
-            let uuid = request.notificationUUID
+        for request in requests {
+            let uuid = request.uuid
             let transaction = request.transactionID ?? ""
             let latest = journal.latest[uuid]
-            if latest?.state.isFinal == true {
-                if now < request.signedAt.adding(answerWindow) { outcome.alreadyAnswered += 1 }
-                continue
-            }
             let deadline = request.signedAt.adding(answerWindow)
-            // Counted in the journal's first line.
-            if latest == nil, let start, deadline <= start.begins { continue }
             let attempt = (journal.attempts[uuid] ?? 0) + 1
             guard now < deadline else {
                 outcome.missed += 1
@@ -151,7 +193,8 @@ package enum RespondRun {
                 // hold it already, so the same bytes go again, never a recomputed answer.
                 body = recorded
             } else {
-                if let reason = ConsumptionRules.refusal(request, type: request.transactionID.flatMap { answers.types[$0] }) {
+                guard let figure = answers.figures[uuid] else { continue }
+                if let reason = ConsumptionRules.refusal(figure, type: request.transactionID.flatMap { answers.types[$0] }) {
                     outcome.skipped += 1
                     options.say("skipped  \(uuid)  transaction \(transaction): \(reason)")
                     settled.append(
@@ -160,7 +203,7 @@ package enum RespondRun {
                             attempt: attempt, reason: reason))
                     continue
                 }
-                body = request.requestBody.compact
+                body = figure.requestBody.compact
             }
             let path = AppStoreServerAPI.consumptionPath(transaction)
             guard !options.dryRun, let api = options.api else {
@@ -223,14 +266,6 @@ package enum RespondRun {
         if !options.dryRun {
             try journal.append(contentsOf: settled)
             settled = []
-        }
-        if !options.dryRun && options.useCheckpoint {
-            // Open requests the journal does not close yet (failed ones are tried again), and
-            // whatever was signed after the as-of time: a request among them opens later.
-            let pending = answers.requests.filter { request in
-                now < request.signedAt.adding(answerWindow) && journal.latest[request.notificationUUID]?.state.isFinal != true
-            }.count
-            try checkpoint.save(fingerprint, pending: pending + answers.signedLater)
         }
         return outcome
     }

@@ -1,0 +1,212 @@
+import Attribution
+import Ingest
+import Ledger
+import Support
+
+/// The answers to a few refund requests from respond's state, with the report's own stages
+/// (the App Store lines kept, the ledger, the cost rows attributed, the figure) over the
+/// requested transactions' accounts only.
+///
+/// What an account's answer depends on is the account's own: the lines of its transactions
+/// (found under their original transaction ids and `appAccountToken`s), the rows of
+/// accounts.csv that say who holds them, its cost rows (rows are attributed to their own
+/// account's access, credits drawn from its own packs) and the evidence. So the answer from
+/// these alone is the answer a report over everything gives.
+struct AccountAnswers {
+    var figures: [String: ConsumptionFigure] = [:]
+    /// Each answered transaction's type, for Apple's rules on the percentage.
+    var types: [String: ProductType] = [:]
+    /// What reading accounts.csv, products.csv, fx.csv and the evidence refused, and the
+    /// conflicts of the accounts answered for.
+    var rejects = RejectTally()
+    var warnings: [String] = []
+
+    /// The answers to `requests`.
+    static func compute(
+        _ requests: [StateRequest], state: RespondState, folder: String, options: RunOptions, layout: InputLayout
+    ) throws -> AccountAnswers {
+        let log = RejectLog()
+        for refused in layout.refused { try log.record(refused) }
+        let links = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: log) } ?? []
+        let products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: log) } ?? [:]
+        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.appStore.currency, rejects: log)
+        let evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: log)
+        let store = try StateLookup(state: state, folder: folder, layout: layout)
+        let directory = LinkRows(links)
+
+        // The requested lines and everything under their keys: enough to know who holds each
+        // requested transaction; then everything under the keys of those accounts.
+        var offsets = Set(requests.map(\.item))
+        for offset in Array(offsets) {
+            offsets.formUnion(store.offsets(under: StateKeys.keys(of: try store.item(offset).item, state.hash)))
+        }
+        let firstReader = AppStoreReader(options: options.appStore.appStoreOptions, rejects: RejectLog(), threads: 1)
+        let first = try ledger(
+            try firstReader.read(items: store.entries(offsets).map(\.item)), directory: directory, accounts: [],
+            products: products,
+            options: options)
+        var holders = Set<String>()
+        for request in requests {
+            guard let id = request.transactionID, let index = first.index(of: id), let account = first.transactions[index].account
+            else { continue }
+            holders.insert(first.accounts[account])
+        }
+        offsets.formUnion(store.offsets(under: holders.flatMap { directory.keys(of: $0, state.hash) }))
+        let conflicts = RejectLog()
+        let reader = AppStoreReader(options: options.appStore.appStoreOptions, rejects: RejectLog(), threads: 1)
+        let input = try reader.read(items: store.entries(offsets).map(\.item))
+        let ledger = try ledger(
+            input, directory: directory, accounts: holders, products: products, options: options, rejects: conflicts)
+
+        var attributor = Attributor(ledger: ledger, window: options.window, grace: options.grace, rates: rates)
+        for account in holders.sorted(by: { $0.bytesPrecede($1) }) {
+            try feed(store.usage(of: StateKeys.account(account, state.hash)), account: account, to: &attributor)
+        }
+        var totals = attributor.totals
+        let draws = try attributor.settle(&totals)
+        let wanted = Set(requests.map(\.uuid))
+        var answers = AccountAnswers()
+        for figure in ConsumptionFigure.all(
+            ledger: ledger, totals: totals, credits: attributor.credits, draws: draws, evidence: evidence,
+            window: options.window, policy: options.consumptionPolicy)
+        where wanted.contains(figure.notificationUUID) {
+            answers.figures[figure.notificationUUID] = figure
+            if let index = figure.transactionIndex, let id = figure.transactionID, let type = ledger.transactions[index].type {
+                answers.types[id] = type
+            }
+        }
+        answers.rejects = log.tally.merged(with: conflicts.tally)
+        answers.warnings = input.counts.newValueWarnings
+        return answers
+    }
+
+    /// The ledger of the lines kept in `input`, with the rows of accounts.csv that speak of them
+    /// or of `accounts`.
+    private static func ledger(
+        _ input: AppStoreInput, directory: LinkRows, accounts: Set<String>, products: [String: Product],
+        options: RunOptions, rejects: RejectLog = RejectLog()
+    ) throws -> Ledger {
+        var originals = Set<String>()
+        var tokens = Set<String>()
+        for transaction in input.transactions {
+            originals.insert(transaction.record.originalTransactionID)
+            if let token = transaction.record.appAccountToken { tokens.insert(token) }
+        }
+        return try Ledger(
+            input: input, accountLinks: directory.rows(accounts: accounts.union(tokens), originals: originals, tokens: tokens),
+            products: products, options: LedgerOptions(asOf: options.asOf, prematureWindow: options.appStore.prematureWindow),
+            rejects: rejects)
+    }
+
+    /// Gives the attributor the account's cost rows as the state keeps them: cost already in the
+    /// report currency, quantity for the rows that draw credits.
+    private static func feed(_ usage: [UsageRecord], account: String, to attributor: inout Attributor) throws {
+        var account = account
+        let currency = attributor.rates.reportCurrency
+        try account.withUTF8 { id in
+            let accountID = UnsafeRawBufferPointer(id)
+            for record in usage {
+                let credits = record.creditNanos != UsageRecord.noCredits
+                try Self.unit(credits) { unit in
+                    try attributor.add(
+                        CostRow(
+                            timestamp: Timestamp(milliseconds: record.milliseconds), accountID: accountID,
+                            category: UnsafeRawBufferPointer(start: nil, count: 0), cost: Money(nanos: record.costNanos),
+                            currency: currency, quantityNanos: credits ? record.creditNanos : nil, unit: unit, line: 0))
+                }
+            }
+        }
+    }
+
+    private static func unit(_ credits: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var name = credits ? "credit" : ""
+        try name.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// The rows of accounts.csv by what they name, in file order.
+private struct LinkRows {
+    let rows: [AccountLinkRow]
+    private var byAccount: [String: [Int]] = [:]
+    private var byOriginal: [String: [Int]] = [:]
+    private var byToken: [String: [Int]] = [:]
+
+    init(_ rows: [AccountLinkRow]) {
+        self.rows = rows
+        for (index, row) in rows.enumerated() {
+            byAccount[row.accountID, default: []].append(index)
+            if !row.originalTransactionID.isEmpty { byOriginal[row.originalTransactionID, default: []].append(index) }
+            if let token = row.appAccountToken { byToken[token, default: []].append(index) }
+        }
+    }
+
+    /// The rows of `accounts`, of the original transactions `originals` and of the tokens
+    /// `tokens`, in file order: every row that decides who holds a transaction among them.
+    func rows(accounts: Set<String>, originals: Set<String>, tokens: Set<String>) -> [AccountLinkRow] {
+        var chosen = Set<Int>()
+        for account in accounts { chosen.formUnion(byAccount[account] ?? []) }
+        for original in originals { chosen.formUnion(byOriginal[original] ?? []) }
+        for token in tokens { chosen.formUnion(byToken[token] ?? []) }
+        return chosen.sorted().map { rows[$0] }
+    }
+
+    /// Every key the lines of transactions `account` may hold are found under: its original
+    /// transaction ids and tokens in accounts.csv, and its id as a token.
+    func keys(of account: String, _ hash: SipHash) -> [UInt64] {
+        var keys = [StateKeys.token(account, hash)]
+        for index in byAccount[account] ?? [] {
+            let row = rows[index]
+            if !row.originalTransactionID.isEmpty { keys.append(StateKeys.original(row.originalTransactionID, hash)) }
+            if let token = row.appAccountToken { keys.append(StateKeys.token(token, hash)) }
+        }
+        return keys
+    }
+}
+
+/// The state's files, read in place: items by offset, offsets by key, usage by account.
+private struct StateLookup {
+    let items: StateItems.Reader
+    let index: SortedRecords<ItemRecord>
+    let usage: SortedRecords<UsageRecord>
+    let itemsSince: [UInt64: [ItemRecord]]
+    let usageSince: [UInt64: [UsageRecord]]
+    /// Each tracked file's place in the layout's order of App Store files.
+    let fileOrder: [Int]
+
+    init(state: RespondState, folder: String, layout: InputLayout) throws {
+        let paths = state.paths(in: folder)
+        items = try StateItems.Reader(path: paths.items)
+        index = try SortedRecords(path: paths.index)
+        usage = try SortedRecords(path: paths.usage)
+        itemsSince = Dictionary(grouping: state.itemsSince, by: \.key)
+        usageSince = Dictionary(grouping: state.usageSince, by: \.key)
+        let order = Dictionary(
+            uniqueKeysWithValues: (layout.notificationFiles + layout.transactionFiles).enumerated().map { ($1, $0) })
+        fileOrder = state.files.map { order[$0.path] ?? Int.max }
+    }
+
+    func item(_ offset: Int) throws -> StateItems.Entry { try items.entry(at: offset) }
+
+    func offsets(under keys: [UInt64]) -> Set<Int> {
+        var found = Set<Int>()
+        for key in Set(keys) {
+            for record in index.records(key) + (itemsSince[key] ?? []) { found.insert(Int(record.offset)) }
+        }
+        return found
+    }
+
+    /// The lines at `offsets`, in the order a reading of every file meets them.
+    func entries(_ offsets: Set<Int>) throws -> [StateItems.Entry] {
+        let read = try offsets.sorted().map { (offset: $0, entry: try items.entry(at: $0)) }
+        return read.sorted { a, b in
+            (fileOrder[a.entry.file], a.entry.line, a.offset) < (fileOrder[b.entry.file], b.entry.line, b.offset)
+        }.map(\.entry)
+    }
+
+    /// The cost rows of the account whose hash is `account`.
+    func usage(of account: UInt128) -> [UsageRecord] {
+        let key = UInt64(truncatingIfNeeded: account >> 64)
+        let check = UInt64(truncatingIfNeeded: account)
+        return (usage.records(key) + (usageSince[key] ?? [])).filter { $0.check == check }
+    }
+}
