@@ -21,6 +21,7 @@ With --scale, it runs `report --no-verify` on several sizes and prints wall time
 memory per account. Results go to bench/results/ (git-ignored).
 """
 import argparse
+import base64
 import csv
 import datetime
 import decimal
@@ -102,9 +103,10 @@ def respond_bench(data, month, report_seconds, runs):
         answering, peaks = [], []
         for _ in range(runs):
             journal = os.path.join(DATA, "respond-journal.jsonl")
-            for path in (journal, journal + ".inputs", journal + ".lock"):
+            for path in (journal, journal + ".lock"):
                 if os.path.exists(path):
                     os.remove(path)
+            shutil.rmtree(journal + ".state", ignore_errors=True)
             # Exit 1 by design: the data's older requests are past their 12 hours (journaled missed).
             elapsed, peak, _ = timed(common + ["--journal", journal, "--as-of", f"{end.isoformat()}T00:00:00Z"], allowed=(0, 1))
             answering.append(elapsed)
@@ -116,9 +118,10 @@ def respond_bench(data, month, report_seconds, runs):
         # As of the real clock: every request of the data is past its 12 hours (journaled missed,
         # exit 1 by design), then nothing is new.
         idle = os.path.join(DATA, "respond-idle.jsonl")
-        for path in (idle, idle + ".inputs", idle + ".lock"):
+        for path in (idle, idle + ".lock"):
             if os.path.exists(path):
                 os.remove(path)
+        shutil.rmtree(idle + ".state", ignore_errors=True)
         subprocess.run(common + ["--journal", idle], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         quiet = []
         for _ in range(runs):
@@ -447,14 +450,119 @@ def main_allocation(options):
     return header + lines, same
 
 
+def signed_date(line):
+    """The signedDate of a notification line ({"signedPayload": JWS}), without checking it."""
+    payload = json.loads(line)["signedPayload"].split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["signedDate"]
+
+
+def split_arrivals(data, month, hours):
+    """A working copy of `data` (hard links but for the month's notification and cost files)
+    without what was signed or spent in the last `hours` before the month's end; returns it
+    with the lines held back, by file."""
+    end = (datetime.date.fromisoformat(month + "-01") + datetime.timedelta(days=32)).replace(day=1)
+    cut_ms = int(datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc).timestamp() * 1000)
+    cut_ms -= hours * 3_600_000
+    cut_text = datetime.datetime.fromtimestamp(cut_ms / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    work = data + "-live"
+    if os.path.exists(work):
+        shutil.rmtree(work)
+    subprocess.run(["cp", "-al", data, work], check=True)
+    held = {}
+    for name, late in ((f"notifications/{month}.jsonl", lambda line: signed_date(line) >= cut_ms),
+                       (f"costs/{month}.csv", lambda line: line[:19] >= cut_text and line[:1].isdigit())):
+        path = os.path.join(work, name)
+        kept, later = [], []
+        with open(path, "rb") as handle:
+            for raw in handle:
+                (later if late(raw.decode()) else kept).append(raw)
+        os.remove(path)
+        with open(path, "wb") as handle:
+            handle.writelines(kept)
+        held[path] = b"".join(later)
+    return work, held, end
+
+
+def incremental_bench(accounts, month, runs, hours):
+    """respond at the pace of what arrives: the state built from every file (a first run, or a
+    rebuild), then `hours` of notifications and cost rows appended and answered, then nothing
+    new; beside the report on the same data."""
+    data = generate(accounts, 40, 2)
+    report_seconds, report_peaks, _ = report(data, month, os.path.join(DATA, "reports"),
+                                             ["--no-verify", "--verified-files", "none"], 1)
+    work, held, end = split_arrivals(data, month, hours)
+    appended = sum(len(b) for b in held.values())
+    held_lines = sum(b.count(b"\n") for b in held.values())
+    key = os.path.join(DATA, "AuthKey_BENCH.p8")
+    shutil.copyfile(os.path.join(ROOT, "Tests", "Fixtures", "api", "test-key.p8"), key)
+    os.chmod(key, 0o600)
+    script = os.path.join(DATA, "stub-script.json")
+    with open(script, "w") as handle:
+        json.dump({"routes": [{"method": "PUT", "prefix": "/inApps/v2/transactions/consumption/",
+                               "responses": [{"status": 202}]}]}, handle)
+    log = os.path.join(DATA, "stub-requests.jsonl")
+    if os.path.exists(log):
+        os.remove(log)
+    stub = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "stub", "appstore_stub.py"), "--script", script,
+                             "--log", log, "--lifetime", "7200"], stdout=subprocess.PIPE, text=True)
+    journals = os.path.join(DATA, f"respond-{accounts}")
+    try:
+        port = int(stub.stdout.readline().split()[-1])
+        common = [TOOL, "respond", "--data", work, "--key", key, "--key-id", "BENCH12345", "--issuer-id", "bench",
+                  "--bundle-id", "com.example.app", "--api-url", f"http://127.0.0.1:{port}", "--no-verify",
+                  "--verified-files", "none", "--threads", "2", "--quiet", "--as-of", f"{end.isoformat()}T00:00:00Z"]
+        if os.path.exists(journals):
+            shutil.rmtree(journals)
+        os.makedirs(journals)
+        base = os.path.join(journals, "base")
+        first = timed_usage(common + ["--journal", base + "/journal.jsonl"], allowed=(0, 1))
+        sizes = {path: os.path.getsize(path) for path in held}
+        incremental, peaks, sent = [], [], 0
+        for run in range(runs):
+            folder = os.path.join(journals, f"run{run}")
+            subprocess.run(["cp", "-a", base, folder], check=True)
+            for path, size in sizes.items():
+                with open(path, "r+b") as handle:
+                    handle.truncate(size)
+                    handle.seek(size)
+                    handle.write(held[path])
+            before = sum(1 for _ in open(log)) if os.path.exists(log) else 0
+            usage = timed_usage(common + ["--journal", folder + "/journal.jsonl"], allowed=(0, 1))
+            incremental.append(usage["seconds"])
+            peaks.append(usage["peak_mb"])
+            sent = sum(1 for _ in open(log)) - before
+        quiet = [timed_usage(common + ["--journal", folder + "/journal.jsonl"])["seconds"] for _ in range(runs)]
+    finally:
+        stub.terminate()
+    return {"accounts": accounts, "report": report_seconds[0], "report_peak": report_peaks[0], "rebuild": first["seconds"],
+            "rebuild_peak": first["peak_mb"], "incremental": incremental, "incremental_peaks": peaks, "quiet": quiet,
+            "appended_mb": appended / 1e6, "appended_lines": held_lines, "sent": sent}
+
+
 def main_respond(options):
-    data = generate(options.accounts, options.rows_per_account, options.months)
-    seconds, peaks, _ = report(data, options.month, os.path.join(DATA, "reports"), ["--no-verify", "--verified-files", "none"],
-                               options.runs)
+    sizes = [int(size) for size in options.respond_sizes.split(",")]
     lines = [f"refund-cost bench --respond-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
-             f"{os.cpu_count()} cores, {options.accounts:,} accounts", "",
-             line("refund-cost report --no-verify, 2 threads", seconds, peaks)]
-    return lines + respond_bench(data, options.month, seconds, options.runs)
+             f"{os.cpu_count()} cores, 2 threads, --no-verify; {options.hours} hours of notifications and cost rows "
+             "appended to the month's files since the last run", ""]
+    results = [incremental_bench(size, options.month, options.runs, options.hours) for size in sizes]
+    for result in results:
+        accounts = f"{result['accounts']:,} accounts"
+        lines += [
+            line(f"{accounts}: refund-cost report (the whole month, as 0.13.0's respond read it)", [result["report"]],
+                 [result["report_peak"]]),
+            line(f"{accounts}: respond, state built from every file (first run, or a rebuild)", [result["rebuild"]],
+                 [result["rebuild_peak"]],
+                 f"{result['rebuild'] / result['report']:.2f}x the report (target at most 1x)"),
+            line(f"{accounts}: respond, {result['appended_lines']:,} lines ({result['appended_mb']:.1f} MB) arrived, "
+                 f"{result['sent']} sent", result["incremental"], result["incremental_peaks"],
+                 "(target at most 2 s and 300 MB at 100,000 accounts, 10 s and 500 MB at 1,000,000)"),
+            line(f"{accounts}: respond, nothing new", result["quiet"], None, "(target under 0.1 s)"), ""]
+    if len(results) > 1:
+        small, large = results[0], results[-1]
+        per_mb = [statistics.median(r["incremental"]) / max(r["appended_mb"], 0.001) for r in (small, large)]
+        lines.append(f"seconds per MB arrived: {per_mb[0]:.3f} at {small['accounts']:,} accounts, {per_mb[1]:.3f} at "
+                     f"{large['accounts']:,}: {per_mb[1] / per_mb[0]:.2f}x (target at most 2x)")
+    return lines
 
 
 def main_publish(options):
@@ -535,6 +643,8 @@ def main():
     parser.add_argument("--month", default="2026-10")
     parser.add_argument("--scale", default=None, help="comma-separated account counts, e.g. 10000,100000,1000000")
     parser.add_argument("--respond-only", action="store_true", help="only report and respond (no DuckDB)")
+    parser.add_argument("--respond-sizes", default="100000,1000000", help="account counts for --respond-only")
+    parser.add_argument("--hours", type=int, default=3, help="hours of data arriving between two respond runs")
     parser.add_argument("--publish-only", action="store_true", help="only report and publish (SQLite, PostgreSQL)")
     parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")

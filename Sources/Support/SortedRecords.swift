@@ -15,7 +15,7 @@ package protocol FixedRecord: Sendable, Comparable {
 /// records in one sequential pass; never changed in place.
 package struct SortedRecords<Record: FixedRecord>: Sendable {
     package let path: String
-    private let mapped: MappedFile?
+    @usableFromInline let mapped: MappedFile?
 
     /// Maps `path` (an empty or missing file holds no record).
     package init(path: String) throws {
@@ -26,16 +26,16 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
         }
     }
 
-    package var count: Int { (mapped?.bytes.count ?? 0) / Record.size }
+    @inlinable package var count: Int { (mapped?.bytes.count ?? 0) / Record.size }
 
     /// The record at `index`, which must be below `count`.
-    package func record(_ index: Int) -> Record {
+    @inlinable package func record(_ index: Int) -> Record {
         guard let base = mapped?.bytes.baseAddress else { preconditionFailure("a record of a file that holds none") }
         return Record(loading: base + index * Record.size)
     }
 
     /// Every record whose key is `key`, in file order.
-    package func records(_ key: UInt64) -> [Record] {
+    @inlinable package func records(_ key: UInt64) -> [Record] {
         var low = 0
         var high = count
         while low < high {
@@ -53,13 +53,14 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
         return found
     }
 
-    /// Writes `records`, sorted here, as a new file at `path`.
-    package static func write(_ records: [Record], to path: String) throws {
-        try write(sorted: records.sorted(), to: path)
+    /// Writes `records`, sorted here in place, as a new file at `path`.
+    @inlinable package static func write(_ records: inout [Record], to path: String) throws {
+        records.sort()
+        try write(sorted: records, to: path)
     }
 
     /// This file's records and `more`, in order, as a new file at `path`: one pass over this file.
-    package func merged(with more: [Record], to path: String) throws {
+    @inlinable package func merged(with more: [Record], to path: String) throws {
         let extra = more.sorted()
         let writer = try AtomicFileWriter(path: path, ownerOnly: true)
         var next = 0
@@ -82,13 +83,13 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
         try writer.commit()
     }
 
-    private static func write(sorted records: [Record], to path: String) throws {
+    @inlinable static func write(sorted records: [Record], to path: String) throws {
         let writer = try AtomicFileWriter(path: path, ownerOnly: true)
         for record in records { try append(record, to: writer) }
         try writer.commit()
     }
 
-    private static func append(_ record: Record, to writer: AtomicFileWriter) throws {
+    @inlinable static func append(_ record: Record, to writer: AtomicFileWriter) throws {
         let start = writer.buffer.count
         writer.buffer.append(contentsOf: repeatElement(0, count: Record.size))
         writer.buffer.withUnsafeMutableBytes { bytes in

@@ -53,8 +53,12 @@ package final class AppStoreReader {
     /// `spans` reads a file as stored from a byte offset at a line's start (with the line
     /// number there) to an end: only what was appended since an earlier reading, up to the
     /// length the file had when it was looked at.
-    package func decode(
-        paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:], consume: (DecodedPart) throws -> Void
+    ///
+    /// `prepare` turns each piece into what `consume` takes, on the decoding threads (respond's
+    /// state encodes the lines it keeps there).
+    package func decode<Prepared: Sendable>(
+        paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:],
+        prepare: @escaping @Sendable (DecodedPart) throws -> Prepared, consume: (Prepared) throws -> Void
     ) throws {
         let wanted = Set(paths)
         let chosen = try files(layout).filter { wanted.contains($0.path) }.map { file in
@@ -71,7 +75,14 @@ package final class AppStoreReader {
             }
             return file
         }
-        try decode(chosen, consume: consume)
+        try decode(chosen, prepare: prepare, consume: consume)
+    }
+
+    /// The same, each piece as it is decoded.
+    package func decode(
+        paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:], consume: (DecodedPart) throws -> Void
+    ) throws {
+        try decode(paths: paths, of: layout, spans: spans, prepare: { $0 }, consume: consume)
     }
 
     /// The input kept from loose items (lines of several files, in their files' and lines'
@@ -89,6 +100,13 @@ package final class AppStoreReader {
     }
 
     private func decode(_ files: [AppStoreFile], consume: (DecodedPart) throws -> Void) throws {
+        try decode(files, prepare: { $0 }, consume: consume)
+    }
+
+    private func decode<Prepared: Sendable>(
+        _ files: [AppStoreFile], prepare: @escaping @Sendable (DecodedPart) throws -> Prepared,
+        consume: (Prepared) throws -> Void
+    ) throws {
         // Decoding is most of the work: pieces of the files are decoded on all cores and kept
         // in file and line order as they come, so the result does not depend on threads and
         // only a few decoded pieces are in memory at a time.
@@ -97,7 +115,7 @@ package final class AppStoreReader {
         let verdicts = ChainVerdicts()
         try Parallel.ordered(
             threads: threads, window: 2 * threads, next: parts.next,
-            transform: { part in try DecodedPart.decode(part, verdicts: verdicts) }, consume: consume)
+            transform: { part in try prepare(try DecodedPart.decode(part, verdicts: verdicts)) }, consume: consume)
     }
 
     /// The input once every piece is kept: cut histories without their continuation named.

@@ -23,6 +23,8 @@ final class RespondRequests {
     private(set) var nothingNew = false
     private var source: Source
     private let options: RunOptions
+    /// An answer was worked out: accounts.csv's index may be new.
+    private var accountsIndexBuilt = false
     /// The folder a dry run builds its state in, removed with this value.
     private let temporary: String?
 
@@ -82,11 +84,15 @@ final class RespondRequests {
         case .everything(let answers):
             let figures = Dictionary(answers.requests.map { ($0.notificationUUID, $0) }, uniquingKeysWith: { first, _ in first })
             return (figures, answers.types, RejectTally(), answers.warnings)
-        case .state(let folder, let layout, let state):
+        case .state(let folder, let layout, var state):
             guard !wanted.isEmpty else { return ([:], [:], RejectTally(), []) }
             let uuids = Set(wanted.map(\.uuid))
             let computed = try AccountAnswers.compute(
-                state.requests.filter { uuids.contains($0.uuid) }, state: state, folder: folder, options: options, layout: layout)
+                state.requests.filter { uuids.contains($0.uuid) }, state: &state, folder: folder, options: options,
+                layout: layout)
+            // accounts.csv's index, when it was built now, is kept with the state.
+            source = .state(folder: folder, layout: layout, state: state)
+            accountsIndexBuilt = true
             return (computed.figures, computed.types, computed.rejects, computed.warnings)
         }
     }
@@ -98,7 +104,11 @@ final class RespondRequests {
         state.requests.removeAll { !kept.contains($0.uuid) }
         let tracked = try StateReading.track(journal: journal)
         // Nothing read, nothing answered since: the state on disk is this one.
-        if nothingNew && state.requests.count == requests.count && tracked?.identity == state.journal?.identity { return }
+        if nothingNew && !accountsIndexBuilt && state.requests.count == requests.count
+            && tracked?.identity == state.journal?.identity
+        {
+            return
+        }
         state.journal = tracked
         try state.commit(to: folder)
         source = .state(folder: folder, layout: layout, state: state)

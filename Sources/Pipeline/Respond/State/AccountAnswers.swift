@@ -21,18 +21,23 @@ struct AccountAnswers {
     var rejects = RejectTally()
     var warnings: [String] = []
 
-    /// The answers to `requests`.
+    /// The answers to `requests`; accounts.csv's index is built into `state` when it is missing
+    /// or the file changed.
     static func compute(
-        _ requests: [StateRequest], state: RespondState, folder: String, options: RunOptions, layout: InputLayout
+        _ requests: [StateRequest], state: inout RespondState, folder: String, options: RunOptions, layout: InputLayout
     ) throws -> AccountAnswers {
         let log = RejectLog()
         for refused in layout.refused { try log.record(refused) }
-        let links = try layout.accounts.map { try AccountLinkReader.read(path: $0, rejects: log) } ?? []
+        if state.accounts?.matches(layout.accounts) != true {
+            state.accounts = try AccountsIndex.build(
+                path: layout.accounts, folder: folder, number: AccountsIndex.nextNumber(in: folder), hash: state.hash)
+        }
+        guard let accounts = state.accounts else { preconditionFailure("accounts.csv's index was just built") }
         let products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: log) } ?? [:]
         let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.appStore.currency, rejects: log)
         let evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: log)
         let store = try StateLookup(state: state, folder: folder, layout: layout)
-        let directory = LinkRows(links)
+        let directory = try AccountsIndex.Lookup(accounts, folder: folder, hash: state.hash)
 
         // The requested lines and everything under their keys: enough to know who holds each
         // requested transaction; then everything under the keys of those accounts.
@@ -51,7 +56,7 @@ struct AccountAnswers {
             else { continue }
             holders.insert(first.accounts[account])
         }
-        offsets.formUnion(store.offsets(under: holders.flatMap { directory.keys(of: $0, state.hash) }))
+        offsets.formUnion(store.offsets(under: try holders.flatMap { try directory.keys(of: $0) }))
         let conflicts = RejectLog()
         let reader = AppStoreReader(options: options.appStore.appStoreOptions, rejects: RejectLog(), threads: 1)
         let input = try reader.read(items: store.entries(offsets).map(\.item))
@@ -75,7 +80,7 @@ struct AccountAnswers {
                 answers.types[id] = type
             }
         }
-        answers.rejects = log.tally.merged(with: conflicts.tally)
+        answers.rejects = log.tally.merged(with: accounts.rejects).merged(with: conflicts.tally)
         answers.warnings = input.counts.newValueWarnings
         return answers
     }
@@ -83,7 +88,7 @@ struct AccountAnswers {
     /// The ledger of the lines kept in `input`, with the rows of accounts.csv that speak of them
     /// or of `accounts`.
     private static func ledger(
-        _ input: AppStoreInput, directory: LinkRows, accounts: Set<String>, products: [String: Product],
+        _ input: AppStoreInput, directory: AccountsIndex.Lookup, accounts: Set<String>, products: [String: Product],
         options: RunOptions, rejects: RejectLog = RejectLog()
     ) throws -> Ledger {
         var originals = Set<String>()
@@ -93,7 +98,8 @@ struct AccountAnswers {
             if let token = transaction.record.appAccountToken { tokens.insert(token) }
         }
         return try Ledger(
-            input: input, accountLinks: directory.rows(accounts: accounts.union(tokens), originals: originals, tokens: tokens),
+            input: input,
+            accountLinks: try directory.rows(accounts: accounts.union(tokens), originals: originals, tokens: tokens),
             products: products, options: LedgerOptions(asOf: options.asOf, prematureWindow: options.appStore.prematureWindow),
             rejects: rejects)
     }
@@ -121,45 +127,6 @@ struct AccountAnswers {
     private static func unit(_ credits: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var name = credits ? "credit" : ""
         try name.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-    }
-}
-
-/// The rows of accounts.csv by what they name, in file order.
-private struct LinkRows {
-    let rows: [AccountLinkRow]
-    private var byAccount: [String: [Int]] = [:]
-    private var byOriginal: [String: [Int]] = [:]
-    private var byToken: [String: [Int]] = [:]
-
-    init(_ rows: [AccountLinkRow]) {
-        self.rows = rows
-        for (index, row) in rows.enumerated() {
-            byAccount[row.accountID, default: []].append(index)
-            if !row.originalTransactionID.isEmpty { byOriginal[row.originalTransactionID, default: []].append(index) }
-            if let token = row.appAccountToken { byToken[token, default: []].append(index) }
-        }
-    }
-
-    /// The rows of `accounts`, of the original transactions `originals` and of the tokens
-    /// `tokens`, in file order: every row that decides who holds a transaction among them.
-    func rows(accounts: Set<String>, originals: Set<String>, tokens: Set<String>) -> [AccountLinkRow] {
-        var chosen = Set<Int>()
-        for account in accounts { chosen.formUnion(byAccount[account] ?? []) }
-        for original in originals { chosen.formUnion(byOriginal[original] ?? []) }
-        for token in tokens { chosen.formUnion(byToken[token] ?? []) }
-        return chosen.sorted().map { rows[$0] }
-    }
-
-    /// Every key the lines of transactions `account` may hold are found under: its original
-    /// transaction ids and tokens in accounts.csv, and its id as a token.
-    func keys(of account: String, _ hash: SipHash) -> [UInt64] {
-        var keys = [StateKeys.token(account, hash)]
-        for index in byAccount[account] ?? [] {
-            let row = rows[index]
-            if !row.originalTransactionID.isEmpty { keys.append(StateKeys.original(row.originalTransactionID, hash)) }
-            if let token = row.appAccountToken { keys.append(StateKeys.token(token, hash)) }
-        }
-        return keys
     }
 }
 

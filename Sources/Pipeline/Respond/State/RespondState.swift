@@ -40,6 +40,8 @@ struct RespondState: Sendable, Codable {
     var rejects = RejectTally()
     /// Files refused whole (their header, their encoding): one that grows is read again whole.
     var refusedFiles: Set<String> = []
+    /// accounts.csv's rows, found by what they name (nil until an answer needs them).
+    var accounts: AccountsIndex?
     /// fx.csv and prices.csv as the cost rows were read with them.
     var fixedInputs: [String: FileSystem.Identity] = [:]
     /// The journal as the state last saw it: a journal replaced or cut short rebuilds the state
@@ -97,7 +99,13 @@ struct RespondState: Sendable, Codable {
             for file in [paths.index, paths.usage, paths.claims] where FileSystem.kind(file) != .regularFile {
                 return .failure(.reason("\(InputStream.baseName(file)) is missing"))
             }
-            return .success(state)
+            var loaded = state
+            if let accounts = state.accounts,
+                !accounts.names.allSatisfy({ FileSystem.kind(folder + "/" + $0) == .regularFile })
+            {
+                loaded.accounts = nil
+            }
+            return .success(loaded)
         } catch {
             return .failure(.reason("it cannot be read (\(error))"))
         }
@@ -109,7 +117,7 @@ struct RespondState: Sendable, Codable {
         let paths = paths(in: folder)
         try PackedFile.write(
             try CompactCoder.encode(self), kind: Self.kind, version: Self.version, to: paths.manifest, ownerOnly: true)
-        Self.removeStray(in: folder, keeping: paths.named)
+        Self.removeStray(in: folder, keeping: paths.named.union(accounts?.names ?? []))
     }
 
     /// Removes what a killed or older run left in `folder`.

@@ -30,9 +30,8 @@ struct StateItems {
             self.length = length
         }
 
-        /// Appends one record; returns its offset.
-        func append(_ item: AppStoreItem, file index: Int, line: Int) throws -> Int {
-            let payload = try CompactCoder.encode(item)
+        /// Appends one record, encoded (`CompactCoder`); returns its offset.
+        func append(encoded payload: [UInt8], file index: Int, line: Int) throws -> Int {
             let offset = length
             for value in [UInt32(payload.count), UInt32(index), UInt32(line)] {
                 withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
@@ -64,6 +63,12 @@ struct StateItems {
         }
 
         func entry(at offset: Int) throws -> Entry {
+            let (file, line, payload) = try record(at: offset)
+            return Entry(file: file, line: line, item: try CompactCoder.decode(AppStoreItem.self, from: payload))
+        }
+
+        /// The record at `offset`: its file, its line and its encoded value.
+        func record(at offset: Int) throws -> (file: Int, line: Int, payload: [UInt8]) {
             var header = [UInt8](repeating: 0, count: StateItems.headerSize)
             guard try header.withUnsafeMutableBytes({ try file.read(into: $0, at: offset) }) == StateItems.headerSize else {
                 throw StateDamage(what: "an item record is cut short")
@@ -78,7 +83,7 @@ struct StateItems {
             var payload = [UInt8](repeating: 0, count: length)
             guard try payload.withUnsafeMutableBytes({ try file.read(into: $0, at: offset + StateItems.headerSize) }) == length
             else { throw StateDamage(what: "an item record is cut short") }
-            return Entry(file: index, line: line, item: try CompactCoder.decode(AppStoreItem.self, from: payload))
+            return (index, line, payload)
         }
     }
 }

@@ -150,11 +150,11 @@ struct StateReading {
         let files = appStoreFiles + layout.costFiles
         var spans: [String: FileSpan] = [:]
         for path in files { spans[path] = FileSpan(start: 0, firstLine: 1, end: FileSystem.fileSize(path) ?? 0) }
-        let added = try readNew(spans: spans, order: files, into: &state, wholeFiles: true)
+        var added = try readNew(spans: spans, order: files, into: &state, wholeFiles: true)
         let paths = state.paths(in: folder)
-        try SortedRecords.write(added.items, to: paths.index)
-        try SortedRecords.write(added.usage, to: paths.usage)
-        try SortedRecords.write(added.claims, to: paths.claims)
+        try SortedRecords.write(&added.items, to: paths.index)
+        try SortedRecords.write(&added.usage, to: paths.usage)
+        try SortedRecords.write(&added.claims, to: paths.claims)
         return state
     }
 
@@ -234,20 +234,33 @@ struct StateReading {
         var rejects = state.rejects
         var refused = state.refusedFiles
         var newRequests: [StateRequest] = []
-        try reader.decode(paths: paths, of: layout, spans: spans) { part in
-            guard let file = fileIndex[part.path] else { return }
+        let appStoreOptions = reader.options
+        // Each piece's lines are encoded on the decoding threads; only the writing is in order.
+        let prepare: @Sendable (DecodedPart) throws -> PreparedPart = { part in
+            var prepared = PreparedPart(path: part.path)
             for item in part.items {
                 if case .rejected(let reject) = item {
-                    rejects.record(reject)
-                    if reject.wholeFile { refused.insert(reject.file) }
+                    prepared.rejects.append(reject)
                     continue
                 }
                 let keys = StateKeys.keys(of: item, hash)
-                let request = Self.request(in: item, options: reader.options)
+                let request = Self.request(in: item, options: appStoreOptions)
                 guard !keys.isEmpty || request != nil else { continue }
-                let offset = try writer.append(item, file: file, line: item.line ?? 0)
-                for key in keys { added.items.append(ItemRecord(key: key, offset: UInt64(offset))) }
-                if var request, !requests.contains(request.uuid) {
+                prepared.lines.append(
+                    PreparedPart.Line(encoded: try CompactCoder.encode(item), line: item.line ?? 0, keys: keys, request: request))
+            }
+            return prepared
+        }
+        try reader.decode(paths: paths, of: layout, spans: spans, prepare: prepare) { part in
+            guard let file = fileIndex[part.path] else { return }
+            for reject in part.rejects {
+                rejects.record(reject)
+                if reject.wholeFile { refused.insert(reject.file) }
+            }
+            for line in part.lines {
+                let offset = try writer.append(encoded: line.encoded, file: file, line: line.line)
+                for key in line.keys { added.items.append(ItemRecord(key: key, offset: UInt64(offset))) }
+                if var request = line.request, !requests.contains(request.uuid) {
                     request.item = offset
                     requests.insert(request.uuid)
                     newRequests.append(request)
@@ -302,7 +315,8 @@ struct StateReading {
             state.refusedFiles.insert(reject.file)
         }
         for reject in collected.rowRejects { state.rejects.record(reject) }
-        for sink in collected.sinks { added.usage += sink.records }
+        added.usage.reserveCapacity(added.usage.count + collected.sinks.reduce(0) { $0 + $1.records.count })
+        for sink in collected.sinks { added.usage.append(contentsOf: sink.records) }
         for summary in collected.summaries { added.claims += summary.claims.map { ClaimRecord($0.entry) } }
     }
 
@@ -312,6 +326,20 @@ struct StateReading {
             entry.name.hasPrefix("items.") ? Int(entry.name.dropFirst("items.".count)) : nil
         }.max() ?? 0
     }
+}
+
+/// A decoded piece as the state keeps it: its lines encoded, with their keys.
+private struct PreparedPart: Sendable {
+    struct Line: Sendable {
+        var encoded: [UInt8]
+        var line: Int
+        var keys: [UInt64]
+        var request: StateRequest?
+    }
+
+    var path: String
+    var lines: [Line] = []
+    var rejects: [Reject] = []
 }
 
 /// New bytes that cannot be read on their own: the state is built again from every file.

@@ -1,0 +1,122 @@
+import Ingest
+import Support
+
+/// accounts.csv as respond's state keeps it: the rows its reader accepted, found by account,
+/// original transaction id and `appAccountToken`, so that a run answering a few requests does
+/// not read a million rows again.
+///
+/// Built from the whole file by `AccountLinkReader` (its conflicts and rejects as a report
+/// finds them), again whenever the file changes; kept in `links.N` (the rows, in file order)
+/// and `link-index.N` (where each is, by key).
+struct AccountsIndex: Sendable, Codable, Hashable {
+    /// accounts.csv as it was read (nil: the folder has none).
+    var path: String?
+    var identity: FileSystem.Identity?
+    /// What reading it refused.
+    var rejects = RejectTally()
+    var number: Int
+
+    static func paths(_ folder: String, number: Int) -> (rows: String, index: String) {
+        (folder + "/links.\(number)", folder + "/link-index.\(number)")
+    }
+
+    var names: Set<String> { ["links.\(number)", "link-index.\(number)"] }
+
+    /// A number no index file in `folder` has yet: a new index never overwrites one an older
+    /// manifest may still name.
+    static func nextNumber(in folder: String) -> Int {
+        let numbers = ((try? FileSystem.list(folder)) ?? []).compactMap { entry -> Int? in
+            for prefix in ["links.", "link-index."] where entry.name.hasPrefix(prefix) {
+                return Int(entry.name.dropFirst(prefix.count))
+            }
+            return nil
+        }
+        return (numbers.max() ?? 0) + 1
+    }
+
+    /// True when it was built from accounts.csv as the folder has it now.
+    func matches(_ path: String?) -> Bool {
+        self.path == path && identity == path.flatMap(FileSystem.identity)
+    }
+
+    /// Reads accounts.csv at `path` whole and writes its index in `folder`.
+    static func build(path: String?, folder: String, number: Int, hash: SipHash) throws -> AccountsIndex {
+        let log = RejectLog()
+        let identity = path.flatMap(FileSystem.identity)
+        let rows = try path.map { try AccountLinkReader.read(path: $0, rejects: log) } ?? []
+        let files = paths(folder, number: number)
+        let writer = try StateItems.Writer(path: files.rows, length: 0)
+        var records: [ItemRecord] = []
+        records.reserveCapacity(rows.count * 2)
+        for row in rows {
+            let offset = UInt64(try writer.append(encoded: try CompactCoder.encode(row), file: 0, line: row.source.line))
+            records.append(ItemRecord(key: Key.account(row.accountID, hash), offset: offset))
+            if !row.originalTransactionID.isEmpty {
+                records.append(ItemRecord(key: Key.original(row.originalTransactionID, hash), offset: offset))
+            }
+            if let token = row.appAccountToken { records.append(ItemRecord(key: Key.token(token, hash), offset: offset)) }
+        }
+        try writer.finish()
+        try SortedRecords.write(&records, to: files.index)
+        return AccountsIndex(path: path, identity: identity, rejects: log.tally, number: number)
+    }
+
+    /// The keys rows are found under (apart from the App Store lines' keys: an account id is
+    /// not a token).
+    enum Key {
+        static func account(_ id: String, _ hash: SipHash) -> UInt64 { of("A", id, hash) }
+        static func original(_ id: String, _ hash: SipHash) -> UInt64 { of("O", id, hash) }
+        static func token(_ token: String, _ hash: SipHash) -> UInt64 { of("T", token, hash) }
+
+        private static func of(_ kind: String, _ text: String, _ hash: SipHash) -> UInt64 {
+            var bytes = Array((kind + text).utf8)
+            return bytes.withUnsafeMutableBytes { hash.hash64(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// The index's rows, read in place.
+    struct Lookup {
+        let rows: StateItems.Reader
+        let index: SortedRecords<ItemRecord>
+        let hash: SipHash
+
+        init(_ accounts: AccountsIndex, folder: String, hash: SipHash) throws {
+            let files = AccountsIndex.paths(folder, number: accounts.number)
+            rows = try StateItems.Reader(path: files.rows)
+            index = try SortedRecords(path: files.index)
+            self.hash = hash
+        }
+
+        /// The rows of `accounts`, of the original transactions `originals` and of the tokens
+        /// `tokens`, in file order: every row that decides who holds a transaction among them.
+        func rows(accounts: Set<String>, originals: Set<String>, tokens: Set<String>) throws -> [AccountLinkRow] {
+            let keys =
+                accounts.map { Key.account($0, hash) } + originals.map { Key.original($0, hash) }
+                + tokens.map { Key.token($0, hash) }
+            var offsets = Set<UInt64>()
+            for key in keys {
+                for record in index.records(key) { offsets.insert(record.offset) }
+            }
+            // A key of 64 bits may be another's: only rows that name what was asked for are given.
+            return try offsets.sorted().map { try row(at: $0) }.filter { row in
+                accounts.contains(row.accountID) || originals.contains(row.originalTransactionID)
+                    || row.appAccountToken.map(tokens.contains) == true
+            }
+        }
+
+        /// Every key the lines of transactions `account` holds are found under: its original
+        /// transaction ids and tokens in accounts.csv, and its id as a token.
+        func keys(of account: String) throws -> [UInt64] {
+            var keys = [StateKeys.token(account, hash)]
+            for row in try rows(accounts: [account], originals: [], tokens: []) {
+                if !row.originalTransactionID.isEmpty { keys.append(StateKeys.original(row.originalTransactionID, hash)) }
+                if let token = row.appAccountToken { keys.append(StateKeys.token(token, hash)) }
+            }
+            return keys
+        }
+
+        private func row(at offset: UInt64) throws -> AccountLinkRow {
+            try CompactCoder.decode(AccountLinkRow.self, from: try rows.record(at: Int(offset)).payload)
+        }
+    }
+}
