@@ -46,6 +46,23 @@ package struct JournalEvent: Sendable, Hashable {
         self.reason = reason
     }
 
+    /// A string member of the body sent (`refundPreference`), when there is a body that has it.
+    package func sentField(_ name: String) -> String? {
+        guard var body else { return nil }
+        return body.withUTF8 { bytes -> String? in
+            var found: String?
+            var cursor = JSONCursor(UnsafeRawBufferPointer(bytes))
+            try? cursor.members { cursor, key in
+                if String(decoding: key.bytes, as: UTF8.self) == name, found == nil {
+                    found = try cursor.optionalString()
+                } else {
+                    try cursor.skip()
+                }
+            }
+            return found
+        }
+    }
+
     /// One line of the journal: absent values are left out.
     package var line: String {
         var members: [(String, JSONValue)] = [

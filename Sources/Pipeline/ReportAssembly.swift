@@ -68,7 +68,7 @@ package enum ReportAssembly {
         var figures = try ReportFigures(
             ledger: loaded.ledger, totals: totals, window: options.window, rates: loaded.rates, credits: attributor.credits,
             draws: draws, evidence: loaded.evidence, policy: options.consumptionPolicy)
-        if let journal = options.journal { figures.attach(journal: try ConsumptionJournal(path: journal)) }
+        if let journal = options.journal { try figures.attach(journal: try ConsumptionJournal(path: journal)) }
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         // Pool cost given to usage rows is cost those rows carry.
@@ -85,7 +85,7 @@ package enum ReportAssembly {
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: loaded.appStore.input.counts,
             totals: totals, rejects: rejects.tally, completeness: outcome.completeness, figureCounts: figures.counts,
-            conservation: conservation,
+            answering: figures.answering, conservation: conservation,
             unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
             timings: [
                 ("app_store_and_ledger", timings.appStore), ("cost_rows", timings.costRows),

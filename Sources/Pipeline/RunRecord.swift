@@ -17,6 +17,8 @@ struct RunRecord {
     var completeness: InputCompleteness
     /// Every count the page shows.
     var figureCounts: FigureCounts
+    /// What answering refund requests earned, with `--journal` (null without).
+    var answering: AnsweringFigure?
     var conservation: Conservation
     /// Transactions whose appAccountToken matched no account of accounts.csv.
     var unmatchedAppAccountTokens = 0
@@ -63,6 +65,7 @@ struct RunRecord {
                     ("conservation", conservationJSON),
                 ] + ((try conservation.allocation.map { [("allocation", try allocationJSON($0))] } ?? [])) + [
                     ("figures", figureCounts.json),
+                    ("answering", answering?.json ?? .null),
                     ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
                 ])
         }

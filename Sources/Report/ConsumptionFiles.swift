@@ -4,8 +4,8 @@ import Support
 /// `consumption_requests.csv`: every CONSUMPTION_REQUEST of the window, the answer the
 /// evidence supports, and how it ended; `consumption_responses.jsonl`: the bodies to send.
 enum ConsumptionFiles {
-    /// With its last four columns (what `respond` did about each request) only when
-    /// `report --journal` read a journal.
+    /// With its last nine columns (what `respond` did about each request, and what its answer
+    /// earned) only when `report --journal` read a journal.
     static let requests = OutputFile(
         "consumption_requests.csv",
         [
@@ -14,9 +14,14 @@ enum ConsumptionFiles {
             ("delivery_status", .text), ("consumption_percentage", .count), ("refund_preference", .text), ("basis", .text),
             ("outcome", .text), ("outcome_at", .timestamp), ("delivered_cost", .money), ("past_respond_by", .boolean),
             ("answer_state", .text), ("answered_at", .timestamp), ("answered_in_time", .boolean), ("apple_error_code", .count),
+            ("sent_preference", .text), ("decided_as_preferred", .boolean), ("price", .money), ("price_kept", .money),
+            ("price_refunded", .money),
         ])
     /// The columns written with `--journal` only.
-    static let journalColumns: Set<String> = ["answer_state", "answered_at", "answered_in_time", "apple_error_code"]
+    static let journalColumns: Set<String> = [
+        "answer_state", "answered_at", "answered_in_time", "apple_error_code", "sent_preference", "decided_as_preferred",
+        "price", "price_kept", "price_refunded",
+    ]
     static let responses = OutputFile(
         "consumption_responses.jsonl", [("transaction_id", .text), ("body", .json)], jsonLines: true)
 
@@ -47,6 +52,19 @@ enum ConsumptionFiles {
                 file.timestamp(answered?.answeredAt)
                 file.bool(answered?.inTime ?? false)
                 if let code = answered?.appleErrorCode { file.integer(code) } else { file.empty() }
+                let sent = answered?.sentPreference
+                file.text(sent?.rawValue ?? "")
+                switch (sent, request.outcome) {
+                case (nil, _), (_, .pending): file.empty()
+                case (let preference?, let outcome): file.bool((preference == .decline) == (outcome == .declined))
+                }
+                if let price = request.price { file.money(price) } else { file.empty() }
+                if sent != nil, request.outcome == .declined, let price = request.price {
+                    file.money(price)
+                } else {
+                    file.empty()
+                }
+                if sent != nil, let refunded = request.priceRefunded { file.money(refunded) } else { file.empty() }
             }
             try file.endRow()
             // Apple rejects a body without consent: only consented requests get one.

@@ -171,6 +171,13 @@ enum ReportCommand: Command {
             if let inTime = counts.consumptionAnsweredInTime {
                 print("  answered within 12 hours \(inTime) of \(counts.consumptionRequests) (from the journal)")
             }
+            if let answering = figures.answering, answering.answered > 0 {
+                print(
+                    "  answering earned: Apple declined \(answering.declined) of \(answering.answered) answered refunds, keeping "
+                        + "\(answering.priceKept) \(currency); it decided \(answering.decidedAsPreferred) of \(answering.decided) "
+                        + "as the answer preferred; it refunded \(answering.priceRefunded) \(currency) on \(answering.granted), "
+                        + "whose delivery had cost \(answering.deliveryCostRefunded) \(currency)")
+            }
         }
         print("  \(conservation.sentence(currency: currency))")
         let earlier = outcome.filesVerifiedEarlier

@@ -129,8 +129,12 @@ struct RespondTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("answered within 12 hours 1 of 1 (from the journal)"))
         let csv = try TestFiles.read(out + "/\(label)/consumption_requests.csv").split(separator: "\n")
-        #expect(csv[0].hasSuffix(",past_respond_by,answer_state,answered_at,answered_in_time,apple_error_code"))
-        #expect(csv[1].contains(",sent,") && csv[1].hasSuffix(",true,"), "\(csv[1])")
+        #expect(
+            csv[0].hasSuffix(
+                ",past_respond_by,answer_state,answered_at,answered_in_time,apple_error_code,sent_preference,decided_as_preferred,"
+                    + "price,price_kept,price_refunded"))
+        // In time, no Apple error; GRANT_PRORATED sent (100 of 500 credits used), no decision yet, the price 9.99.
+        #expect(csv[1].contains(",sent,") && csv[1].hasSuffix(",true,,GRANT_PRORATED,,9.990000,,"), "\(csv[1])")
         #expect(try TestFiles.read(out + "/\(label)/run.json").contains("\"consumption_answered_in_time\": 1"))
         #expect(try TestFiles.read(out + "/\(label)/report.html").contains("Answered within 12 hours: <b>1 of 1</b>"))
 

@@ -32,6 +32,10 @@ package struct ConsumptionFigure: Sendable {
     package var sampleContentProvided = false
     /// What the journal of `respond` says, with `report --journal`.
     package var answered: ConsumptionAnswered?
+    /// The purchase's price in the report currency at its day (nil when the data does not
+    /// give it, or no rates are at hand), and what Apple refunded of it, at the refund's day.
+    package var price: Money?
+    package var priceRefunded: Money?
 
     /// Apple wants an answer within 12 hours of the request.
     static let answerWindow = TimeSpan.hours(12)
@@ -39,17 +43,20 @@ package struct ConsumptionFigure: Sendable {
     /// Requests signed in the window, in the order they were received.
     package static func all(
         ledger: Ledger, totals: AttributionTotals, credits: CreditLedger, draws: CreditDraws, evidence: ConsumptionEvidence,
-        window: ReportWindow, policy: ConsumptionPolicy
+        window: ReportWindow, policy: ConsumptionPolicy, rates: ExchangeRates? = nil
     ) -> [ConsumptionFigure] {
         let outcomes = RefundDecisions(ledger)
         let usage = UsageAtRequest(ledger: ledger, totals: totals, credits: credits, draws: draws)
         var figures: [ConsumptionFigure] = []
         for notification in ledger.notifications
         where notification.type == .consumptionRequest && window.contains(notification.signedDate) {
-            figures.append(
-                figure(
-                    notification, ledger: ledger, totals: totals, usage: usage, outcomes: outcomes, evidence: evidence,
-                    window: window, policy: policy))
+            var figure = figure(
+                notification, ledger: ledger, totals: totals, usage: usage, outcomes: outcomes, evidence: evidence,
+                window: window, policy: policy)
+            if let rates, let index = figure.transactionIndex {
+                (figure.price, figure.priceRefunded) = prices(ledger.transactions[index].record, figure, rates: rates)
+            }
+            figures.append(figure)
         }
         return figures.sorted { ($0.receivedAt, $0.notificationUUID) < ($1.receivedAt, $1.notificationUUID) }
     }
@@ -82,6 +89,24 @@ package struct ConsumptionFigure: Sendable {
             consumptionPercentage: used.sentAsPercentage ? used.share : nil, preference: preference, basis: basis,
             outcome: outcome, outcomeAt: outcomeAt, deliveredCost: index.map { totals.tiedByTransaction[$0] } ?? .zero,
             sampleContentProvided: index.map { sampled(before: $0, ledger: ledger) } ?? false)
+    }
+
+    /// The price in the report currency, and what was refunded of it when Apple granted the
+    /// refund (its share for a prorated refund), as refunds.csv converts them.
+    private static func prices(_ record: TransactionRecord, _ figure: ConsumptionFigure, rates: ExchangeRates) -> (
+        Money?, Money?
+    ) {
+        guard let milliunits = record.price, let code = record.currency.flatMap(CurrencyCode.init(validating:)),
+            let full = try? Money(milliunits: milliunits)
+        else { return (nil, nil) }
+        let price = try? rates.reportAmount(full, from: code, onDay: record.purchaseDate.dayNumber)
+        guard figure.outcome == .granted else { return (price, nil) }
+        let share = EndKind.ofRefund(record) == .refundProrated ? Int64(record.revocationPercentage ?? 100_000) : 100_000
+        let day = (record.revocationDate ?? figure.outcomeAt ?? record.purchaseDate).dayNumber
+        let refunded = (try? full.scaled(by: share, over: 100_000)).flatMap {
+            try? rates.reportAmount($0, from: code, onDay: day)
+        }
+        return (price, refunded)
     }
 
     /// A free trial or an introductory offer of the same product (or subscription) on or

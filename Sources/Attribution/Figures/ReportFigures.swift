@@ -38,6 +38,8 @@ package struct ReportFigures: Sendable {
     package var journalRead = false
     /// Every count the page, the console and run.json show, worked out once from the figures above.
     package var counts = FigureCounts()
+    /// What answering refund requests earned, with `report --journal` (nil without).
+    package var answering: AnsweringFigure?
     /// Transactions in the ledger and accounts holding them, for the page's footnote.
     package var transactionCount: Int
     package var accountCount: Int
@@ -67,7 +69,7 @@ package struct ReportFigures: Sendable {
             {
                 ConsumptionFigure.all(
                     ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window,
-                    policy: policy)
+                    policy: policy, rates: rates)
             })
         previousMonth = try PreviousMonthFigure.of(ledger: ledger, totals: totals, window: window, trend: trend, rates: rates)
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)

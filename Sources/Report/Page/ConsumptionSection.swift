@@ -27,6 +27,7 @@ enum ConsumptionSection {
         let inTime = figures.consumption.filter { $0.answered?.inTime ?? false }.count
         var text =
             "<p>Answered within 12 hours: <b>\(inTime) of \(figures.consumption.count)</b> (from the journal of refund-cost respond).</p>\n"
+        text += earned(figures)
         let late = figures.consumption.filter { !($0.answered?.inTime ?? false) }
         guard !late.isEmpty else { return text }
         text +=
@@ -37,6 +38,32 @@ enum ConsumptionSection {
                 "<tr><td>\(T.escape(request.notificationUUID))</td><td>\(T.escape(request.transactionID ?? ""))</td><td class=\"d\">\(request.signedAt)</td><td>\(T.escape(answered?.state ?? "none"))</td><td class=\"n\">\(answered?.appleErrorCode.map(String.init) ?? "")</td></tr>\n"
         }
         return text + "</table></div>\n"
+    }
+
+    /// What answering earned: Apple's decisions after each answer sent, and the money on each side.
+    static func earned(_ figures: ReportFigures) -> String {
+        typealias T = PageText
+        guard let answering = figures.answering, answering.answered > 0 else { return "" }
+        let currency = figures.currency
+        var text = "<h3>What answering earned</h3>\n"
+        text +=
+            "<p>Answering saved <b>\(T.money(answering.priceKept)) \(currency)</b>: Apple declined \(T.counted(answering.declined, "refund")) after the answer was sent, and the purchases kept their price. "
+            + "It granted \(answering.granted) (\(T.money(answering.priceRefunded)) \(currency) refunded, on purchases whose delivery had already cost \(T.money(answering.deliveryCostRefunded)) \(currency)); "
+            + "\(answering.answered - answering.decided) \(answering.answered - answering.decided == 1 ? "has" : "have") no decision yet. "
+            + "Of the \(answering.decided) decided, Apple decided <b>\(answering.decidedAsPreferred)</b> as the answer preferred.</p>\n"
+        text +=
+            "<div class=\"scroll\"><table><tr><th>preference sent</th><th class=\"n\">Apple granted</th><th class=\"n\">Apple declined</th><th class=\"n\">no decision yet</th></tr>\n"
+        for decision in answering.decisions {
+            text +=
+                "<tr><td>\(T.escape(T.words(decision.preference.rawValue)))</td><td class=\"n\">\(decision.granted)</td><td class=\"n\">\(decision.declined)</td><td class=\"n\">\(decision.pending)</td></tr>\n"
+        }
+        text += "</table></div>\n"
+        if answering.priceUnknown > 0 {
+            text +=
+                "<p class=\"muted\">\(T.counted(answering.priceUnknown, "decided request")) without a price in the data \(answering.priceUnknown == 1 ? "is" : "are") left out of these sums.</p>\n"
+        }
+        return text
+            + "<p class=\"muted\">Each request's answer and Apple's decision: sent_preference, decided_as_preferred, price_kept and price_refunded in consumption_requests.csv.</p>\n"
     }
 
     static func html(_ figures: ReportFigures) throws -> String {
