@@ -10,9 +10,9 @@ package final class HTTPClient {
     private let handle: UnsafeMutableRawPointer
     package static let largestBody = 1 << 20
 
-    package init() throws(HTTPFailure) {
+    package init() throws(HTTPError) {
         HTTPClient.initializeOnce
-        guard let handle = curl_easy_init() else { throw HTTPFailure(description: "libcurl could not start") }
+        guard let handle = curl_easy_init() else { throw HTTPError(description: "libcurl could not start") }
         self.handle = handle
     }
 
@@ -22,7 +22,7 @@ package final class HTTPClient {
     private static let initializeOnce: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Sends `request`; `timeout` is the whole request's limit in seconds (at most 30).
-    package func send(_ request: HTTPRequest, timeout: Double = 30) -> Result<HTTPResponse, HTTPFailure> {
+    package func send(_ request: HTTPRequest, timeout: Double = 30) -> Result<HTTPResponse, HTTPError> {
         curl_easy_reset(handle)
         let sink = ResponseSink()
         let context = Unmanaged.passUnretained(sink).toOpaque()
@@ -78,11 +78,11 @@ package final class HTTPClient {
             }
         }
         if sink.overflowed {
-            return .failure(HTTPFailure(description: "the response is larger than \(HTTPClient.largestBody >> 20) MiB"))
+            return .failure(HTTPError(description: "the response is larger than \(HTTPClient.largestBody >> 20) MiB"))
         }
         guard status == CURLE_OK else {
             let detail = String(cString: curl_easy_strerror(status))
-            return .failure(HTTPFailure(description: detail))
+            return .failure(HTTPError(description: detail))
         }
         var code = 0
         refund_cost_curl_response_code(handle, &code)

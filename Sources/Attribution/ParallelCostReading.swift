@@ -122,7 +122,7 @@ package enum ParallelCostReading {
     /// Each file is read over its span: from a byte offset at a row's start (with its line) to
     /// the length it had when it was looked at, whatever is appended meanwhile; a span from 0
     /// is a whole file, read in parts on every thread. A FOCUS bill is spread over all usage at
-    /// once: a folder with one is refused (`PoolsNeedOneProcess`). When a request id came back
+    /// once: a folder with one is refused (`PoolsNeedOneProcessError`). When a request id came back
     /// with other content, the files are read again one after the other, so that the first
     /// occurrence counts, as `run` does.
     package static func collect<Sink: CostRowSink>(
@@ -130,7 +130,7 @@ package enum ParallelCostReading {
         registry: @escaping @Sendable () -> RequestRegistry
     ) throws -> Collected<Sink> {
         let threads = max(1, threads)
-        if let bill = files.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcess(file: bill) }
+        if let bill = files.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcessError(file: bill) }
         let whole = files.filter { (spans[$0]?.start ?? 0) == 0 }
         var plans = try plan(whole, parts: threads == 1 ? 1 : threads * 2).map { plan in
             guard let end = spans[plan.path]?.end, end < plan.size else { return plan }

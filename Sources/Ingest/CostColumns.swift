@@ -12,13 +12,6 @@ package struct CostColumns: Sendable, Hashable {
         case quantity
         case unit
         case requestID = "request_id"
-
-        package var isRequired: Bool {
-            switch self {
-            case .timestamp, .accountID, .category, .cost: true
-            case .currency, .quantity, .unit, .requestID: false
-            }
-        }
     }
 
     package var timestamp: Int

@@ -230,20 +230,20 @@ package struct CostRowChecker: Sendable {
     /// `quantity x price` of the row's category and unit on its day, rounded once to nine
     /// decimals; or why the row cannot be priced.
     private func price(_ quantityNanos: Int64?, category categoryText: String, unit unitText: String, at time: Timestamp)
-        -> Result<(Money, CurrencyCode), PricingProblem>
+        -> Result<(Money, CurrencyCode), PricingError>
     {
         guard let quantityNanos else {
-            return .failure(PricingProblem("the cost is empty and the row has no quantity to price: give the cost"))
+            return .failure(PricingError("the cost is empty and the row has no quantity to price: give the cost"))
         }
         guard let found = prices.price(category: categoryText, unit: unitText, at: time) else {
             let what = unitText.isEmpty ? categoryText : "\(categoryText) per \(unitText)"
             return .failure(
-                PricingProblem(
+                PricingError(
                     "the cost is empty and prices.csv has no price for \(what) on \(time.civilDate): "
                         + "give the cost, or add a line \(categoryText),\(unitText),PRICE,CURRENCY,FROM to prices.csv"))
         }
         guard let cost = try? found.price.scaled(by: quantityNanos, over: Money.nanosPerUnit) else {
-            return .failure(PricingProblem("quantity x price is beyond what an amount can hold"))
+            return .failure(PricingError("quantity x price is beyond what an amount can hold"))
         }
         return .success((cost, found.currency))
     }
@@ -333,7 +333,7 @@ extension CostRowChecker {
 }
 
 /// Why a row with no cost could not be priced.
-package struct PricingProblem: Error {
+package struct PricingError: Error {
     package let reason: String
     init(_ reason: String) { self.reason = reason }
 }

@@ -215,7 +215,7 @@ package struct JSONCursor {
         } else {
             parsed = Timestamp(milliseconds: try integer())
         }
-        if let problem = TimestampProblem.check(parsed) { throw JSONError(reason: problem.description, field: "") }
+        if let problem = TimestampError.check(parsed) { throw JSONError(reason: problem.description, field: "") }
         return parsed
     }
 

@@ -12,11 +12,6 @@ package enum EndKind: String, Sendable, Hashable, CaseIterable {
     /// transaction. Never written to a report as an end kind.
     case upgrade
 
-    /// Ends that undid a payment.
-    package var isRefund: Bool {
-        self == .refundFull || self == .refundProrated || self == .familyRefund
-    }
-
     /// A refunded PURCHASED transaction's kind: prorated when Apple says so, else full (rule 3).
     package static func ofRefund(_ record: TransactionRecord) -> EndKind {
         record.revocationType == .refundProrated ? .refundProrated : .refundFull

@@ -35,7 +35,7 @@ package enum ReportRun {
             try? rejects.commit()
             let kept = rejects.count > 0 && (try? folder.keepRejectsOnly()) != nil
             folder.abandon()
-            throw ReportRunFailure(
+            throw ReportRunError(
                 underlying: error, destination: folder.destination, rejectsFile: kept ? folder.rejectsFile : nil)
         }
     }

@@ -12,7 +12,7 @@ package enum FieldValue: Equatable {
 
     /// Checks `field` as a value of `kind`; an empty field is NULL for every kind but text,
     /// where it is the empty string only when the file means "none" (so NULL as well).
-    package static func checked(_ field: String, as kind: ColumnKind) throws(FieldProblem) -> FieldValue {
+    package static func checked(_ field: String, as kind: ColumnKind) throws(FieldValueError) -> FieldValue {
         if field.isEmpty { return .null }
         switch kind {
         case .text, .json:
@@ -20,26 +20,26 @@ package enum FieldValue: Equatable {
         case .money:
             return .integer(try micros(field), text: field)
         case .count:
-            guard let value = Int64(field) else { throw FieldProblem("not a whole number") }
+            guard let value = Int64(field) else { throw FieldValueError("not a whole number") }
             return .integer(value, text: field)
         case .rate:
-            guard isDecimal(field), let value = Double(field) else { throw FieldProblem("not a decimal number") }
+            guard isDecimal(field), let value = Double(field) else { throw FieldValueError("not a decimal number") }
             return .real(value, text: field)
         case .timestamp:
             guard field.utf8.count == 24, field.hasSuffix("Z"), TimestampParser.parse(field) != nil else {
-                throw FieldProblem("not a UTC timestamp like 2026-10-01T00:00:00.000Z")
+                throw FieldValueError("not a UTC timestamp like 2026-10-01T00:00:00.000Z")
             }
             return .text(field)
         case .date:
             guard field.utf8.count == 10, TimestampParser.parseDate(field) != nil else {
-                throw FieldProblem("not a date like 2026-10-01")
+                throw FieldValueError("not a date like 2026-10-01")
             }
             return .text(field)
         case .boolean:
             switch field {
             case "true": return .integer(1, text: "true")
             case "false": return .integer(0, text: "false")
-            default: throw FieldProblem("not true or false")
+            default: throw FieldValueError("not true or false")
             }
         }
     }
@@ -55,16 +55,16 @@ package enum FieldValue: Equatable {
     }
 
     /// `-12.345678` (exactly six decimals, as every output writes money) in micro-units.
-    static func micros(_ field: String) throws(FieldProblem) -> Int64 {
+    static func micros(_ field: String) throws(FieldValueError) -> Int64 {
         var bytes = Array(field.utf8)
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes.removeFirst() }
         guard let point = bytes.firstIndex(of: UInt8(ascii: ".")), point > 0, bytes.count - point - 1 == 6,
             point <= 14
-        else { throw FieldProblem("not an amount with six decimals like 12.345678") }
+        else { throw FieldValueError("not an amount with six decimals like 12.345678") }
         var value: Int64 = 0
         for (index, byte) in bytes.enumerated() where index != point {
-            guard let digit = decimalDigit(byte) else { throw FieldProblem("not an amount with six decimals like 12.345678") }
+            guard let digit = decimalDigit(byte) else { throw FieldValueError("not an amount with six decimals like 12.345678") }
             value = value * 10 + Int64(digit)
         }
         return negative ? -value : value
@@ -85,7 +85,7 @@ package enum FieldValue: Equatable {
 }
 
 /// Why a field does not hold what its column should.
-package struct FieldProblem: Error {
+package struct FieldValueError: Error {
     package let reason: String
     init(_ reason: String) { self.reason = reason }
 }

@@ -26,7 +26,7 @@ enum ReportFileRows {
             for index in 0..<names.count {
                 let column = table.columns[index]
                 let text = record.string(index)
-                do throws(FieldProblem) {
+                do throws(FieldValueError) {
                     fields.append(try FieldValue.checked(text, as: column.kind))
                 } catch {
                     throw PublishError("\(column.name) \"\(text)\": \(error.reason)", file: path, line: record.line)

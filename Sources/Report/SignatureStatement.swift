@@ -34,9 +34,6 @@ package struct SignatureStatement: Sendable, Hashable {
         return text + "."
     }
 
-    /// True when every payload the figures rest on was verified.
-    package var allVerified: Bool { !verificationOff && unverifiedDecoded == 0 && unverifiedXcode == 0 }
-
     /// The same in a few words a finance lead reads past (no roots, no options): what the page's
     /// first screen says of the data.
     package var shortSentence: String {

@@ -29,9 +29,6 @@ package struct InputCompleteness: Sendable, Hashable {
 
     package init() {}
 
-    /// Rows read across every folder, and those counted (accepted or dropped as duplicates).
-    package var rowsRead: Int { folders.reduce(0) { $0 + $1.rows } }
-
     /// True when nothing was left out.
     package var complete: Bool { rejectedRows == 0 }
 

@@ -13,12 +13,12 @@ package enum TimestampParser {
 
     /// Parses an input timestamp and checks it is one an input may hold: between 1970 and
     /// 2200, and not epoch seconds where milliseconds were meant.
-    package static func parseInput(_ field: UnsafeRawBufferPointer) -> Result<Timestamp, TimestampProblem> {
+    package static func parseInput(_ field: UnsafeRawBufferPointer) -> Result<Timestamp, TimestampError> {
         guard let timestamp = parse(field) else { return .failure(.notATimestamp) }
-        if isEpochDigits(field) && timestamp.milliseconds < TimestampProblem.smallestMilliseconds {
+        if isEpochDigits(field) && timestamp.milliseconds < TimestampError.smallestMilliseconds {
             return .failure(.epochSeconds)
         }
-        return TimestampProblem.check(timestamp).map { .failure($0) } ?? .success(timestamp)
+        return TimestampError.check(timestamp).map { .failure($0) } ?? .success(timestamp)
     }
 
     /// True for a field of digits only (an epoch number, not a calendar form).
@@ -135,7 +135,7 @@ package enum TimestampParser {
 }
 
 /// Why a value is not a timestamp an input may hold.
-package enum TimestampProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
     case notATimestamp
     /// A number below 10^11: that is March 1973 in milliseconds, but 5138 in seconds.
     case epochSeconds
@@ -145,7 +145,7 @@ package enum TimestampProblem: Error, Sendable, Hashable, CustomStringConvertibl
     package static let smallestMilliseconds: Int64 = 100_000_000_000
 
     /// The problem with an already parsed time (a JSON number), if any.
-    package static func check(_ timestamp: Timestamp) -> TimestampProblem? {
+    package static func check(_ timestamp: Timestamp) -> TimestampError? {
         if timestamp.milliseconds >= 0 && timestamp.milliseconds < smallestMilliseconds { return .epochSeconds }
         return timestamp.isInAcceptedRange ? nil : .outOfRange
     }

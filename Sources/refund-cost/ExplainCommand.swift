@@ -38,8 +38,8 @@ enum ExplainCommand: Command {
             mapping: common.costColumns, rejects: rejects)
         for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
         let tally = rejects.tally
-        if RejectsBeyondLimit.exceeds(tally, common.maxRejects) {
-            throw RejectsBeyondLimit(
+        if RejectLimitError.exceeds(tally, common.maxRejects) {
+            throw RejectLimitError(
                 tally, maxRejects: common.maxRejects,
                 consequence: "No account is explained from data with rows left out, since its transactions may be among them.")
         }

@@ -39,8 +39,8 @@ enum ExportAccessCommand: Command {
         for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
         // Checked before anything is written: a timeline from data with rows left out is not written at all.
         let tally = rejects.tally
-        if RejectsBeyondLimit.exceeds(tally, common.maxRejects) {
-            throw RejectsBeyondLimit(tally, maxRejects: common.maxRejects, consequence: "Nothing was written to \(out).")
+        if RejectLimitError.exceeds(tally, common.maxRejects) {
+            throw RejectLimitError(tally, maxRejects: common.maxRejects, consequence: "Nothing was written to \(out).")
         }
         try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
         if !common.quiet {

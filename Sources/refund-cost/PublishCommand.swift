@@ -68,7 +68,7 @@ enum PublishCommand: Command {
         } catch {
             var diagnostic = error.diagnostic
             diagnostic.message += "\nNothing was published: \(url.shown) is as it was."
-            throw PublishFailed(diagnostic: diagnostic)
+            throw PublishCommandError(diagnostic: diagnostic)
         }
         let seconds = Clock.monotonicSeconds() - started
         var line =

@@ -127,7 +127,7 @@ enum ReportCommand: Command {
         let window = options.window
         for warning in outcome.warnings + outcome.incompleteHistories { writeStandardError("warning: \(warning)\n") }
         if outcome.failedOnRejects {
-            let verdict = RejectsBeyondLimit(
+            let verdict = RejectLimitError(
                 outcome.rejects, maxRejects: options.maxRejects,
                 consequence:
                     "The previous report in \(outcome.folder)/, if any, is unchanged; every rejected line is in \(outcome.rejectsFile)."

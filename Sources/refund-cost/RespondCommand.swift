@@ -93,7 +93,7 @@ enum RespondCommand: Command {
         let outcome: RespondOutcome
         do {
             outcome = try RespondRun.execute(options)
-        } catch let busy as JournalBusy {
+        } catch let busy as JournalBusyError {
             if busy.looksStuck(maxWait: TimeSpan(milliseconds: Int64(maxWait * 1000)), now: Clock.now()) { throw busy }
             if !common.quiet { print(busy.busyLine) }
             return 0

@@ -33,12 +33,12 @@ struct SignatureTests {
     }
 
     /// Runs the check on a JWS; nil when it passed.
-    func failure(_ jws: [UInt8], _ policy: SignaturePolicy, claims: JWSVerifier.Claims = .init()) -> SignatureFailure? {
+    func failure(_ jws: [UInt8], _ policy: SignaturePolicy, claims: JWSVerifier.Claims = .init()) -> SignatureError? {
         let verifier = JWSVerifier(policy: policy, verdicts: ChainVerdicts())
         do {
             try jws.withUnsafeBytes { try verifier.check($0, claims: claims) }
             return nil
-        } catch let failure as SignatureFailure {
+        } catch let failure as SignatureError {
             return failure
         } catch {
             Issue.record("unexpected error \(error)")
@@ -112,7 +112,7 @@ struct SignatureTests {
         let validity = try #require(leaf.validity)
         #expect(validity.contains(Self.inValidity))
         let testRoot = try #require(Certificate(der: try Self.vector("certs/test-root-ca.der")))
-        #expect(throws: ChainFailure.self) {
+        #expect(throws: ChainError.self) {
             try CertificateChain.build(leaf: leaf, intermediates: [intermediate], roots: [testRoot]).get()
         }
     }

@@ -9,7 +9,7 @@ import Testing
 struct ReportFailureTests {
     @Test func saysWhatStoppedItAndThatThePreviousReportStands() {
         let inner = CSVError.malformed(file: "costs/a.csv", line: 9, detail: "a stray quote")
-        let failure = ReportRunFailure(underlying: inner, destination: "out/2026-10", rejectsFile: "out/2026-10.rejects.csv")
+        let failure = ReportRunError(underlying: inner, destination: "out/2026-10", rejectsFile: "out/2026-10.rejects.csv")
         #expect(
             failure.description
                 == "costs/a.csv:9: error: malformed CSV: a stray quote\n"

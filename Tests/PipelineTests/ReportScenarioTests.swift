@@ -285,7 +285,7 @@ struct ReportScenarioTests {
         do {
             _ = try runReport(try fixture.write())
             Issue.record("a missing rate must stop the run")
-        } catch let failure as ReportRunFailure {
+        } catch let failure as ReportRunError {
             let gbp = try #require(CurrencyCode(validating: "GBP"))
             let october6 = try #require(CivilDate(year: 2026, month: 10, day: 6))
             let atRow = try #require(failure.underlying as? CostRowError)

@@ -532,10 +532,10 @@ struct OutputTableTests {
 
     @Test func fieldsAreCheckedAsTheirColumnsHoldThem() throws {
         #expect(try FieldValue.checked("-12.345678", as: .money) == .integer(-12_345_678, text: "-12.345678"))
-        #expect(throws: FieldProblem.self) { try FieldValue.checked("12.5", as: .money) }
-        #expect(throws: FieldProblem.self) { try FieldValue.checked("1e3", as: .count) }
-        #expect(throws: FieldProblem.self) { try FieldValue.checked("2026-10-01", as: .timestamp) }
-        #expect(throws: FieldProblem.self) { try FieldValue.checked("yes", as: .boolean) }
+        #expect(throws: FieldValueError.self) { try FieldValue.checked("12.5", as: .money) }
+        #expect(throws: FieldValueError.self) { try FieldValue.checked("1e3", as: .count) }
+        #expect(throws: FieldValueError.self) { try FieldValue.checked("2026-10-01", as: .timestamp) }
+        #expect(throws: FieldValueError.self) { try FieldValue.checked("yes", as: .boolean) }
         #expect(try FieldValue.checked("", as: .money) == .null)
         // The spreadsheet guard comes off; a leading quote that guards nothing stays.
         #expect(try FieldValue.checked("'-5", as: .text) == .text("-5"))

@@ -23,7 +23,7 @@ struct DiagnosticTests {
         try? log.record(Reject(file: "costs/a.csv", line: 4, field: "cost", value: "y", reason: "not a number"))
         try? log.record(
             Reject(file: "costs/b.csv", line: 1, field: "", value: "", reason: "no header", rows: 5, wholeFile: true))
-        let verdict = RejectsBeyondLimit(log.tally, maxRejects: 0, consequence: "")
+        let verdict = RejectLimitError(log.tally, maxRejects: 0, consequence: "")
         let lines = verdict.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 4)
         #expect(lines[0] == "costs/a.csv:3: error: cost \"x\": not a number")

@@ -17,7 +17,7 @@ package struct ConsumptionAnswered: Sendable, Hashable {
     static func attach(_ journal: ConsumptionJournal, to requests: inout [ConsumptionFigure]) {
         for index in requests.indices {
             let uuid = requests[index].notificationUUID
-            let deadline = requests[index].signedAt.adding(.hours(12))
+            let deadline = requests[index].respondBy
             guard let latest = journal.latest[uuid] else {
                 requests[index].answered = ConsumptionAnswered(
                     state: "none", answeredAt: nil, inTime: false, appleErrorCode: nil, sentPreference: nil)

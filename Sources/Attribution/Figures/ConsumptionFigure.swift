@@ -37,9 +37,6 @@ package struct ConsumptionFigure: Sendable {
     package var price: Money?
     package var priceRefunded: Money?
 
-    /// Apple wants an answer within 12 hours of the request.
-    static let answerWindow = TimeSpan.hours(12)
-
     /// Requests signed in the window, in the order they were received.
     package static func all(
         ledger: Ledger, totals: AttributionTotals, credits: CreditLedger, draws: CreditDraws, evidence: ConsumptionEvidence,
@@ -78,7 +75,7 @@ package struct ConsumptionFigure: Sendable {
             policy: policy)
         let (outcome, outcomeAt) = outcomes.outcome(of: notification, transaction: transaction)
         // Apple's 12 hours run from its signing of the request (rule 11), not from its arrival.
-        let respondBy = notification.signedDate.adding(answerWindow)
+        let respondBy = ConsumptionDeadline.of(notification.signedDate)
         return ConsumptionFigure(
             notificationUUID: notification.uuid, transactionID: id,
             productID: transaction?.productID ?? notification.transaction?.productID, transactionIndex: index,

@@ -5,7 +5,7 @@ import Synchronization
 package enum ChainVerdict: Sendable, Hashable {
     /// The chain reaches a trusted root: when each of its certificates is valid, and the leaf.
     case trusted(validity: [ClosedRange<Timestamp>], leaf: [UInt8])
-    case refused(SignatureFailure)
+    case refused(SignatureError)
 }
 
 /// Verdicts by JWS header: each distinct chain is verified once per run, whatever the thread.

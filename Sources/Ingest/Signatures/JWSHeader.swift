@@ -3,7 +3,7 @@ struct JWSHeader {
     var algorithm = ""
     var certificates: [[UInt8]] = []
 
-    init(_ encoded: UnsafeRawBufferPointer) throws(SignatureFailure) {
+    init(_ encoded: UnsafeRawBufferPointer) throws(SignatureError) {
         guard let json = Base64URL.decode(encoded) else { throw .notAJWS }
         var algorithm = ""
         var certificates: [[UInt8]] = []

@@ -9,7 +9,7 @@ struct JWSParts {
 
     var headerText: String { String(decoding: header, as: UTF8.self) }
 
-    init(_ compact: UnsafeRawBufferPointer) throws(SignatureFailure) {
+    init(_ compact: UnsafeRawBufferPointer) throws(SignatureError) {
         guard let base = compact.baseAddress,
             let first = findFirst(UInt8(ascii: "."), in: base, compact.count).map({ $0 - base }),
             let second = findFirst(UInt8(ascii: "."), in: base + first + 1, compact.count - first - 1).map({ $0 - base })

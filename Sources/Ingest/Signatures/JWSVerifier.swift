@@ -43,7 +43,7 @@ package final class JWSVerifier {
     }
 
     /// Checks `compact` (a whole JWS) whose payload says `claims`; counts the outcome.
-    package func check(_ compact: UnsafeRawBufferPointer, claims: Claims) throws(SignatureFailure) {
+    package func check(_ compact: UnsafeRawBufferPointer, claims: Claims) throws(SignatureError) {
         do {
             try verify(compact, claims: claims)
         } catch {
@@ -55,7 +55,7 @@ package final class JWSVerifier {
     /// A line that came already decoded: no signature to check, counted as unverified; but
     /// `--bundle-id` and `--app-apple-id` refuse another app's decoded data as they refuse its
     /// signed data.
-    package func countDecoded(claims: Claims? = nil) throws(SignatureFailure) {
+    package func countDecoded(claims: Claims? = nil) throws(SignatureError) {
         if let claims {
             do {
                 try checkApp(claims)
@@ -67,7 +67,7 @@ package final class JWSVerifier {
         counts.unverifiedDecoded += 1
     }
 
-    private func verify(_ compact: UnsafeRawBufferPointer, claims: Claims) throws(SignatureFailure) {
+    private func verify(_ compact: UnsafeRawBufferPointer, claims: Claims) throws(SignatureError) {
         guard policy.verify else {
             counts.notChecked += 1
             return try checkApp(claims)
@@ -103,7 +103,7 @@ package final class JWSVerifier {
         }
     }
 
-    private func verifyChain(_ parts: JWSParts, _ header: JWSHeader, claims: Claims) throws(SignatureFailure) {
+    private func verifyChain(_ parts: JWSParts, _ header: JWSHeader, claims: Claims) throws(SignatureError) {
         let verdict = verdicts.verdict(for: parts.headerText, certificates: header.certificates, policy: policy)
         guard case .trusted(let validity, let leaf) = verdict else {
             if case .refused(let failure) = verdict { throw failure }
@@ -120,7 +120,7 @@ package final class JWSVerifier {
         counts.verified += 1
     }
 
-    private func checkApp(_ claims: Claims) throws(SignatureFailure) {
+    private func checkApp(_ claims: Claims) throws(SignatureError) {
         if let wanted = policy.bundleID, claims.kind != .renewal || claims.bundleID != nil {
             guard let bundle = claims.bundleID else { throw .missingAppIdentifier("bundleId") }
             guard bundle == wanted else { throw .otherBundle(bundle) }

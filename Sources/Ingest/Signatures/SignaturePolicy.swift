@@ -39,7 +39,7 @@ package struct SignaturePolicy: Sendable, Hashable, Codable {
 }
 
 /// Why a signed payload does not count, in the words of the check that failed.
-package enum SignatureFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SignatureError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAJWS
     case unsupportedAlgorithm(String)
     case noCertificateChain

@@ -51,8 +51,8 @@ package enum DistributedRun {
         let log = RejectLog()
         for reject in rejects { try log.record(reject) }
         let tally = log.tally
-        if RejectsBeyondLimit.exceeds(tally, options.maxRejects) {
-            throw RejectsBeyondLimit(tally, maxRejects: options.maxRejects, consequence: consequence)
+        if RejectLimitError.exceeds(tally, options.maxRejects) {
+            throw RejectLimitError(tally, maxRejects: options.maxRejects, consequence: consequence)
         }
     }
 
@@ -72,7 +72,7 @@ package enum DistributedRun {
         }
         let ordered = snapshot.layout.costFiles.filter(Set(chosen).contains)
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
-            throw PoolsNeedOneProcess(file: bill)
+            throw PoolsNeedOneProcessError(file: bill)
         }
         let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
         let partial = try CostPartial.run(

@@ -64,18 +64,18 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// Refuses a run whose options would build another ledger than this one.
     package func check(_ wanted: LedgerLoad.Options, data: String) throws {
         guard wanted == options else {
-            throw SnapshotMismatch(
+            throw SnapshotMismatchError(
                 reason:
                     "it was made with other options (as-of time, environment, currency, trust roots, app ids or verification); "
                     + "give every step the same options")
         }
         guard data == layout.root else {
-            throw SnapshotMismatch(reason: "it was made from --data \(layout.root), not \(data)")
+            throw SnapshotMismatchError(reason: "it was made from --data \(layout.root), not \(data)")
         }
     }
 }
 
-package struct SnapshotMismatch: DiagnosticError {
+package struct SnapshotMismatchError: DiagnosticError {
     package var reason: String
 
     package var diagnostic: Diagnostic { Diagnostic("the ledger snapshot does not fit this run: " + reason) }

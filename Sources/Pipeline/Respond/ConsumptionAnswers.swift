@@ -25,8 +25,8 @@ package struct ConsumptionAnswers {
             threads: options.threads)
         for reject in reading.headerRejects + reading.rowRejects { try rejects.record(reject) }
         let tally = rejects.tally
-        if RejectsBeyondLimit.exceeds(tally, options.maxRejects) {
-            throw RejectsBeyondLimit(
+        if RejectLimitError.exceeds(tally, options.maxRejects) {
+            throw RejectLimitError(
                 tally, maxRejects: options.maxRejects, consequence: "Nothing was sent: an answer needs all of its evidence.")
         }
         var totals = reading.totals

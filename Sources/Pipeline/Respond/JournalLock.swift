@@ -16,7 +16,7 @@ package final class JournalLock {
             let bytes = (try? FileDescriptor.readAll(path)) ?? []
             let holder = String(decoding: bytes.filter { $0 >= 0x20 }, as: UTF8.self).trimmingSpaces
             let since = FileSystem.status(path).map { Timestamp(milliseconds: $0.modified / 1_000_000) }
-            throw JournalBusy(journal: journal, holder: holder, since: since)
+            throw JournalBusyError(journal: journal, holder: holder, since: since)
         }
         try file.replaceContent(Array("\(FileSystem.processID)\n".utf8))
     }
@@ -24,7 +24,7 @@ package final class JournalLock {
 
 /// Another `respond` holds the journal: nothing to do (the next run picks up what is left),
 /// unless it has held it for longer than any run should.
-package struct JournalBusy: DiagnosticError {
+package struct JournalBusyError: DiagnosticError {
     /// How much longer than `--max-wait` a run may hold the lock before it looks stuck: its
     /// reading of the data, and the answers it sends one after another.
     package static let margin = TimeSpan.minutes(15)

@@ -43,7 +43,7 @@ final class RespondRequests {
         let reading: StateReading.Outcome
         do {
             reading = try StateReading(folder: folder, options: options, layout: layout).upToDate(journal: journal)
-        } catch let bill as PoolsNeedOneProcess {
+        } catch let bill as PoolsNeedOneProcessError {
             let answers = try ConsumptionAnswers.compute(options)
             source = .everything(answers)
             requests = answers.requests.map {

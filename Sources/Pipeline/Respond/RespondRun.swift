@@ -74,8 +74,6 @@ package struct RespondOutcome {
 /// never recomputed (PUT is idempotent); one whose 12 hours passed unanswered is journaled
 /// `missed` once.
 package enum RespondRun {
-    /// Apple's window for an answer, counted from its signing of the request.
-    package static let answerWindow = TimeSpan.hours(12)
     /// How far Apple's clock and this machine's may differ: run on the clock, `respond` reads
     /// what Apple signed up to this far ahead of it, so a request signed "in the future" by a
     /// few seconds is answered now, not by a later run.
@@ -103,7 +101,7 @@ package enum RespondRun {
         if journal.isEmpty {
             var first = JournalStart(begins: min(options.start ?? now, now), at: Clock.now())
             for request in found.requests
-            where request.signedAt <= asOf && request.signedAt.adding(answerWindow) <= first.begins {
+            where request.signedAt <= asOf && ConsumptionDeadline.of(request.signedAt) <= first.begins {
                 first.count(signed: request.signedAt)
             }
             if !options.dryRun { try journal.begin(first) }
@@ -125,7 +123,7 @@ package enum RespondRun {
         var workedOut = Set<String>()
         for request in found.requests {
             let latest = journal.latest[request.uuid]
-            let deadline = request.signedAt.adding(answerWindow)
+            let deadline = ConsumptionDeadline.of(request.signedAt)
             if request.signedAt > asOf {
                 // Not open yet (signed after the time read up to): a later run answers it.
                 outcome.signedLater += 1
@@ -145,15 +143,15 @@ package enum RespondRun {
                 workedOut.insert(request.uuid)
             }
         }
-        if RejectsBeyondLimit.exceeds(found.rejects, options.report.maxRejects) {
-            throw RejectsBeyondLimit(
+        if RejectLimitError.exceeds(found.rejects, options.report.maxRejects) {
+            throw RejectLimitError(
                 found.rejects, maxRejects: options.report.maxRejects,
                 consequence: "Nothing was sent: an answer needs all of its evidence.")
         }
         let answers = try found.answers(toWorkOut)
         let rejects = found.rejects.merged(with: answers.rejects)
-        if !toWorkOut.isEmpty, RejectsBeyondLimit.exceeds(rejects, options.report.maxRejects) {
-            throw RejectsBeyondLimit(
+        if !toWorkOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
+            throw RejectLimitError(
                 rejects, maxRejects: options.report.maxRejects,
                 consequence: "Nothing was sent: an answer needs all of its evidence.")
         }
@@ -175,7 +173,7 @@ package enum RespondRun {
             let uuid = request.uuid
             let transaction = request.transactionID ?? ""
             let latest = journal.latest[uuid]
-            let deadline = request.signedAt.adding(answerWindow)
+            let deadline = ConsumptionDeadline.of(request.signedAt)
             let attempt = (journal.attempts[uuid] ?? 0) + 1
             guard now < deadline else {
                 outcome.missed += 1

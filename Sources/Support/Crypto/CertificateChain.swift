@@ -9,7 +9,7 @@ import Glibc
 package enum CertificateChain {
     /// The chain found (leaf first, trusted root last), or why there is none.
     package static func build(leaf: Certificate, intermediates: [Certificate], roots: [Certificate]) -> Result<
-        [Certificate], ChainFailure
+        [Certificate], ChainError
     > {
         guard let store = X509_STORE_new() else { return .failure(.other("cannot create a certificate store")) }
         defer { X509_STORE_free(store) }
@@ -53,7 +53,7 @@ package enum CertificateChain {
 }
 
 /// Why a certificate chain does not verify.
-package enum ChainFailure: Error, Sendable, Hashable {
+package enum ChainError: Error, Sendable, Hashable {
     /// The chain ends at a root that is not trusted (or at no root).
     case untrustedRoot(String)
     /// A signature in the chain, or a certificate's content, is wrong.

@@ -80,7 +80,7 @@ struct RespondState: Sendable, Codable {
     }
 
     /// The state in `folder`, when there is one this version wrote with `settings`; why not, else.
-    static func load(_ folder: String, settings: String) -> Result<RespondState, StateMismatch> {
+    static func load(_ folder: String, settings: String) -> Result<RespondState, StateMismatchError> {
         let manifest = folder + "/manifest"
         guard FileSystem.kind(manifest) == .regularFile, !FileSystem.isSymbolicLink(manifest) else { return .failure(.none) }
         do {
@@ -137,7 +137,7 @@ struct RespondState: Sendable, Codable {
 }
 
 /// Why there is no state to go on from.
-enum StateMismatch: Error, Equatable {
+enum StateMismatchError: Error, Equatable {
     /// No state yet.
     case none
     case reason(String)

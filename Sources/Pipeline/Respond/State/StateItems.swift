@@ -71,7 +71,7 @@ struct StateItems {
         func record(at offset: Int) throws -> (file: Int, line: Int, payload: [UInt8]) {
             var header = [UInt8](repeating: 0, count: StateItems.headerSize)
             guard try header.withUnsafeMutableBytes({ try file.read(into: $0, at: offset) }) == StateItems.headerSize else {
-                throw StateDamage(what: "an item record is cut short")
+                throw StateDamageError(what: "an item record is cut short")
             }
             let (length, index, line) = header.withUnsafeBytes { raw in
                 (
@@ -82,14 +82,14 @@ struct StateItems {
             }
             var payload = [UInt8](repeating: 0, count: length)
             guard try payload.withUnsafeMutableBytes({ try file.read(into: $0, at: offset + StateItems.headerSize) }) == length
-            else { throw StateDamage(what: "an item record is cut short") }
+            else { throw StateDamageError(what: "an item record is cut short") }
             return (index, line, payload)
         }
     }
 }
 
 /// A state whose files do not hold what its manifest says: it is rebuilt.
-struct StateDamage: Error, CustomStringConvertible {
+struct StateDamageError: Error, CustomStringConvertible {
     var what: String
     var description: String { what }
 }

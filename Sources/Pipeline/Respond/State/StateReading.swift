@@ -58,7 +58,7 @@ struct StateReading {
                 if spans.isEmpty && newFiles.isEmpty { return Outcome(state: state, rebuilt: nil, nothingNew: true) }
                 do {
                     try read(spans: spans, newFiles: newFiles, into: &state)
-                } catch let rebuild as RebuildNeeded {
+                } catch let rebuild as RebuildNeededError {
                     return Outcome(state: try rebuilt(after: state), rebuilt: rebuild.reason)
                 }
                 return Outcome(state: state, rebuilt: nil)
@@ -113,7 +113,7 @@ struct StateReading {
         let known = Set(state.files.map(\.path))
         let newFiles = (appStoreFiles + layout.costFiles).filter { !known.contains($0) }
         if let bill = newFiles.first(where: { layout.costFiles.contains($0) && FocusPoolFile.isPoolFile($0) }) {
-            throw PoolsNeedOneProcess(file: bill)
+            throw PoolsNeedOneProcessError(file: bill)
         }
         return .read(spans, newFiles)
     }
@@ -141,7 +141,7 @@ struct StateReading {
     /// manifest replaces it).
     private func rebuilt(after previous: RespondState?) throws -> RespondState {
         // A bill is spread over all usage at once: no state can hold its share of an account.
-        if let bill = layout.costFiles.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcess(file: bill) }
+        if let bill = layout.costFiles.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcessError(file: bill) }
         var state = RespondState(settings: settings, hash: .randomlyKeyed())
         state.epoch = (previous?.epoch ?? Self.highestEpoch(in: folder)) + 1
         state.generation = (previous?.generation ?? 0) + 1
@@ -308,7 +308,7 @@ struct StateReading {
             registry: { RequestRegistry(hash: hash, recordsClaims: true, earlier: earlier) })
         if !wholeFiles, let conflict = collected.summaries.first(where: { $0.conflicts > 0 }) {
             // Which row of an id counts depends on the order of all rows: read again from the start.
-            throw RebuildNeeded(reason: "\(conflict.path) repeats a request id of an earlier row with other content")
+            throw RebuildNeededError(reason: "\(conflict.path) repeats a request id of an earlier row with other content")
         }
         for reject in collected.headerRejects {
             state.rejects.record(reject)
@@ -343,6 +343,6 @@ private struct PreparedPart: Sendable {
 }
 
 /// New bytes that cannot be read on their own: the state is built again from every file.
-struct RebuildNeeded: Error {
+struct RebuildNeededError: Error {
     var reason: String
 }

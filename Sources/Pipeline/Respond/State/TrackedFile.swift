@@ -28,7 +28,7 @@ struct TrackedFile: Sendable, Codable, Hashable {
     /// `end` is its length when it was looked at: it may have grown since. The line feeds
     /// before `known.upTo` are `known.count` when given.
     static func read(_ path: String, through end: Int, known: (count: Int, upTo: Int)? = nil) throws -> TrackedFile {
-        guard let identity = FileSystem.identity(path) else { throw StateDamage(what: "\(path) is gone") }
+        guard let identity = FileSystem.identity(path) else { throw StateDamageError(what: "\(path) is gone") }
         let file = try FileDescriptor.openForReading(path)
         let bytes = min(end, identity.bytes)
         let (_, head) = try digest(file, from: 0, count: min(bytes, digestSpan))

@@ -2,7 +2,7 @@ import Support
 
 /// A FOCUS bill is spread over every usage row of the data at once, which a partial of some
 /// files cannot do.
-package struct PoolsNeedOneProcess: DiagnosticError {
+package struct PoolsNeedOneProcessError: DiagnosticError {
     package var file: String
 
     package init(file: String) {

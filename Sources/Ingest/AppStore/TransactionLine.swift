@@ -35,7 +35,7 @@ package func decodeTransactionLine(
         return line
     }
     if response.inline.transactionId != nil {
-        do throws(SignatureFailure) {
+        do throws(SignatureError) {
             try verifier.countDecoded(
                 claims: .init(
                     signedDate: response.inline.signedDate, bundleID: response.inline.bundleId,

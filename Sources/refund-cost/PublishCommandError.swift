@@ -2,6 +2,6 @@ import Publish
 import Support
 
 /// A publish that changed nothing, with the reason.
-struct PublishFailed: DiagnosticError {
+struct PublishCommandError: DiagnosticError {
     let diagnostic: Diagnostic
 }

@@ -32,7 +32,7 @@ package func decodeNotificationLine(
         if !fields.signed {
             let claims = JWSVerifier.Claims(
                 signedDate: fields.signedDate, bundleID: fields.bundleID, appAppleID: fields.appAppleID, kind: .notification)
-            do throws(SignatureFailure) {
+            do throws(SignatureError) {
                 // V1 bodies name no app the way V2 payloads do: only V2 is held to --bundle-id.
                 try verifier.countDecoded(claims: fields.notificationType != nil ? claims : nil)
             } catch {

@@ -4,7 +4,7 @@ import Support
 /// so far went.
 ///
 /// The previous report is untouched.
-package struct ReportRunFailure: DiagnosticError {
+package struct ReportRunError: DiagnosticError {
     package var underlying: any Error
     package var destination: String
     package var rejectsFile: String?
