@@ -1,6 +1,8 @@
+import Support
+
 /// A record of fixed size with a 64-bit key, as a file of them sorted holds it: ordered by key
 /// first (`<`), so that all records of a key lie together.
-package protocol FixedRecord: Sendable, Comparable {
+protocol FixedRecord: Sendable, Comparable {
     /// Bytes a record takes in the file.
     static var size: Int { get }
     var key: UInt64 { get }
@@ -13,12 +15,12 @@ package protocol FixedRecord: Sendable, Comparable {
 ///
 /// Written whole by `write` (a new file, then renamed into place), or `merged` with a few more
 /// records in one sequential pass; never changed in place.
-package struct SortedRecords<Record: FixedRecord>: Sendable {
-    package let path: String
-    @usableFromInline let mapped: MappedFile?
+struct SortedRecords<Record: FixedRecord>: Sendable {
+    let path: String
+    let mapped: MappedFile?
 
     /// Maps `path` (an empty or missing file holds no record).
-    package init(path: String) throws {
+    init(path: String) throws {
         self.path = path
         mapped = FileSystem.kind(path) == .regularFile ? try MappedFile(path: path) : nil
         guard (mapped?.bytes.count ?? 0) % Record.size == 0 else {
@@ -26,16 +28,16 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
         }
     }
 
-    @inlinable package var count: Int { (mapped?.bytes.count ?? 0) / Record.size }
+    var count: Int { (mapped?.bytes.count ?? 0) / Record.size }
 
     /// The record at `index`, which must be below `count`.
-    @inlinable package func record(_ index: Int) -> Record {
+    func record(_ index: Int) -> Record {
         guard let base = mapped?.bytes.baseAddress else { preconditionFailure("a record of a file that holds none") }
         return Record(loading: base + index * Record.size)
     }
 
     /// Every record whose key is `key`, in file order.
-    @inlinable package func records(_ key: UInt64) -> [Record] {
+    func records(_ key: UInt64) -> [Record] {
         var low = 0
         var high = count
         while low < high {
@@ -54,13 +56,13 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
     }
 
     /// Writes `records`, sorted here in place, as a new file at `path`.
-    @inlinable package static func write(_ records: inout [Record], to path: String) throws {
+    static func write(_ records: inout [Record], to path: String) throws {
         records.sort()
         try write(sorted: records, to: path)
     }
 
     /// This file's records and `more`, in order, as a new file at `path`: one pass over this file.
-    @inlinable package func merged(with more: [Record], to path: String) throws {
+    func merged(with more: [Record], to path: String) throws {
         let extra = more.sorted()
         let writer = try AtomicFileWriter(path: path, ownerOnly: true)
         var next = 0
@@ -83,13 +85,13 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
         try writer.commit()
     }
 
-    @inlinable static func write(sorted records: [Record], to path: String) throws {
+    static func write(sorted records: [Record], to path: String) throws {
         let writer = try AtomicFileWriter(path: path, ownerOnly: true)
         for record in records { try append(record, to: writer) }
         try writer.commit()
     }
 
-    @inlinable static func append(_ record: Record, to writer: AtomicFileWriter) throws {
+    static func append(_ record: Record, to writer: AtomicFileWriter) throws {
         let start = writer.buffer.count
         writer.buffer.append(contentsOf: repeatElement(0, count: Record.size))
         writer.buffer.withUnsafeMutableBytes { bytes in
@@ -99,9 +101,9 @@ package struct SortedRecords<Record: FixedRecord>: Sendable {
     }
 }
 
-package struct SortedRecordsError: DiagnosticError {
-    package var path: String
-    package var problem: String
+struct SortedRecordsError: DiagnosticError {
+    var path: String
+    var problem: String
 
-    package var diagnostic: Diagnostic { Diagnostic(problem, file: path) }
+    var diagnostic: Diagnostic { Diagnostic(problem, file: path) }
 }
