@@ -7,9 +7,9 @@ import Support
 public func fuzzJournal(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     do {
-        let event = try ConsumptionJournal.event(bytes)
+        let event = try JournalLine.event(bytes)
         var line = Array(event.line.utf8.dropLast())
-        let again = try line.withUnsafeMutableBytes { try ConsumptionJournal.event(UnsafeRawBufferPointer($0)) }
+        let again = try line.withUnsafeMutableBytes { try JournalLine.event(UnsafeRawBufferPointer($0)) }
         precondition(again.notificationUUID == event.notificationUUID && again.state == event.state, "a line reads back")
     } catch let error as JSONError {
         precondition(!error.reason.isEmpty, "a refused line says why")

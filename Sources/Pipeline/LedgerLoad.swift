@@ -16,7 +16,13 @@ package struct LedgerLoad: Sendable {
     /// What the run should say on stderr but does not stop for: the record of verified files,
     /// and values Apple added after this version (known from the counts, so a ledger read back
     /// from a snapshot says them too).
-    package var warnings: [String] { recordWarnings + appStore.input.counts.newValueWarnings }
+    package var warnings: [Diagnostic] {
+        (recordWarnings + appStore.input.counts.newValueWarnings).map { Diagnostic.warning($0) }
+    }
+    /// Transaction histories cut short, one warning each: a report and `validate` name them.
+    package var incompleteHistories: [Diagnostic] {
+        appStore.input.counts.incompleteHistories.map { Diagnostic.warning($0) }
+    }
     private var recordWarnings: [String] = []
 
     /// What decides what the ledger answers.

@@ -1,9 +1,20 @@
-/// What stopped a command, and where: the one place an error is put into words for a person.
+/// What stopped a command, or what it says and goes on: the one place an error or a warning
+/// is put into words for a person.
 ///
-/// Rendered the way compilers write theirs, `path:line: error: message` (`path: error: ...` for a
-/// file as a whole, `error: ...` for what no file is to blame for), so an editor or a terminal
-/// jumps to the line. The stage errors carry one instead of formatting themselves.
+/// An error is rendered the way compilers write theirs, `path:line: error: message` (`path:
+/// error: ...` for a file as a whole, `error: ...` for what no file is to blame for), so an
+/// editor or a terminal jumps to the line. A warning starts `warning:` (docs/contract.md), its
+/// place after it. The stage errors carry one instead of formatting themselves; the stages
+/// collect warnings as diagnostics, and each command prints them in one place.
 package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    package enum Severity: String, Sendable, Hashable {
+        /// The command stopped for it.
+        case error
+        /// The command went on; the person should know.
+        case warning
+    }
+
+    package var severity = Severity.error
     /// The file to blame; nil when it is not one file (an option, a database, the network).
     package var file: String?
     /// The line in `file`, from 1; 0 for the file as a whole.
@@ -23,6 +34,13 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.notes = notes
     }
 
+    /// What a run says and does not stop for, with the place it is about when there is one.
+    package static func warning(_ message: String, file: String? = nil, line: Int = 0) -> Diagnostic {
+        var diagnostic = Diagnostic(message, file: file, line: line)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
     /// What any error says, as a diagnostic: its own when it has one, else its text.
     package static func of(_ error: any Error) -> Diagnostic {
         switch error {
@@ -38,8 +56,12 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String {
-        let error = location.map { "\($0): error: \(message)" } ?? "error: " + message
-        return (context + [error] + notes).joined(separator: "\n")
+        let said =
+            switch severity {
+            case .error: location.map { "\($0): error: \(message)" } ?? "error: " + message
+            case .warning: "warning: " + (location.map { "\($0): " } ?? "") + message
+            }
+        return (context + [said] + notes).joined(separator: "\n")
     }
 }
 

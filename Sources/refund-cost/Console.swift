@@ -99,3 +99,9 @@ enum Format {
         text + String(repeating: " ", count: max(2, width - text.count))
     }
 }
+
+/// What a run said but did not stop for, on standard error: the one place warnings are printed
+/// (each starts `warning:`, docs/contract.md), whatever the command and `--quiet`.
+func printWarnings(_ warnings: [Diagnostic]) {
+    for warning in warnings { writeStandardError(warning.description + "\n") }
+}

@@ -206,6 +206,14 @@ struct DataOptions {
         return options
     }
 
+    /// The run of a command without a window (`validate`, `explain`, `export-access`): all of
+    /// time, as of `--as-of` or else everything.
+    func runOptionsOverAllTime() -> RunOptions {
+        runOptions(
+            window: ReportWindow(start: .earliestAccepted, end: Self.everything, label: "all"),
+            asOfDefault: Self.everything)
+    }
+
     /// An output file may not lie inside `--data`: it would replace an input, or be read as one
     /// by the next run.
     static func checkOutside(_ path: String, option: Option<String>, data: String, arguments: ParsedArguments)

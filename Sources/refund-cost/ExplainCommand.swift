@@ -28,21 +28,14 @@ enum ExplainCommand: Command {
         let common = try DataOptions(arguments)
         let accountID = try arguments.required(account)
         try common.checkFolder(arguments)
-        let rejects = RejectLog()
+        let pipeline = Pipeline(common.runOptionsOverAllTime())
         // The account's rows of accounts.csv are part of its story: the records are kept.
-        let loaded = try LedgerLoad(
-            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects,
-            verifiedFiles: common.verifiedFilesRecord, keepingRecords: true)
-        let costs = try AccountCosts.collect(
-            accountID: accountID, layout: loaded.layout, ledger: loaded.ledger, rates: loaded.rates, grace: common.grace,
-            mapping: common.costColumns, rejects: rejects)
-        for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
-        let tally = rejects.tally
-        if RejectLimitError.exceeds(tally, common.maxRejects) {
-            throw RejectLimitError(
-                tally, maxRejects: common.maxRejects,
-                consequence: "No account is explained from data with rows left out, since its transactions may be among them.")
-        }
+        let loaded = try pipeline.load(keepingRecords: true)
+        let costs = try pipeline.account(accountID, loaded)
+        printWarnings(pipeline.warnings)
+        try pipeline.refuseBeyondLimit(
+            consequence: "No account is explained from data with rows left out, since its transactions may be among them.")
+        let tally = pipeline.rejects.tally
         let links = loaded.appStore.accountLinks
         if loaded.ledger.accountIndex[accountID] == nil, costs.rows == 0, !links.contains(where: { $0.accountID == accountID }) {
             writeStandardError(AccountStory.unknown(accountID, ledger: loaded.ledger, links: links))
@@ -50,8 +43,9 @@ enum ExplainCommand: Command {
         }
         print(AccountStory.text(for: accountID, ledger: loaded.ledger, links: links, rejects: tally), terminator: "")
         print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
-        if !costs.billFiles.isEmpty {
-            let files = costs.billFiles.map { HumanText.relative($0, to: common.data) }.joined(separator: ", ")
+        let billFiles = loaded.layout.costFiles.filter(FocusPoolFile.isPoolFile)
+        if !billFiles.isEmpty {
+            let files = billFiles.map { HumanText.relative($0, to: common.data) }.joined(separator: ", ")
             print(
                 "\nThe data holds a FOCUS bill (\(files)): these sums are the rows' own cost; the account's shares of the "
                     + "bill are in the report (run refund-cost report), since a share is known only once all usage is counted.")

@@ -32,16 +32,12 @@ enum ExportAccessCommand: Command {
         let out = try arguments.required(Self.out)
         try DataOptions.checkOutside(out, option: Self.out, data: common.data, arguments: arguments)
         try common.checkFolder(arguments)
-        let rejects = RejectLog()
-        let loaded = try LedgerLoad(
-            data: common.data, options: common.ledgerOptions(asOfDefault: DataOptions.everything), rejects: rejects,
-            verifiedFiles: common.verifiedFilesRecord)
-        for warning in loaded.warnings { writeStandardError("warning: \(warning)\n") }
+        let pipeline = Pipeline(common.runOptionsOverAllTime())
+        let loaded = try pipeline.load()
+        printWarnings(pipeline.warnings)
         // Checked before anything is written: a timeline from data with rows left out is not written at all.
-        let tally = rejects.tally
-        if RejectLimitError.exceeds(tally, common.maxRejects) {
-            throw RejectLimitError(tally, maxRejects: common.maxRejects, consequence: "Nothing was written to \(out).")
-        }
+        try pipeline.refuseBeyondLimit(consequence: "Nothing was written to \(out).")
+        let tally = pipeline.rejects.tally
         try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
         if !common.quiet {
             print("wrote \(out): \(Format.count(loaded.ledger.accounts.count)) accounts")

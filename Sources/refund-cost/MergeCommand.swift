@@ -16,7 +16,7 @@ enum MergeCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments)
         let partials = try SettleCommand.partialFiles(try arguments.required(DistributedHelp.partials))
-        let outcome = try DistributedRun.merge(
+        let outcome = DistributedRun.merge(
             options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
         return try ReportCommand.printOutcome(outcome, options: options, quiet: quiet)
     }

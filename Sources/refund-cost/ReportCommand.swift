@@ -88,17 +88,17 @@ enum ReportCommand: Command {
         }
         options.endsProcess = true
         let progress = ProgressLine(quiet: quiet)
-        let outcome = try ReportRun.execute(options) { step in
+        let outcome = ReportRun.execute(options) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
         let status = try printOutcome(outcome, options: options, quiet: quiet)
-        guard status == 0, let publishTo else { return status }
+        guard status == 0, let publishTo, let folder = outcome.written?.folder else { return status }
         do {
-            let published = try PublishCommand.publish(outcome.folder, to: publishTo)
+            let published = try PublishCommand.publish(folder, to: publishTo)
             if !quiet { print(published) }
         } catch {
             writeStandardError(
-                "\(error)\nThe report in \(outcome.folder)/ is written; publish it again with refund-cost publish --report \(outcome.folder) --database URL\n"
+                "\(error)\nThe report in \(folder)/ is written; publish it again with refund-cost publish --report \(folder) --database URL\n"
             )
             return 1
         }
@@ -125,21 +125,31 @@ enum ReportCommand: Command {
     /// signatures and the speed; or why nothing was written.
     static func printOutcome(_ outcome: ReportOutcome, options: RunOptions, quiet: Bool) throws -> Int32 {
         let window = options.window
-        for warning in outcome.warnings + outcome.incompleteHistories { writeStandardError("warning: \(warning)\n") }
-        if outcome.failedOnRejects {
+        printWarnings(outcome.warnings)
+        let written: ReportWritten
+        switch outcome {
+        case .failed(let diagnostic):
+            writeStandardError(diagnostic.description + "\n")
+            return 1
+        case .refused(let refused):
             let verdict = RejectLimitError(
-                outcome.rejects, maxRejects: options.maxRejects,
+                refused.reading.rejects, maxRejects: options.maxRejects,
                 consequence:
-                    "The previous report in \(outcome.folder)/, if any, is unchanged; every rejected line is in \(outcome.rejectsFile)."
+                    "The previous report in \(refused.folder)/, if any, is unchanged; every rejected line is in \(refused.rejectsFile)."
             )
             writeStandardError(verdict.description + "\n")
             return 1
+        case .succeeded(let report):
+            written = report
         }
-        guard let figures = outcome.figures, let conservation = outcome.conservation else { return 1 }
+        let figures = written.figures
+        let conservation = written.conservation
+        let reading = written.reading
+        let wholeFiles = RejectAdvice.wholeFileLines(reading.completeness.wholeFiles).map { Diagnostic.warning($0) }
         // Quiet: where the report is, nothing else (warnings still go to stderr).
         if quiet {
-            for line in RejectAdvice.wholeFileLines(outcome.completeness.wholeFiles) { writeStandardError("warning: \(line)\n") }
-            print("\(outcome.folder)/")
+            printWarnings(wholeFiles)
+            print("\(written.folder)/")
             return 0
         }
         let all = figures.total
@@ -153,7 +163,7 @@ enum ReportCommand: Command {
                 change.map { $0.words(amount: { "\($0) \(currency)" }, monthName: $0.monthName) } ?? noEarlier
             print("  " + Format.padRight(label, 21) + text + "; " + moved)
         }
-        print("refund-cost report \(window.label): \(outcome.folder)/")
+        print("refund-cost report \(window.label): \(written.folder)/")
         line("cost served", "\(try all.classes.total()) \(currency)", changes?.costServed)
         line(
             "refunded", "\(all.refundedAmount) \(currency), \(Format.count(all.refunds)) refund\(all.refunds == 1 ? "" : "s")",
@@ -180,28 +190,28 @@ enum ReportCommand: Command {
             }
         }
         print("  \(conservation.sentence(currency: currency))")
-        let earlier = outcome.filesVerifiedEarlier
+        let earlier = reading.filesVerifiedEarlier
         print(
-            "  \(outcome.signatures.sentence)"
+            "  \(reading.signatures.sentence)"
                 + (earlier > 0 ? " (The signatures of \(earlier) files verified by an earlier run were not checked again.)" : ""))
-        if outcome.rejects.rows > 0 {
+        if reading.rejects.rows > 0 {
             print(
-                "  \(Format.count(outcome.rejects.rows)) rejected rows (within --max-rejects \(options.maxRejects)), see rejects.csv"
+                "  \(Format.count(reading.rejects.rows)) rejected rows (within --max-rejects \(options.maxRejects)), see rejects.csv"
             )
         }
         let speed =
-            outcome.costSeconds > 0
-            ? " in \(Format.seconds(outcome.costSeconds)) "
-                + "(\(Format.count(Int(Double(outcome.costRows) / outcome.costSeconds))) rows/s, "
-                + "\(Format.rate(Double(outcome.costBytes) / 1e6 / outcome.costSeconds)) MB/s)"
+            reading.costSeconds > 0
+            ? " in \(Format.seconds(reading.costSeconds)) "
+                + "(\(Format.count(Int(Double(reading.costRows) / reading.costSeconds))) rows/s, "
+                + "\(Format.rate(Double(reading.costBytes) / 1e6 / reading.costSeconds)) MB/s)"
             : " (read by the partials)"
         print(
-            "  \(Format.count(outcome.costRows)) cost rows, \(Format.megabytes(outcome.costBytes))\(speed); total \(Format.seconds(outcome.totalSeconds)), "
+            "  \(Format.count(reading.costRows)) cost rows, \(Format.megabytes(reading.costBytes))\(speed); total \(Format.seconds(written.totalSeconds)), "
                 + "peak memory \(Format.megabytes(Clock.peakResidentBytes()))")
-        print("  \(outcome.completeness.sentence)")
-        print("  open \(outcome.folder)/report.html")
+        print("  \(reading.completeness.sentence)")
+        print("  open \(written.folder)/report.html")
         // A close that left a file out says so last, where a person looks.
-        for line in RejectAdvice.wholeFileLines(outcome.completeness.wholeFiles) { print("warning: " + line) }
+        for warning in wholeFiles { print(warning.description) }
         return 0
     }
 

@@ -99,7 +99,7 @@ enum RespondCommand: Command {
             return 0
         }
         if let note = outcome.note { writeStandardError("refund-cost respond: \(note)\n") }
-        for warning in outcome.warnings { writeStandardError("warning: \(warning)\n") }
+        printWarnings(outcome.warnings)
         if let unauthorized = outcome.unauthorized {
             writeStandardError(Diagnostic("\(unauthorized)").description + "\n")
             return 1

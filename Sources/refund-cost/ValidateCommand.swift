@@ -46,28 +46,23 @@ enum ValidateCommand: Command {
         }
         try common.checkFolder(arguments)
         let progress = ProgressLine(quiet: common.quiet)
-        let ledgerOptions = common.ledgerOptions(asOfDefault: DataOptions.everything)
-        let loaded = try LedgerLoad(
-            data: common.data, options: ledgerOptions, rejects: rejects, verifiedFiles: common.verifiedFilesRecord
-        ) { bytes, lines in
-            progress.advance(toBytes: bytes, rows: lines, file: "notifications and history", unit: "lines")
+        let options = common.runOptionsOverAllTime()
+        let pipeline = Pipeline(options, rejects: rejects)
+        let loaded = try pipeline.load { step in
+            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
         // Cost files go through exactly the reader and checks `report` uses, over all time, so
         // the two commands agree on every row; no row is attributed.
         let started = Clock.monotonicSeconds()
-        let reading = try ParallelCostReading.run(
-            files: loaded.layout.costFiles, root: common.data, mapping: common.costColumns, template: nil,
-            threads: common.threads, checkingRates: loaded.rates,
-            progress: { bytes, rows in progress.advance(toBytes: bytes, rows: rows, file: "costs") })
-        let seconds = Clock.monotonicSeconds() - started
-        for reject in reading.headerRejects + reading.rowRejects { try rejects.record(reject) }
-        try rejects.commit()
-        for warning in loaded.warnings + loaded.appStore.input.counts.incompleteHistories {
-            writeStandardError("warning: \(warning)\n")
+        let reading = try pipeline.check(loaded) { step in
+            progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
+        let seconds = Clock.monotonicSeconds() - started
+        try rejects.commit()
+        printWarnings(pipeline.warnings)
 
         printCostFiles(reading.summaries, data: common.data)
-        LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: ledgerOptions.asOf)
+        LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: options.asOf)
         try printCostTotals(reading.summaries, seconds: seconds, total: progress.elapsed)
         if let allocation = reading.allocation { printBill(allocation) }
         return try report(

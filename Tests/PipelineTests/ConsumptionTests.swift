@@ -105,7 +105,7 @@ struct ConsumptionTests {
         #expect(leak["access_end"] == "2026-10-04T00:00:00.000Z")
         #expect(leak["notified_at"] == "2026-10-04T00:00:00.000Z")
         #expect(leak["cost_beyond_grace"] == "0.100000")
-        #expect(result.outcome.conservation?.holds == true)
+        #expect(result.outcome.conservation.holds)
     }
 
     @Test func fourThousandOfFiveThousandCreditsIsEightyPercent() throws {

@@ -41,7 +41,7 @@ struct HeadlineChangeTests {
 
     @Test func theMonthBeforeIsWorkedOutFromTheSameData() throws {
         let result = try runReport(try twoMonths())
-        let figures = try #require(result.outcome.figures)
+        let figures = result.outcome.figures
         let previous = try #require(figures.previousMonth)
         #expect(previous.month.description == "2026-09")
         #expect(previous.costServed == (try Money.parse("2.75")))

@@ -19,8 +19,8 @@ struct ParallelReadingTests {
             let out = try TestFiles.temporaryDirectory("threads-\(threads)")
             var options = try reportOptions(data: root, out: out, window: window)
             options.threads = threads
-            let outcome = try ReportRun.execute(options)
-            #expect(!outcome.readSequentially)
+            let outcome = try #require(ReportRun.execute(options).written)
+            #expect(!outcome.reading.readSequentially)
             texts.append(try (ReportFiles.csvNames + ["rejects.csv"]).map { try TestFiles.read(outcome.folder + "/" + $0) })
         }
         #expect(texts[0] == texts[1])
@@ -39,9 +39,9 @@ struct ParallelReadingTests {
         let window = try #require(ReportWindow(month: "2026-10"))
         var options = try reportOptions(data: root, out: try TestFiles.temporaryDirectory("out"), window: window)
         options.threads = 2
-        let outcome = try ReportRun.execute(options)
-        #expect(outcome.readSequentially)
+        let outcome = try #require(ReportRun.execute(options).written)
+        #expect(outcome.reading.readSequentially)
         // The late 5.00 repeats r7 with other content: it is dropped, 3000 x 0.01 stay.
-        #expect(try #require(outcome.figures?.summary.last).classes[.unlinked] == Money(nanos: 30_000_000_000))
+        #expect(try #require(outcome.figures.summary.last).classes[.unlinked] == Money(nanos: 30_000_000_000))
     }
 }

@@ -107,7 +107,7 @@ struct ReportScenarioTests {
                     "cost": "1.000000",
                 ]
             ])
-        #expect(result.outcome.conservation?.holds == true)
+        #expect(result.outcome.conservation.holds)
     }
 
     @Test func familyExitWithoutADateLeaksForThreePeriods() throws {
@@ -273,7 +273,7 @@ struct ReportScenarioTests {
         let result = try runReport(try fixture.write())
         // 10.00 EUR x 1.10 on Oct 6 = 11.00 USD, on top of the 1.00 USD unlinked.
         #expect(try result.summary("")["cost_unlinked"] == "12.000000")
-        let conservation = try #require(result.outcome.conservation)
+        let conservation = result.outcome.conservation
         #expect(conservation.byCurrency.map(\.currency.description) == ["EUR", "USD"])
         #expect(conservation.byCurrency.first?.classes == Money(nanos: 10_000_000_000))
     }
@@ -282,19 +282,15 @@ struct ReportScenarioTests {
         var fixture = familyRefundMonth()
         fixture.rates = "date,currency,rate\n2026-10-05,EUR,1.10\n"
         fixture.cost("anon", at: t0 + 5 * d, "10.00", currency: "GBP")
-        do {
-            _ = try runReport(try fixture.write())
+        guard case .failed(let failure) = try reportOutcome(try fixture.write()) else {
             Issue.record("a missing rate must stop the run")
-        } catch let failure as ReportRunError {
-            let gbp = try #require(CurrencyCode(validating: "GBP"))
-            let october6 = try #require(CivilDate(year: 2026, month: 10, day: 6))
-            let atRow = try #require(failure.underlying as? CostRowError)
-            #expect(atRow.underlying as? ConversionError == .missingRate(currency: gbp, date: october6, report: .usd))
-            #expect(failure.description.contains("costs/costs.csv:"))
-            #expect(failure.description.contains("no exchange rate for GBP on or before 2026-10-06"))
-            #expect(failure.description.contains("add a row '2026-10-06,GBP,RATE' to fx.csv"))
-            #expect(failure.description.contains("is unchanged"))
+            return
         }
+        // The row that needs the rate, what is missing, what to add, and that nothing changed.
+        #expect(failure.file?.hasSuffix("/costs/costs.csv") == true && failure.line > 1, "\(failure)")
+        #expect(failure.description.contains("no exchange rate for GBP on or before 2026-10-06"))
+        #expect(failure.description.contains("add a row '2026-10-06,GBP,RATE' to fx.csv"))
+        #expect(failure.description.contains("is unchanged"))
     }
 }
 
@@ -313,21 +309,24 @@ struct ReportFolderTests {
         let root = try fixture.write()
         let out = try TestFiles.temporaryDirectory("out")
         let window = try #require(ReportWindow(month: "2026-10"))
-        let good = try ReportRun.execute(try reportOptions(data: root, out: out, window: window))
+        let good = try #require(ReportRun.execute(try reportOptions(data: root, out: out, window: window)).written)
         let before = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
         #expect(before.count == ReportFiles.csvNames.count + 3)
         // The same month again, now with a bad cost row: the previous report stays byte for byte.
         try TestFiles.write(fixture.costs + "yesterday,p,compute,1.00,USD,,\n", to: root + "/costs/costs.csv")
-        let bad = try ReportRun.execute(try reportOptions(data: root, out: out, window: window))
-        #expect(bad.failedOnRejects)
+        let bad = ReportRun.execute(try reportOptions(data: root, out: out, window: window))
+        guard case .refused(let refused) = bad else {
+            Issue.record("more rejects than --max-rejects must refuse the report")
+            return
+        }
+        #expect(refused.rejectsFile == out + "/2026-10.rejects.csv" && refused.reading.rejects.rows == 1)
         let after = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
         #expect(after.map(\.0) == before.map(\.0) && after.map(\.1) == before.map(\.1))
         #expect(try TestFiles.read(out + "/2026-10.rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))
         // Within --max-rejects the report is written, the reject listed in it, and the stale file gone.
         var tolerant = try reportOptions(data: root, out: out, window: window)
         tolerant.maxRejects = 1
-        let written = try ReportRun.execute(tolerant)
-        #expect(!written.failedOnRejects)
+        #expect(ReportRun.execute(tolerant).written != nil)
         #expect(try TestFiles.read(out + "/2026-10/rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))
         #expect(try FileSystem.list(out).map(\.name) == ["2026-10"])
     }

@@ -10,7 +10,7 @@ import Synthetic
 /// Runs the real report on a fixture folder and reads its CSV files back by column name.
 struct ReportResult {
     let folder: String
-    let outcome: ReportOutcome
+    let outcome: ReportWritten
 
     func rows(_ file: String) throws -> [[String: String]] {
         let path = folder + "/" + file
@@ -47,14 +47,24 @@ struct ReportResult {
 func runReport(
     _ root: String, month: String = "2026-10", asOf: Int64? = nil, grace: TimeSpan = .hours(1), label: String = #function
 ) throws -> ReportResult {
+    switch try reportOutcome(root, month: month, asOf: asOf, grace: grace, label: label) {
+    case .succeeded(let written): return ReportResult(folder: written.folder, outcome: written)
+    case .refused(let refused): throw MissingInReport("the report was refused: \(refused.reading.rejects.rows) rows rejected")
+    case .failed(let diagnostic): throw MissingInReport("the report failed: \(diagnostic)")
+    }
+}
+
+/// How the real report of a fixture folder ended, whichever way.
+func reportOutcome(
+    _ root: String, month: String = "2026-10", asOf: Int64? = nil, grace: TimeSpan = .hours(1), label: String = #function
+) throws -> ReportOutcome {
     let out = try TestFiles.temporaryDirectory(label + "-out")
     guard let window = ReportWindow(month: month) else { throw MissingInReport("'\(month)' is not a month") }
     // The data is signed with a test chain whose root lies beside it (fixtures and Data/sample).
     var options = try reportOptions(data: root, out: out, window: window)
     if let asOf { options.asOf = Timestamp(milliseconds: asOf) }
     options.grace = grace
-    let outcome = try ReportRun.execute(options)
-    return ReportResult(folder: outcome.folder, outcome: outcome)
+    return ReportRun.execute(options)
 }
 
 /// What a test expected in a report and did not find: the test fails with this message (the

@@ -1,6 +1,28 @@
 import Ingest
 import Support
 
+/// What the journal of `respond` says about one request, as a report reads it (the journal
+/// itself is respond's): its last event, and the first answer Apple took.
+package struct JournalEntry: Sendable, Hashable {
+    /// The last event's state (`sent`, `refused`, `failed`, `skipped`, `missed`, `sending`).
+    package var state: JournalEvent.State
+    package var lastAt: Timestamp
+    package var appleErrorCode: Int?
+    /// When the first answer Apple took went out, and the `refundPreference` it sent.
+    package var sentAt: Timestamp?
+    package var sentPreference: RefundPreference?
+
+    package init(
+        state: JournalEvent.State, lastAt: Timestamp, appleErrorCode: Int?, sentAt: Timestamp?, sentPreference: RefundPreference?
+    ) {
+        self.state = state
+        self.lastAt = lastAt
+        self.appleErrorCode = appleErrorCode
+        self.sentAt = sentAt
+        self.sentPreference = sentPreference
+    }
+}
+
 /// What the journal of `respond` says about one request: its last state, when it was
 /// answered, and whether that was inside Apple's 12 hours from the request's signing.
 package struct ConsumptionAnswered: Sendable, Hashable {
@@ -13,33 +35,23 @@ package struct ConsumptionAnswered: Sendable, Hashable {
     /// The `refundPreference` of the answer Apple took (nil when none was sent).
     package var sentPreference: RefundPreference?
 
-    /// The journal's word on every request of `figures`.
-    static func attach(_ journal: ConsumptionJournal, to requests: inout [ConsumptionFigure]) {
-        for index in requests.indices {
-            let uuid = requests[index].notificationUUID
-            let deadline = requests[index].respondBy
-            guard let latest = journal.latest[uuid] else {
-                requests[index].answered = ConsumptionAnswered(
-                    state: "none", answeredAt: nil, inTime: false, appleErrorCode: nil, sentPreference: nil)
-                continue
-            }
-            let sent = journal.firstSent[uuid]
-            let answeredAt = sent?.at ?? (latest.state == .refused ? latest.at : nil)
-            requests[index].answered = ConsumptionAnswered(
-                state: latest.state.rawValue, answeredAt: answeredAt, inTime: sent.map { $0.at <= deadline } ?? false,
-                appleErrorCode: latest.appleErrorCode,
-                sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)))
+    /// The word of `entry` (nil: the journal never named the request) on a request due at `respondBy`.
+    init(_ entry: JournalEntry?, respondBy: Timestamp) {
+        guard let entry else {
+            self.init(state: "none", answeredAt: nil, inTime: false, appleErrorCode: nil, sentPreference: nil)
+            return
         }
+        self.init(
+            state: entry.state.rawValue, answeredAt: entry.sentAt ?? (entry.state == .refused ? entry.lastAt : nil),
+            inTime: entry.sentAt.map { $0 <= respondBy } ?? false, appleErrorCode: entry.appleErrorCode,
+            sentPreference: entry.sentPreference)
     }
-}
 
-extension ReportFigures {
-    /// Adds the journal's word to every consumption request (`report --journal`), and what
-    /// answering earned.
-    package mutating func attach(journal: ConsumptionJournal) throws {
-        ConsumptionAnswered.attach(journal, to: &consumption)
-        journalRead = true
-        answering = try AnsweringFigure(consumption)
-        counts = FigureCounts(self)
+    package init(state: String, answeredAt: Timestamp?, inTime: Bool, appleErrorCode: Int?, sentPreference: RefundPreference?) {
+        self.state = state
+        self.answeredAt = answeredAt
+        self.inTime = inTime
+        self.appleErrorCode = appleErrorCode
+        self.sentPreference = sentPreference
     }
 }

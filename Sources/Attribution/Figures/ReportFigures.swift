@@ -5,49 +5,53 @@ import Support
 /// Everything the output files and the page show, worked out once from the ledger and the
 /// attribution totals: what the attribution stage hands the report stage.
 ///
-/// Every row carries the facts it prints, so the report stage never needs the ledger.
+/// Every row carries the facts it prints, so the report stage never needs the ledger. Built
+/// once, with everything it shows (the bill's outcome, the journal's word): never changed after.
 package struct ReportFigures: Sendable {
-    package var window: ReportWindow
+    package private(set) var window: ReportWindow
     /// The App Store data known at this time decided the figures (the ledger's as-of time).
-    package var asOf: Timestamp
-    package var currency: CurrencyCode
-    package var products: ProductIndex
+    package private(set) var asOf: Timestamp
+    package private(set) var currency: CurrencyCode
+    package private(set) var products: ProductIndex
     /// What the figures are worked out from; the report reads the figures only.
-    var totals: AttributionTotals
+    private(set) var totals: AttributionTotals
     /// Cost by month and class up to the window's end (`trend.csv`).
-    package var trend: [TrendFigure] = []
+    package private(set) var trend: [TrendFigure] = []
     /// Rows and cost per day, category and class of the window (`cost_by_day.csv`).
-    package var costByDay: [CostByDayFigure] = []
+    package private(set) var costByDay: [CostByDayFigure] = []
     /// The cost rows per input currency and around the window (the reconciliation's inputs).
-    package var costRows: CostRowFigure
-    package var refunds: [RefundFigure] = []
+    package private(set) var costRows: CostRowFigure
+    package private(set) var refunds: [RefundFigure] = []
     /// One row per product with any figure, sorted by product id (the empty product first).
-    package var summary: [SummaryFigure] = []
+    package private(set) var summary: [SummaryFigure] = []
     /// All products together: what `totals.csv` and the page's headline show.
-    package var total = SummaryFigure(product: nil)
-    package var leaks: [LeakFigure] = []
-    package var subscriptionLosses: [SubscriptionLossFigure] = []
-    package var familyLinks: [FamilyLinkFigure] = []
-    package var familySpend: [FamilySpendFigure] = []
-    package var consumption: [ConsumptionFigure] = []
+    package private(set) var total = SummaryFigure(product: nil)
+    package private(set) var leaks: [LeakFigure] = []
+    package private(set) var subscriptionLosses: [SubscriptionLossFigure] = []
+    package private(set) var familyLinks: [FamilyLinkFigure] = []
+    package private(set) var familySpend: [FamilySpendFigure] = []
+    package private(set) var consumption: [ConsumptionFigure] = []
     /// The headline's figures for the month before the window; nil when there is none to compare with.
-    package var previousMonth: PreviousMonthFigure?
+    package private(set) var previousMonth: PreviousMonthFigure?
     /// What became of a FOCUS bill's pool rows; nil when the data has no bill.
-    package var allocation: PoolAllocation?
+    package private(set) var allocation: PoolAllocation?
     /// True when a journal of `respond` was read (`report --journal`): whether answers were sent is known.
-    package var journalRead = false
+    package private(set) var journalRead = false
     /// Every count the page, the console and run.json show, worked out once from the figures above.
-    package var counts = FigureCounts()
+    package private(set) var counts = FigureCounts()
     /// What answering refund requests earned, with `report --journal` (nil without).
-    package var answering: AnsweringFigure?
+    package private(set) var answering: AnsweringFigure?
     /// Transactions in the ledger and accounts holding them, for the page's footnote.
-    package var transactionCount: Int
-    package var accountCount: Int
+    package private(set) var transactionCount: Int
+    package private(set) var accountCount: Int
 
     package init(
         ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates, credits: CreditLedger,
-        draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(), policy: ConsumptionPolicy = ConsumptionPolicy()
+        draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(),
+        policy: ConsumptionPolicy = ConsumptionPolicy(),
+        allocation: PoolAllocation? = nil, journal: [String: JournalEntry]? = nil
     ) throws {
+        self.allocation = allocation
         self.totals = totals
         trend = try TrendFigure.all(totals, window: window)
         costByDay = CostByDayFigure.all(totals)
@@ -71,6 +75,15 @@ package struct ReportFigures: Sendable {
                     ledger: ledger, totals: totals, credits: credits, draws: draws, evidence: evidence, window: window,
                     policy: policy, rates: rates)
             })
+        if let journal {
+            // What respond did about each request, and what its answers earned (`report --journal`).
+            for index in consumption.indices {
+                consumption[index].answered = ConsumptionAnswered(
+                    journal[consumption[index].notificationUUID], respondBy: consumption[index].respondBy)
+            }
+            journalRead = true
+            answering = try AnsweringFigure(consumption)
+        }
         previousMonth = try PreviousMonthFigure.of(ledger: ledger, totals: totals, window: window, trend: trend, rates: rates)
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)
         summary = rows.filter { !$0.isEmpty }

@@ -25,20 +25,19 @@ package struct CostPartial: Sendable, Codable {
     /// Request ids settled in another partial that this one counted as repeats.
     package var seeded: Int
 
-    /// Reads `files` (all of them in one process; a group of whole files in a distributed run).
+    /// Reads `files` (all of them in one process; a group of whole files in a distributed run)
+    /// through the pipeline, whose log takes their rejects.
     ///
     /// With `recordClaims`, files are read in order on one thread, so that the first row of
     /// each id is the one claimed (the order the merge settles by).
     package static func run(
-        _ attributor: Attributor, files: [String], options: RunOptions, settings: PartialSettings, requestKey: SipHash,
+        _ pipeline: Pipeline, _ loaded: LedgerLoad, files: [String], settings: PartialSettings, requestKey: SipHash,
         seeds: [RequestEntry] = [], recordClaims: Bool = false,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
-        let reading = try ParallelCostReading.run(
-            files: files, root: options.data, mapping: options.costColumns, template: attributor,
-            threads: recordClaims ? 1 : options.threads,
-            registry: { RequestRegistry(hash: requestKey, seeds: seeds, recordsClaims: recordClaims) },
-            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
+        let reading = try pipeline.attribute(
+            loaded, with: pipeline.attributor(loaded), files: files, threads: recordClaims ? 1 : pipeline.options.threads,
+            registry: { RequestRegistry(hash: requestKey, seeds: seeds, recordsClaims: recordClaims) }, progress: progress)
         return CostPartial(settings: settings, files: files, reading: reading, seeded: seeds.count)
     }
 

@@ -24,10 +24,9 @@ package enum DistributedRun {
             try DecodedFiles.pieces(
                 paths.map(StepFiles.readDecoded), layout: try InputLayout(root: options.data), options: options.appStore)
         }
-        let snapshot = try LedgerSnapshot(
-            data: options.data, options: options.appStore, verifiedFiles: pieces == nil ? options.verifiedFilesRecord : nil,
-            decoded: pieces)
-        try refuseBeyondLimit(snapshot.rejects, options, consequence: "No snapshot was written to \(path).")
+        let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
+        let snapshot = try LedgerSnapshot(pipeline, decoded: pieces)
+        try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
         try StepFiles.write(snapshot, to: path)
         return snapshot
     }
@@ -44,16 +43,6 @@ package enum DistributedRun {
     package static func appStoreFiles(_ options: RunOptions) throws -> [(path: String, bytes: Int)] {
         let layout = try InputLayout(root: options.data)
         return (layout.notificationFiles + layout.transactionFiles).map { ($0, FileSystem.fileSize($0) ?? 0) }
-    }
-
-    /// The same count as `report`: the rows the rejects stand for.
-    static func refuseBeyondLimit(_ rejects: [Reject], _ options: RunOptions, consequence: String) throws {
-        let log = RejectLog()
-        for reject in rejects { try log.record(reject) }
-        let tally = log.tally
-        if RejectLimitError.exceeds(tally, options.maxRejects) {
-            throw RejectLimitError(tally, maxRejects: options.maxRejects, consequence: consequence)
-        }
     }
 
     /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`).
@@ -75,14 +64,13 @@ package enum DistributedRun {
             throw PoolsNeedOneProcessError(file: bill)
         }
         let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
+        // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
+        let pipeline = Pipeline(options)
+        for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
         let partial = try CostPartial.run(
-            ReportAssembly.attributor(try snapshot.load(), options), files: ordered, options: options,
-            settings: PartialSettings(snapshot: sha256, options: options),
+            pipeline, try snapshot.load(), files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
-        // Its own rows against the limit; the merge adds up every partial's and the snapshot's.
-        try refuseBeyondLimit(
-            snapshot.rejects + partial.reading.headerRejects + partial.reading.rowRejects, options,
-            consequence: "No partial was written to \(out).")
+        try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, to: out)
         return partial
     }
@@ -103,10 +91,8 @@ package enum DistributedRun {
     }
 
     /// Every output of `report` from the snapshot and the partials, into `OUT/LABEL/`.
-    package static func merge(_ options: RunOptions, snapshot path: String, partials paths: [String]) throws
-        -> ReportOutcome
-    {
-        try ReportRun.inOutputFolder(options) { folder, rejects, started in
+    package static func merge(_ options: RunOptions, snapshot path: String, partials paths: [String]) -> ReportOutcome {
+        ReportRun.inOutputFolder(options) { folder, rejects, started in
             let (snapshot, sha256) = try StepFiles.readSnapshot(path)
             try snapshot.check(options.appStore, data: options.data)
             let partials = try paths.map(StepFiles.readPartial)
@@ -120,15 +106,14 @@ package enum DistributedRun {
             let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
                 .reduce(0) { $0 + $1.count }
             guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
+            let pipeline = Pipeline(options, rejects: rejects)
             for reject in snapshot.rejects { try rejects.record(reject) }
             let loaded = try snapshot.load()
             let timings = ReportAssembly.Timings(
                 started: started, appStore: Clock.monotonicSeconds() - started, costRows: 0)
             return try ReportMerge.run(
-                loaded, attributor: ReportAssembly.attributor(loaded, options), appStoreInputs: snapshot.inputs,
-                partials: partials,
-                options: options, folder: folder,
-                rejects: rejects, timings: timings)
+                pipeline, loaded, appStoreInputs: snapshot.inputs, partials: partials, folder: folder,
+                warnings: loaded.warnings, timings: timings)
         }
     }
 }

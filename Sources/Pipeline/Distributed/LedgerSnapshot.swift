@@ -30,23 +30,19 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// their ids can be compared; drawn at random when the snapshot is made.
     package var requestKey: SipHash
 
-    /// Reads and verifies the App Store side of `data`.
-    package init(
-        data: String, options: LedgerLoad.Options, verifiedFiles: String? = nil, decoded: [DecodedPart]? = nil
-    ) throws {
-        let rejects = RejectLog(keepingAll: true)
-        let loaded = try LedgerLoad(
-            data: data, options: options, rejects: rejects, verifiedFiles: verifiedFiles, decoded: decoded,
-            keepingRecords: true)
-        self.options = options
+    /// Reads and verifies the App Store side of the pipeline's data (or keeps the pieces
+    /// `decoded` elsewhere); the pipeline's reject log must keep every reject.
+    package init(_ pipeline: Pipeline, decoded: [DecodedPart]? = nil) throws {
+        let loaded = try pipeline.load(keepingRecords: true, decoded: decoded)
+        options = pipeline.options.appStore
         layout = loaded.layout
         input = loaded.appStore.input
         accountLinks = loaded.appStore.accountLinks
         products = loaded.appStore.products
         rates = loaded.rates
         evidence = loaded.evidence
-        self.rejects = rejects.all ?? []
-        inputs = try loaded.appStoreInputRecords(root: data)
+        rejects = pipeline.rejects.all ?? []
+        inputs = try loaded.appStoreInputRecords(root: pipeline.options.data)
         requestKey = .randomlyKeyed()
     }
 

@@ -8,20 +8,21 @@ import Support
 /// file once and computed alike, merged in file order and assembled as one process would.
 package enum ReportMerge {
     /// Merges `partials` (which must hold every cost file of the layout once, with duplicates
-    /// across them settled); rejects of the App Store side are already in `rejects`.
-    ///
-    /// `attributor` is the partials' (building one indexes every transaction: it is built once).
+    /// across them settled) and assembles the report; rejects of the App Store side are
+    /// already in the pipeline's log, the partials' follow them as one reading lists them
+    /// (every unusable header first, then the rows).
     package static func run(
-        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], partials: [CostPartial],
-        options: RunOptions,
-        folder: OutputFolder, rejects: RejectLog, timings: ReportAssembly.Timings
+        _ pipeline: Pipeline, _ loaded: LedgerLoad, appStoreInputs: [InputFileRecord], partials: [CostPartial],
+        folder: OutputFolder, warnings: [Diagnostic], timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
-        // Header rejects of every partial first, then rows, as one reading lists them.
+        // The partials' attributor, built once (building one indexes every transaction).
+        let attributor = pipeline.attributor(loaded)
         let costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: attributor.emptyCopy().totals)
+        try pipeline.record(costs)
         return try ReportAssembly.run(
-            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: options, folder: folder,
-            rejects: rejects, timings: timings)
+            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: pipeline.options,
+            folder: folder, rejects: pipeline.rejects, warnings: warnings, timings: timings)
     }
 
     /// The partials by their first file, after checking that together they hold every cost

@@ -11,37 +11,26 @@ package struct ConsumptionAnswers {
     /// Each request's transaction type, for Apple's rules on the percentage.
     package var types: [String: ProductType]
     package var rejects: RejectTally
-    package var warnings: [String]
+    package var warnings: [Diagnostic]
     /// Notifications signed after the as-of time, not read (a request among them is not open yet).
     package var signedLater: Int
 
     package static func compute(_ options: RunOptions) throws -> ConsumptionAnswers {
-        let rejects = RejectLog()
-        let loaded = try LedgerLoad(
-            data: options.data, options: options.appStore, rejects: rejects, verifiedFiles: options.verifiedFilesRecord)
-        var attributor = ReportAssembly.attributor(loaded, options)
-        let reading = try ParallelCostReading.run(
-            files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: attributor,
-            threads: options.threads)
-        for reject in reading.headerRejects + reading.rowRejects { try rejects.record(reject) }
-        let tally = rejects.tally
-        if RejectLimitError.exceeds(tally, options.maxRejects) {
-            throw RejectLimitError(
-                tally, maxRejects: options.maxRejects, consequence: "Nothing was sent: an answer needs all of its evidence.")
-        }
-        var totals = reading.totals
-        let draws = try attributor.settle(&totals)
-        // Only the requests' figures: the rest of a report is not needed to answer them.
-        let requests = ConsumptionFigure.all(
-            ledger: loaded.ledger, totals: totals, credits: attributor.credits, draws: draws, evidence: loaded.evidence,
-            window: options.window, policy: options.consumptionPolicy)
+        let pipeline = Pipeline(options)
+        let loaded = try pipeline.load()
+        let attributor = pipeline.attributor(loaded)
+        let reading = try pipeline.attribute(loaded, with: attributor)
+        try pipeline.refuseBeyondLimit(consequence: "Nothing was sent: an answer needs all of its evidence.")
+        let requests = pipeline.consumption(loaded, try pipeline.settle(reading, with: attributor))
         var types: [String: ProductType] = [:]
         for request in requests {
             guard let index = request.transactionIndex, let id = request.transactionID else { continue }
             if let type = loaded.ledger.transactions[index].type { types[id] = type }
         }
         return ConsumptionAnswers(
-            requests: requests, types: types, rejects: tally, warnings: loaded.warnings,
+            requests: requests, types: types, rejects: pipeline.rejects.tally,
+            // Run every few minutes: what Apple added is said, cut histories are the report's to name.
+            warnings: loaded.warnings,
             signedLater: loaded.appStore.input.counts.notificationsSignedAfterAsOf)
     }
 }

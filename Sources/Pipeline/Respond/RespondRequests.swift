@@ -78,7 +78,7 @@ final class RespondRequests {
     /// The answers to `wanted` and their transactions' types, with the rejects and warnings of
     /// what was read for them.
     func answers(_ wanted: [Request]) throws -> (
-        figures: [String: ConsumptionFigure], types: [String: ProductType], rejects: RejectTally, warnings: [String]
+        figures: [String: ConsumptionFigure], types: [String: ProductType], rejects: RejectTally, warnings: [Diagnostic]
     ) {
         switch source {
         case .everything(let answers):

@@ -56,7 +56,7 @@ package struct RespondOutcome {
     package var signedLater = 0
     /// 401: the run stopped, with what to check.
     package var unauthorized: String?
-    package var warnings: [String] = []
+    package var warnings: [Diagnostic] = []
     /// How the run came by its state, when it read every file (one line for stderr).
     package var note: String?
     /// Nothing arrived since the last run, and nothing was left to answer.
@@ -89,7 +89,7 @@ package enum RespondRun {
         var journal = try ConsumptionJournal(path: options.journal)
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
-        outcome.warnings = journal.recovered
+        outcome.warnings = journal.recovered.map { Diagnostic.warning($0) }
         let stateFolder = options.dryRun ? nil : options.state ?? options.journal + ".state"
         let found = try RespondRequests(options: options.report, stateFolder: stateFolder, journal: options.journal)
         outcome.note = found.note

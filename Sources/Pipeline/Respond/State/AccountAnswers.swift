@@ -19,7 +19,7 @@ struct AccountAnswers {
     /// What reading accounts.csv, products.csv, fx.csv and the evidence refused, and the
     /// conflicts of the accounts answered for.
     var rejects = RejectTally()
-    var warnings: [String] = []
+    var warnings: [Diagnostic] = []
 
     /// The answers to `requests`; accounts.csv's index is built into `state` when it is missing
     /// or the file changed.
@@ -81,7 +81,7 @@ struct AccountAnswers {
             }
         }
         answers.rejects = log.tally.merged(with: accounts.rejects).merged(with: conflicts.tally)
-        answers.warnings = input.counts.newValueWarnings
+        answers.warnings = input.counts.newValueWarnings.map { Diagnostic.warning($0) }
         return answers
     }
 

@@ -302,19 +302,17 @@ struct StateReading {
                 return found.first { $0.entry.route == entry.route }?.entry
             }
         }
-        let collected = try ParallelCostReading.collect(
-            files: paths, spans: spans, root: options.data, mapping: options.costColumns,
-            sink: UsageRecorder(rates: rates, hash: hash), threads: options.threads,
+        // The pipeline's cost reading; its rejects join those the state kept.
+        let pipeline = Pipeline(options)
+        let collected = try pipeline.collect(
+            files: paths, spans: spans, into: UsageRecorder(rates: rates, hash: hash),
             registry: { RequestRegistry(hash: hash, recordsClaims: true, earlier: earlier) })
         if !wholeFiles, let conflict = collected.summaries.first(where: { $0.conflicts > 0 }) {
             // Which row of an id counts depends on the order of all rows: read again from the start.
             throw RebuildNeededError(reason: "\(conflict.path) repeats a request id of an earlier row with other content")
         }
-        for reject in collected.headerRejects {
-            state.rejects.record(reject)
-            state.refusedFiles.insert(reject.file)
-        }
-        for reject in collected.rowRejects { state.rejects.record(reject) }
+        state.rejects = state.rejects.merged(with: pipeline.rejects.tally)
+        for reject in collected.headerRejects { state.refusedFiles.insert(reject.file) }
         added.usage.reserveCapacity(added.usage.count + collected.sinks.reduce(0) { $0 + $1.records.count })
         for sink in collected.sinks { added.usage.append(contentsOf: sink.records) }
         for summary in collected.summaries { added.claims += summary.claims.map { ClaimRecord($0.entry) } }

@@ -1,0 +1,161 @@
+import Attribution
+import Ingest
+import Support
+
+/// A damaged journal: never skipped, since one answer per request depends on every line.
+package struct JournalError: DiagnosticError {
+    package var path: String
+    package var line: Int
+    package var reason: String
+
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            reason + "; the journal must be repaired by hand (each line one JSON event), or moved aside to start anew",
+            file: path, line: line)
+    }
+}
+
+/// The journal of `respond` (JSON lines, appended and flushed): every event of every request,
+/// and for each request its latest event.
+///
+/// Only the tool writes it, a whole line a write, so the one line it may find damaged by its
+/// own hand is the last, cut short by a write that failed part-way (a full disk): that line
+/// has no end, and it named a request that was never sent (its `sending` line was not on disk
+/// when the request would have gone). Such a line is left out, said in `recovered`, and
+/// replaced by the next append. A damaged line anywhere else, or one that ends, is refused.
+package struct ConsumptionJournal: Sendable {
+    package var path: String
+    /// The last event of each request, by notification UUID.
+    package private(set) var latest: [String: JournalEvent] = [:]
+    /// The first `sent` event of each request: when it was answered.
+    package private(set) var firstSent: [String: JournalEvent] = [:]
+    /// Events read, for attempt numbers.
+    package private(set) var attempts: [String: Int] = [:]
+    /// The journal's first line, when it has one (journals written before 0.14.0 do not: every
+    /// request they missed has a line of its own).
+    package private(set) var start: JournalStart?
+    /// No line at all yet: the run that writes the first begins the journal.
+    package var isEmpty: Bool { wholeLength == 0 }
+    /// What was mended on reading (a torn last line left out, access tightened), for a warning.
+    package private(set) var recovered: [String] = []
+    /// Bytes of whole lines: the next append starts here (a torn tail after it is cut off).
+    private var wholeLength = 0
+    /// The last line is whole but lacks its line feed: the next append writes one first.
+    private var lacksLineFeed = false
+
+    /// What a report reads of it: each request's last event and first answer taken.
+    package var entries: [String: JournalEntry] {
+        latest.mapValues { last in
+            let sent = firstSent[last.notificationUUID]
+            return JournalEntry(
+                state: last.state, lastAt: last.at, appleErrorCode: last.appleErrorCode, sentAt: sent?.at,
+                sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)))
+        }
+    }
+
+    /// Reads the journal at `path`; a missing file is an empty journal.
+    ///
+    /// A link is refused: the journal is a file the tool writes, never through a link it did not make.
+    package init(path: String) throws {
+        self.path = path
+        guard FileSystem.kind(path) != .missing || FileSystem.isSymbolicLink(path) else { return }
+        let file = try FileDescriptor.openOwnForReading(path)
+        let bytes = try file.readAll()
+        var events: [JournalEvent] = []
+        var start = 0
+        var line = 0
+        try bytes.withUnsafeBytes { all in
+            while start < all.count {
+                line += 1
+                let end = all[start...].firstIndex(of: 0x0A) ?? all.count
+                let ended = end < all.count
+                var content = UnsafeRawBufferPointer(rebasing: all[start..<end])
+                if content.last == 0x0D { content = UnsafeRawBufferPointer(rebasing: content.dropLast()) }
+                if !content.isEmpty {
+                    do {
+                        if let start = try JournalLine.start(content) {
+                            self.start = self.start ?? start
+                        } else {
+                            events.append(try JournalLine.event(content))
+                        }
+                    } catch let error as JSONError {
+                        guard !ended else { throw JournalError(path: path, line: line, reason: error.description) }
+                        recovered.append(
+                            "\(path):\(line): the journal's last line was cut short (a write that failed part-way, such as on a "
+                                + "full disk); the request it named was not sent, so it is left out and sent again")
+                        break
+                    }
+                }
+                wholeLength = ended ? end + 1 : end
+                lacksLineFeed = !ended
+                start = end + 1
+            }
+        }
+        for event in events { note(event) }
+    }
+
+    private mutating func note(_ event: JournalEvent) {
+        latest[event.notificationUUID] = event
+        attempts[event.notificationUUID, default: 0] = max(attempts[event.notificationUUID] ?? 0, event.attempt)
+        if event.state == .sent, firstSent[event.notificationUUID] == nil { firstSent[event.notificationUUID] = event }
+    }
+
+    /// Opens the journal to write it: owner-only (access others had is taken away, and said),
+    /// a torn last line cut off, a missing last line feed written.
+    package mutating func prepareForWriting() throws {
+        let file = try FileDescriptor.openForAppending(path)
+        if try file.makeOwnerOnly() {
+            recovered.append(
+                "\(path): group or others could read the journal; it is now readable by its owner only (0600), as respond keeps it"
+            )
+        }
+        if try file.size() > wholeLength { try file.truncate(to: wholeLength) }
+        if lacksLineFeed {
+            try [UInt8(0x0A)].withUnsafeBytes { try file.write($0) }
+            wholeLength += 1
+            lacksLineFeed = false
+        }
+        try file.synchronize()
+    }
+
+    /// Writes the journal's first line, flushed, before anything else.
+    package mutating func begin(_ start: JournalStart) throws {
+        precondition(isEmpty, "a journal begins once")
+        let file = try FileDescriptor.openForAppending(path)
+        let bytes = Array(start.line.utf8)
+        do {
+            try bytes.withUnsafeBytes { try file.write($0) }
+            try file.synchronize()
+        } catch {
+            try? file.truncate(to: wholeLength)
+            throw error
+        }
+        wholeLength += bytes.count
+        self.start = start
+    }
+
+    /// Appends `event` and flushes it to disk before returning.
+    package mutating func append(_ event: JournalEvent) throws {
+        try append(contentsOf: [event])
+    }
+
+    /// Appends `events` in one write and one flush: for events no request waits on (`missed`,
+    /// `skipped`), which a first run on a long history has thousands of.
+    ///
+    /// A write that fails part-way is taken back where the file system lets it, so the journal
+    /// ends with a whole line; where it does not, the next run recognises the torn line.
+    package mutating func append(contentsOf events: [JournalEvent]) throws {
+        guard !events.isEmpty else { return }
+        let file = try FileDescriptor.openForAppending(path)
+        let bytes = Array(events.map(\.line).joined().utf8)
+        do {
+            try bytes.withUnsafeBytes { try file.write($0) }
+            try file.synchronize()
+        } catch {
+            try? file.truncate(to: wholeLength)
+            throw error
+        }
+        wholeLength += bytes.count
+        for event in events { note(event) }
+    }
+}
