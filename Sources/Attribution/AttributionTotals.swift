@@ -73,55 +73,42 @@ package struct AttributionTotals: Sendable, Codable {
     }
 
     /// Adds `other` (over a disjoint set of rows) into these totals.
+    ///
+    /// Every field merges by its kind (`Mergeable`), but the two that hold category ids, which
+    /// are per totals, and the first tied times, which take the earlier. A test fills every
+    /// field, splits the rows and compares the merge with one pass (`AttributionTotalsTests`).
     package mutating func merge(_ other: AttributionTotals) throws(MoneyError) {
-        for index in classByProduct.indices {
-            try classByProduct[index].add(other.classByProduct[index])
-            beyondGraceByProduct[index] = try beyondGraceByProduct[index].adding(other.beyondGraceByProduct[index])
-            leakingAccountsByProduct[index].formUnion(other.leakingAccountsByProduct[index])
-        }
-        try classByCurrency.add(other.classByCurrency)
-        try inputByCurrency.add(other.inputByCurrency)
-        // Category ids are per totals: map the other's through their names.
-        var categoryMap: [Int32] = []
-        for id in 0..<other.categories.count { categoryMap.append(categories.insert(other.categories.key(Int32(id)))) }
-        for (key, cell) in other.byDay {
-            let mapped = DayKey(day: key.day, category: categoryMap[Int(key.category)], costClass: key.costClass)
-            var mine = byDay[mapped] ?? DayCell()
-            mine.rows += cell.rows
-            mine.cost = try mine.cost.adding(cell.cost)
-            byDay[mapped] = mine
-        }
-        for (key, cell) in other.leaks {
-            var mine = leaks[key] ?? LeakCell()
-            try mine.add(cell)
-            leaks[key] = mine
-        }
-        for (key, amount) in other.billingGrace { billingGrace[key] = try (billingGrace[key] ?? .zero).adding(amount) }
-        rowsInWindow += other.rowsInWindow
-        rowsBeforeWindow += other.rowsBeforeWindow
-        rowsAfterWindow += other.rowsAfterWindow
-        try costBeforeWindow.add(other.costBeforeWindow)
-        try costAfterWindow.add(other.costAfterWindow)
-        for (month, classes) in other.beforeWindowByMonth {
-            try beforeWindowByMonth[month, default: ClassCosts()].add(classes)
-        }
-        for index in grantedByTransaction.indices {
-            grantedByTransaction[index] = try grantedByTransaction[index].adding(other.grantedByTransaction[index])
-            afterRefundByTransaction[index] = try afterRefundByTransaction[index].adding(other.afterRefundByTransaction[index])
-            tiedByTransaction[index] = try tiedByTransaction[index].adding(other.tiedByTransaction[index])
-            firstTiedAt[index] = min(firstTiedAt[index], other.firstTiedAt[index])
-            entitledInWindow[index] = try entitledInWindow[index].adding(other.entitledInWindow[index])
-            afterEndInWindow[index] = try afterEndInWindow[index].adding(other.afterEndInWindow[index])
-        }
-        for row in other.creditRows {
+        try classByProduct.merge(other.classByProduct)
+        try beyondGraceByProduct.merge(other.beyondGraceByProduct)
+        try leakingAccountsByProduct.merge(other.leakingAccountsByProduct)
+        try classByCurrency.merge(other.classByCurrency)
+        try inputByCurrency.merge(other.inputByCurrency)
+        // Category ids are per totals: the other's are mapped through their names.
+        let categoryMap = (0..<other.categories.count).map { categories.insert(other.categories.key(Int32($0))) }
+        try byDay.merge(
+            Dictionary(
+                uniqueKeysWithValues: other.byDay.map { key, cell in
+                    (DayKey(day: key.day, category: categoryMap[Int(key.category)], costClass: key.costClass), cell)
+                }))
+        creditRows += other.creditRows.map { row in
             var mapped = row
             mapped.category = categoryMap[Int(row.category)]
-            creditRows.append(mapped)
+            return mapped
         }
-        for (key, cell) in other.subscriptionLeaks {
-            var mine = subscriptionLeaks[key] ?? SubscriptionLeakCell()
-            try mine.add(cell)
-            subscriptionLeaks[key] = mine
-        }
+        try leaks.merge(other.leaks)
+        try billingGrace.merge(other.billingGrace)
+        try entitledInWindow.merge(other.entitledInWindow)
+        try afterEndInWindow.merge(other.afterEndInWindow)
+        rowsInWindow.merge(other.rowsInWindow)
+        rowsBeforeWindow.merge(other.rowsBeforeWindow)
+        rowsAfterWindow.merge(other.rowsAfterWindow)
+        try costBeforeWindow.merge(other.costBeforeWindow)
+        try costAfterWindow.merge(other.costAfterWindow)
+        try beforeWindowByMonth.merge(other.beforeWindowByMonth)
+        try grantedByTransaction.merge(other.grantedByTransaction)
+        try afterRefundByTransaction.merge(other.afterRefundByTransaction)
+        try subscriptionLeaks.merge(other.subscriptionLeaks)
+        try tiedByTransaction.merge(other.tiedByTransaction)
+        firstTiedAt = zip(firstTiedAt, other.firstTiedAt).map { min($0, $1) }
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Attribution
+@testable import Ingest
+@testable import Ledger
+@testable import Support
+@testable import Synthetic
+@testable import TestSupport
+
+/// Totals over two halves of the rows, merged, are the totals over all of them: every field,
+/// whatever is added to `AttributionTotals` later.
+@Suite("AttributionTotals: merged halves are the whole")
+struct AttributionTotalsTests {
+    /// The sample's September seen from its window: rows before it (August), in it, and after
+    /// it (October), refunds, family members, leaks, subscriptions, billing grace and credits.
+    func attribute(into parts: Int) throws -> (whole: AttributionTotals, parts: [AttributionTotals]) {
+        let root = TestFiles.packageRoot + "/Data/sample"
+        let window = try #require(ReportWindow(month: "2026-09"))
+        let asOf = try #require(ReportWindow(month: "2026-10")).end
+        let rejects = RejectLog()
+        let layout = try InputLayout(root: root)
+        let sampleRoot = try Certificate.load(path: root + "/" + DatasetGenerator.testRootName).map(\.der)
+        let signatures = SignaturePolicy(roots: [AppleRoot.g3] + sampleRoot, fallbackTime: asOf)
+        let load = try AppStoreLoad(
+            layout: layout, options: AppStoreOptions(asOf: asOf, signatures: signatures), rejects: rejects)
+        let ledger = try Ledger(
+            input: load.input, accountLinks: load.accountLinks, products: load.products, options: LedgerOptions(asOf: asOf),
+            rejects: rejects)
+        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: .usd, rejects: rejects)
+        var whole = Attributor(ledger: ledger, window: window, grace: .hours(1), rates: rates)
+        var split = (0..<parts).map { _ in whole.emptyCopy() }
+        let reader = CostFileReader(rejects: rejects)
+        var index = 0
+        for path in layout.costFiles {
+            _ = try reader.read(path: path) { row in
+                try whole.add(row)
+                try split[index % parts].add(row)
+                index += 1
+            }
+        }
+        return (whole.totals, split.map(\.totals))
+    }
+
+    @Test func everyFieldOfTheHalvesMergesIntoTheWhole() throws {
+        let (whole, parts) = try attribute(into: 3)
+        // Merged in the order that makes category ids differ from the one pass.
+        var merged = try #require(parts.last)
+        for part in parts.dropLast().reversed() { try merged.merge(part) }
+        let empty = AttributionTotals(products: whole.classByProduct.count, transactions: whole.firstTiedAt.count)
+        let fields = Mirror(reflecting: whole).children.compactMap(\.label)
+        #expect(fields.count >= 20, "\(fields)")
+        for field in fields {
+            // The sample fills every field: a field added later is checked as soon as it exists.
+            #expect(try encoded(whole, field) != encoded(empty, field), "the sample leaves \(field) empty")
+            #expect(try canonical(merged, field) == canonical(whole, field), "\(field) differs after the merge")
+        }
+    }
+
+    /// A field's bytes, with category ids (which are per totals) replaced by their names and
+    /// credit rows (which wait to be sorted by time) in one order.
+    func canonical(_ totals: AttributionTotals, _ field: String) throws -> [UInt8] {
+        switch field {
+        case "categories":
+            return Array(
+                (0..<totals.categories.count).map { totals.categories.key(Int32($0)) }.sorted().joined(separator: "\n").utf8)
+        case "byDay":
+            let named = totals.byDay.map { key, cell in
+                "\(key.day) \(totals.categories.key(key.category)) \(key.costClass) \(cell.rows) \(cell.cost)"
+            }
+            return Array(named.sorted().joined(separator: "\n").utf8)
+        case "creditRows":
+            let named = totals.creditRows.map { row in
+                "\(row.account) \(row.t) \(row.quantityNanos) \(row.cost) \(row.originalCost) \(row.currency) "
+                    + totals.categories.key(row.category)
+            }
+            return Array(named.sorted().joined(separator: "\n").utf8)
+        default:
+            return try encoded(totals, field)
+        }
+    }
+
+    func encoded(_ totals: AttributionTotals, _ field: String) throws -> [UInt8] {
+        let value = try #require(Mirror(reflecting: totals).children.first { $0.label == field }?.value as? any Encodable)
+        return try encode(value)
+    }
+
+    /// CompactCoder writes dictionaries and sets sorted: equal values, equal bytes.
+    func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] { try CompactCoder.encode(value) }
+}
