@@ -12,19 +12,7 @@ struct ReportResult {
     let folder: String
     let outcome: ReportWritten
 
-    func rows(_ file: String) throws -> [[String: String]] {
-        let path = folder + "/" + file
-        var header: [String] = []
-        var rows: [[String: String]] = []
-        try CSVReader.read(path: path) { record in
-            if header.isEmpty {
-                header = record.strings
-            } else {
-                rows.append(Dictionary(uniqueKeysWithValues: zip(header, record.strings)))
-            }
-        }
-        return rows
-    }
+    func rows(_ file: String) throws -> [[String: String]] { try csvRows(folder + "/" + file) }
 
     /// The summary row of a product (the empty product for the rows of no product; totals.csv is the total).
     func summary(_ product: String) throws -> [String: String] {

@@ -17,7 +17,7 @@ import Support
 /// written: the next run reads the state it names, and removes what it does not name.
 struct RespondState: Sendable, Codable {
     static let kind = "respond state"
-    static let version = 1
+    static let version = 2
 
     var tool = ToolVersion.current
     /// The fingerprint of every option that changes an answer (the as-of time aside).
@@ -31,9 +31,9 @@ struct RespondState: Sendable, Codable {
     var generation = 0
     /// Bytes of `items.E` that are the state's (a killed run may have appended more).
     var itemsLength = 0
-    var itemsSince: [ItemRecord] = []
-    var usageSince: [UsageRecord] = []
-    var claimsSince: [ClaimRecord] = []
+    @RecordBytes var itemsSince: [ItemRecord] = []
+    @RecordBytes var usageSince: [UsageRecord] = []
+    @RecordBytes var claimsSince: [ClaimRecord] = []
     /// Refund requests not answered for good yet.
     var requests: [StateRequest] = []
     /// The rejects of the lines and rows read so far.
