@@ -6,9 +6,9 @@ import Support
 /// usual environment variables (`https_proxy`, `no_proxy`), as libcurl reads them.
 ///
 /// One client, one connection reused between requests; not shared between threads.
-package final class HTTPClient {
+final class HTTPClient {
     private let handle: UnsafeMutableRawPointer
-    package static let largestBody = 1 << 20
+    static let largestBody = 1 << 20
 
     package init() throws(HTTPError) {
         HTTPClient.initializeOnce

@@ -57,7 +57,7 @@ package enum ResponseVerdict: Sendable, Hashable {
 
     /// Apple's `Retry-After` is the time to retry at, in milliseconds since 1970; a small number
     /// is read as the HTTP form, seconds to wait.
-    package static func retryAfter(_ value: String?, now: Timestamp) -> Double? {
+    static func retryAfter(_ value: String?, now: Timestamp) -> Double? {
         guard let value, let number = Int64(value.trimmingSpaces), number >= 0 else { return nil }
         if number > 100_000_000_000 { return max(0, Double(number - now.milliseconds) / 1000) }
         return Double(number)

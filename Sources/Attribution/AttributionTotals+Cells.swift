@@ -35,16 +35,16 @@ package struct LeakCell: Sendable, Hashable, Codable {
 
 /// Leaked cost of an auto-renewable subscription over its whole history, by billing period
 /// after the access ended, and in the last 7 and 30 days before the window's end.
-package struct SubscriptionLeakCell: Sendable, Hashable, Codable {
-    package var byPeriod: [Int64: Money] = [:]
+struct SubscriptionLeakCell: Sendable, Hashable, Codable {
+    var byPeriod: [Int64: Money] = [:]
     package var total = Money.zero
-    package var last7Days = Money.zero
-    package var last30Days = Money.zero
+    var last7Days = Money.zero
+    var last30Days = Money.zero
     package var inWindow = Money.zero
     /// The same three for the calendar month before the window (the headline's comparison).
-    package var inPreviousMonth = Money.zero
-    package var last7DaysOfPreviousMonth = Money.zero
-    package var last30DaysOfPreviousMonth = Money.zero
+    var inPreviousMonth = Money.zero
+    var last7DaysOfPreviousMonth = Money.zero
+    var last30DaysOfPreviousMonth = Money.zero
 
     mutating func add(_ other: SubscriptionLeakCell) throws(MoneyError) {
         for (period, amount) in other.byPeriod { byPeriod[period] = try (byPeriod[period] ?? .zero).adding(amount) }

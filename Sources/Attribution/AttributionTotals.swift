@@ -10,12 +10,12 @@ package struct AttributionTotals: Sendable, Codable {
     // Inside the window.
     /// Per product index (see `ProductIndex`), cost by class.
     package var classByProduct: [ClassCosts]
-    package var beyondGraceByProduct: [Money]
+    var beyondGraceByProduct: [Money]
     /// Per product, accounts with leaked cost beyond grace.
-    package var leakingAccountsByProduct: [Set<Int32>]
+    var leakingAccountsByProduct: [Set<Int32>]
     /// Per original currency, cost by class before conversion: the conservation check.
-    package var classByCurrency = CurrencyClassCosts()
-    package var inputByCurrency = CostTotals()
+    var classByCurrency = CurrencyClassCosts()
+    var inputByCurrency = CostTotals()
     package var categories = ByteKeyTable()
     /// Key: day number, category id, class (see `dayKey`).
     package var byDay: [DayKey: DayCell] = [:]
@@ -24,26 +24,26 @@ package struct AttributionTotals: Sendable, Codable {
     package var billingGrace: [TransactionAccountKey: Money] = [:]
     /// Per transaction index: cost tied to it while it granted access (paid, family_shared,
     /// billing_grace), and after its access ended (the after_* classes): family_spend.csv.
-    package var entitledInWindow: [Money]
-    package var afterEndInWindow: [Money]
+    var entitledInWindow: [Money]
+    var afterEndInWindow: [Money]
     package var rowsInWindow = 0
 
     // Outside the window, counted so that every accepted row is accounted for.
     package var rowsBeforeWindow = 0
     package var rowsAfterWindow = 0
-    package var costBeforeWindow = CostTotals()
-    package var costAfterWindow = CostTotals()
+    var costBeforeWindow = CostTotals()
+    var costAfterWindow = CostTotals()
     /// Cost by class per month of the rows before the window (inside it, `byDay` has them).
-    package var beforeWindowByMonth: [CivilMonth: ClassCosts] = [:]
+    var beforeWindowByMonth: [CivilMonth: ClassCosts] = [:]
 
     // The whole history up to the as-of time (refund sunk cost, subscription loss).
     /// Per transaction index: cost tied to it while it granted access.
-    package var grantedByTransaction: [Money]
+    var grantedByTransaction: [Money]
     /// Per transaction index: after_refund cost tied to it.
-    package var afterRefundByTransaction: [Money]
-    package var subscriptionLeaks: [TransactionAccountKey: SubscriptionLeakCell] = [:]
+    var afterRefundByTransaction: [Money]
+    var subscriptionLeaks: [TransactionAccountKey: SubscriptionLeakCell] = [:]
     /// Per transaction index: all cost tied to it, and the first such row's time.
-    package var tiedByTransaction: [Money]
+    var tiedByTransaction: [Money]
     package var firstTiedAt: [Int64]
     /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`).
     package var creditRows: [CreditRow] = []
@@ -64,7 +64,7 @@ package struct AttributionTotals: Sendable, Codable {
     }
 
     /// Cost by class per month of every row before the window's end: trend.csv.
-    package func costByMonth() throws(MoneyError) -> [CivilMonth: ClassCosts] {
+    func costByMonth() throws(MoneyError) -> [CivilMonth: ClassCosts] {
         var months = beforeWindowByMonth
         for (key, cell) in byDay {
             try months[CivilMonth(CivilDate(dayNumber: key.day)), default: ClassCosts()].add(cell.cost, to: key.costClass)

@@ -252,7 +252,7 @@ package struct Attributor: CostRowSink {
 }
 
 /// A subscription's billing period: the product's, else inferred from the transaction's dates.
-package enum SubscriptionPeriod {
+enum SubscriptionPeriod {
     package static func of(_ transaction: LedgerTransaction, products: [String: Product]) -> BillingPeriod {
         of(transaction.box, products: products)
     }

@@ -53,10 +53,10 @@ package enum CostClass: Int, Sendable, Hashable, CaseIterable, Comparable, Codab
     package var isLeak: Bool { self == .afterRefund || self == .afterFamilyExit }
 
     /// Cost after access ended, leaked or lapsed: split by notice and grace in leaks.csv.
-    package var isAfterEnd: Bool { self == .afterRefund || self == .afterFamilyExit || self == .afterExpiry }
+    var isAfterEnd: Bool { self == .afterRefund || self == .afterFamilyExit || self == .afterExpiry }
 
     /// Cost that an entitlement justified (a billing grace, paid or not, is one).
-    package var isEntitled: Bool { self == .paid || self == .familyShared || self == .billingGrace }
+    var isEntitled: Bool { self == .paid || self == .familyShared || self == .billingGrace }
 }
 
 /// When a post-revocation cost row happened relative to the notice (rule 8).

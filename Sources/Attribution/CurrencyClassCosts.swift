@@ -4,7 +4,7 @@ import Support
 
 /// Cost by class per original currency (the conservation check), as a short list: there are
 /// few currencies, and this is on the per-row path.
-package struct CurrencyClassCosts: Sendable, Codable {
+struct CurrencyClassCosts: Sendable, Codable {
     package private(set) var currencies: [CurrencyCode] = []
     package private(set) var costs: [ClassCosts] = []
 

@@ -409,7 +409,7 @@ package enum ParallelCostReading {
 }
 
 /// Sums of cost beyond what money can hold, found when the parts of the reading are added up.
-package struct CostSumError: DiagnosticError {
+struct CostSumError: DiagnosticError {
     package var file: String?
     package var underlying: any Error
 

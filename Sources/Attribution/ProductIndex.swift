@@ -7,7 +7,7 @@ import Support
 package struct ProductIndex: Sendable {
     package let names: [String]
     /// Per transaction index, its product's index.
-    package let ofTransaction: [Int32]
+    let ofTransaction: [Int32]
 
     package init(ledger: Ledger) {
         // Fields read in place: a key path through the record would copy it whole.

@@ -19,7 +19,7 @@ package final class CSVParser {
     private var heldBack: [UInt8] = []
     package let file: String
     /// The longest field read: signed payloads are a few kilobytes, history pages far below this.
-    package static let longestField = 4 << 20
+    static let longestField = 4 << 20
 
     /// `firstLine` is the line the bytes start on; a part of a file other than its start has
     /// no byte-order mark to look for.

@@ -34,7 +34,7 @@ package enum CSVReader {
 
     /// The file's first record (its header), reading no further than the block that ends it:
     /// nil for a file with no record at all.
-    package static func firstRecord(path: String) throws -> [String]? {
+    static func firstRecord(path: String) throws -> [String]? {
         let file = try InputStream(path: path)
         let parser = CSVParser(file: path)
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)

@@ -25,7 +25,7 @@ package struct CostColumns: Sendable, Hashable {
     package var unit: Int?
     package var requestID: Int?
     /// A second quantity column added to `quantity` (a format's prompt plus completion tokens).
-    package var addedQuantity: Int?
+    var addedQuantity: Int?
     /// Number of fields in the header; every row must have exactly this many.
     package var width: Int
     package var format: CostFormat = .plain

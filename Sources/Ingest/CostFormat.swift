@@ -26,7 +26,7 @@ package enum CostFormat: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Why a file cannot be read as `format`, judged by its name alone; nil when it can.
-    package static func mismatch(_ path: String, _ format: CostFormat) -> String? {
+    static func mismatch(_ path: String, _ format: CostFormat) -> String? {
         switch (isJSONLines(path), format.readsJSONLines) {
         case (true, false):
             return "JSON lines in costs/ are read as OpenMeter events only: --cost-format 'NAME.jsonl:openmeter' "
@@ -60,14 +60,14 @@ package enum CostFormat: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// A second column added to the quantity (Helicone: prompt plus completion tokens).
-    package var addedQuantityHeader: String? { self == .helicone ? "completion_tokens" : nil }
+    var addedQuantityHeader: String? { self == .helicone ? "completion_tokens" : nil }
 
     /// Gateways print small costs as JavaScript numbers (`1.5e-7`).
-    package var allowsExponent: Bool { self != .plain }
+    var allowsExponent: Bool { self != .plain }
 
     /// A request with no user id is still cost: it is kept, as `unlinked`, not refused.
-    package var keepsRowsWithoutAccount: Bool { self != .plain }
+    var keepsRowsWithoutAccount: Bool { self != .plain }
 
     /// An export's cost is empty when the gateway could not price the model: 0, kept.
-    package var emptyCostIsZero: Bool { self != .plain }
+    var emptyCostIsZero: Bool { self != .plain }
 }

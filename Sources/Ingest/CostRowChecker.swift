@@ -333,14 +333,14 @@ extension CostRowChecker {
 }
 
 /// Why a row with no cost could not be priced.
-package struct PricingError: Error {
+struct PricingError: Error {
     package let reason: String
     init(_ reason: String) { self.reason = reason }
 }
 
 extension UnsafeRawBufferPointer {
     /// The first byte below 0x20 other than a tab, or DEL: none belongs in an id or a category.
-    package var firstControlByte: UInt8? {
+    var firstControlByte: UInt8? {
         for byte in self where (byte < 0x20 && byte != 0x09) || byte == 0x7F { return byte }
         return nil
     }

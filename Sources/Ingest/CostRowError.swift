@@ -2,7 +2,7 @@ import Support
 
 /// A sum that left the range money can hold, or a conversion that could not be made, at one
 /// cost row: the run stops and says where.
-package struct CostRowError: DiagnosticError {
+struct CostRowError: DiagnosticError {
     package var file: String
     package var line: Int
     package var underlying: any Error

@@ -36,7 +36,7 @@ struct HeaderColumns {
 }
 
 /// A small input file that cannot be read at all.
-package enum SmallFileError: DiagnosticError, Sendable, Hashable {
+enum SmallFileError: DiagnosticError, Sendable, Hashable {
     case missingColumn(file: String, column: String, present: [String], purpose: String)
     case empty(file: String, purpose: String)
     case repeatedColumn(file: String, column: String)

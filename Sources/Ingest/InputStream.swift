@@ -52,7 +52,7 @@ package final class InputStream {
 }
 
 /// An input that cannot be read as what its name says.
-package enum InputStreamError: DiagnosticError, Sendable, Hashable {
+enum InputStreamError: DiagnosticError, Sendable, Hashable {
     case corrupt(file: String, detail: String)
 
     package var diagnostic: Diagnostic {

@@ -41,14 +41,14 @@ package struct JSONCursor {
     /// Starts reading the object at the cursor; then `nextKey()` until it returns nil.
     ///
     /// The loop form of `members`, for the hottest paths (no closure, nothing retained).
-    package mutating func beginObject() throws {
+    mutating func beginObject() throws {
         try expect(UInt8(ascii: "{"))
         skipSpace()
         pendingFirst = true
     }
 
     /// The next member's key (the cursor then stands on its value), or nil at the object's end.
-    package mutating func nextKey() throws -> JSONKey? {
+    mutating func nextKey() throws -> JSONKey? {
         skipSpace()
         if pendingFirst {
             pendingFirst = false
@@ -107,7 +107,7 @@ package struct JSONCursor {
         return peek() == UInt8(ascii: "\"")
     }
 
-    package mutating func isObject() -> Bool {
+    mutating func isObject() -> Bool {
         skipSpace()
         return peek() == UInt8(ascii: "{")
     }
@@ -132,7 +132,7 @@ package struct JSONCursor {
     }
 
     /// Checks that a string (its escapes well formed) or `null` is next, without keeping it.
-    package mutating func checkOptionalString() throws {
+    mutating func checkOptionalString() throws {
         if null() { return }
         skipSpace()
         let start = index
@@ -149,7 +149,7 @@ package struct JSONCursor {
     }
 
     /// A string's bytes, valid while the cursor's bytes are; nil when it holds escapes.
-    package mutating func stringBytes() throws -> UnsafeRawBufferPointer {
+    mutating func stringBytes() throws -> UnsafeRawBufferPointer {
         skipSpace()
         let raw = try rawString()
         // Kilobytes of base64: looked through with memchr, not byte by byte.
@@ -230,7 +230,7 @@ package struct JSONCursor {
 
     /// Values nested deeper than this are refused: App Store data nests a few levels, and an
     /// unbounded depth would let one line exhaust the stack.
-    package static let maximumDepth = 64
+    static let maximumDepth = 64
 
     /// The bytes of the next value, which the cursor moves past.
     ///

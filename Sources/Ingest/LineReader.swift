@@ -3,7 +3,7 @@ import Support
 /// Reads a text file line by line as bytes (for JSON Lines), with 1-based line numbers.
 ///
 /// A line may be longer than a block; a final line without `\n` counts; `\r\n` is trimmed.
-package enum LineReader {
+enum LineReader {
     /// Reads a file, plain or gzip; `onBlock` sees the stored bytes (for checksums).
     package static func read(
         path: String, onBlock: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
@@ -84,7 +84,7 @@ extension UnsafeRawBufferPointer {
 }
 
 /// A text file that cannot be read line by line as UTF-8.
-package enum LineReaderError: DiagnosticError, Sendable, Hashable {
+enum LineReaderError: DiagnosticError, Sendable, Hashable {
     case notUTF8(file: String)
 
     package var diagnostic: Diagnostic {

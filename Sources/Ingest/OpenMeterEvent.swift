@@ -7,7 +7,7 @@ import Support
 /// `subject` is the customer (the account), `type` the meter's event type (the category), and
 /// the quantity is one member of `data`, named by `--usage-field` (a number, or a number in a
 /// string as OpenMeter's examples write them).
-package struct OpenMeterEvent {
+struct OpenMeterEvent {
     package var id = ""
     package var source = ""
     package var type = ""
@@ -17,7 +17,7 @@ package struct OpenMeterEvent {
     package var quantity: String?
 
     /// The member of `data` that holds the quantity when none is named.
-    package static let defaultUsageField = "value"
+    static let defaultUsageField = "value"
 
     package init(line bytes: UnsafeRawBufferPointer, usageField: String) throws {
         var cursor = JSONCursor(bytes)

@@ -68,7 +68,7 @@ package final class RequestRegistry: Sendable {
     ///
     /// The rest of the row is read while the slot comes in from memory: the table is far larger
     /// than the caches, so without the hint every claim waits for memory. Returns the hash.
-    package func prefetch(_ requestID: UnsafeRawBufferPointer) -> UInt128 {
+    func prefetch(_ requestID: UnsafeRawBufferPointer) -> UInt128 {
         let id = hash.hash128(requestID)
         let entry = RequestEntry(id: id, content: 0)
         let shard = shards[Int(entry.route) & (shards.count - 1)]

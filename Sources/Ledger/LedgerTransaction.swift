@@ -58,7 +58,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     package var grantStart: Timestamp { box.record.purchaseDate }
     /// When the standing access ends: at a billing grace's start (the grace is its own state),
     /// else at the end of the access.
-    package var grantEnd: Timestamp? { grace?.start ?? end?.at }
+    var grantEnd: Timestamp? { grace?.start ?? end?.at }
 
     /// True when the transaction grants access at `t`.
     package func grants(at t: Timestamp) -> Bool {

@@ -7,11 +7,11 @@ import Support
 ///
 /// An App Store event is a purchase, an expiry, a revocation or a notification signed. An all-zero report of such a month
 /// looks like a quiet month; it is far more often the wrong `--month`.
-package struct EmptyWindowError: DiagnosticError {
+struct EmptyWindowError: DiagnosticError {
     package var label: String
     /// The months cost rows and App Store events span, when there are any.
-    package var costMonths: ClosedRange<CivilMonth>?
-    package var appStoreMonths: ClosedRange<CivilMonth>?
+    var costMonths: ClosedRange<CivilMonth>?
+    var appStoreMonths: ClosedRange<CivilMonth>?
     /// App Store records left out because Apple signed them after the window's as-of time.
     package var signedLater = 0
 

@@ -45,14 +45,14 @@ package struct LedgerLoad: Sendable {
         }
 
         /// How the App Store files are read: the environment, the as-of time, the checks.
-        package var appStoreOptions: AppStoreOptions {
+        var appStoreOptions: AppStoreOptions {
             var options = AppStoreOptions(environment: environment, asOf: asOf, signatures: signaturePolicy)
             options.unlabeledEnvironment = unlabeledEnvironment
             return options
         }
 
         /// What the signature checks trust and require (docs/domain.md rule 12).
-        package var signaturePolicy: SignaturePolicy {
+        var signaturePolicy: SignaturePolicy {
             SignaturePolicy(
                 roots: [AppleRoot.g3] + extraTrustRoots, verify: verifySignatures, bundleID: bundleID, appAppleID: appAppleID,
                 environment: environment, fallbackTime: asOf)
@@ -123,7 +123,7 @@ package struct LedgerLoad: Sendable {
 
     /// Every input but the cost files, with its size and SHA-256 (notification and history
     /// files were checksummed while they were decoded), paths relative to `root`.
-    package func appStoreInputRecords(root: String) throws -> [InputFileRecord] {
+    func appStoreInputRecords(root: String) throws -> [InputFileRecord] {
         try layout.allFiles.filter { !layout.costFiles.contains($0) }.map { path in
             let checksum = try appStore.input.checksums[path] ?? SHA256.file(path)
             return InputFileRecord(

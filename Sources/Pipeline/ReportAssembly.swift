@@ -9,8 +9,8 @@ import Support
 /// are written as every output file into the staging folder.
 ///
 /// One process and a cluster run the same assembly, so they write the same bytes.
-package enum ReportAssembly {
-    package struct Timings: Sendable {
+enum ReportAssembly {
+    struct Timings: Sendable {
         package var started: Double
         package var appStore: Double
         package var costRows: Double

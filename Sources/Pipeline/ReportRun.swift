@@ -23,7 +23,7 @@ package enum ReportRun {
     /// Runs `body` with the staging folder of `OUT/LABEL/` and its reject log, then swaps the
     /// folder in; when `body` fails, the previous report stays and the rejects found so far go
     /// to `OUT/LABEL.rejects.csv`.
-    package static func inOutputFolder(
+    static func inOutputFolder(
         _ options: RunOptions, _ body: (OutputFolder, RejectLog, Double) throws -> ReportOutcome
     ) -> ReportOutcome {
         let started = Clock.monotonicSeconds()

@@ -4,7 +4,7 @@ import Report
 /// PostgreSQL, integer micro-units in SQLite (which has no exact decimal type).
 extension ColumnKind {
     /// The type PostgreSQL's `format_type` names it by, so an existing table can be compared.
-    package var postgresType: String {
+    var postgresType: String {
         switch self {
         case .text: "text"
         case .money: "numeric(20,6)"
@@ -18,7 +18,7 @@ extension ColumnKind {
     }
 
     /// The declared type in SQLite (what `PRAGMA table_info` gives back).
-    package var sqliteType: String {
+    var sqliteType: String {
         switch self {
         case .text, .timestamp, .date, .json: "TEXT"
         case .money, .count, .boolean: "INTEGER"

@@ -22,12 +22,12 @@ package struct OutputTable: Sendable {
     /// table gets no rows from it.
     package let addedIn: String?
     /// The file has no window columns of its own, so every row gets `period_start` and `period_end`.
-    package let addsWindow: Bool
+    let addsWindow: Bool
     /// The columns every row gets beside the file's own: which report it came from, its window
     /// (when the file has no such columns) and when it was published.
     ///
     /// Worked out once: every row of the file is laid out by it.
-    package let tableColumns: [Column]
+    let tableColumns: [Column]
 
     /// The table of a file the report declares.
     init(file: OutputFile) {

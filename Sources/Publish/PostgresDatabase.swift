@@ -7,7 +7,7 @@ import Report
 /// The URL goes to libpq as it is, so the password may come from it,
 /// from `PGPASSWORD`, or from `~/.pgpass` or `PGPASSFILE`, as for `psql`. Rows are loaded with
 /// `COPY ... FROM STDIN`, the fastest way in.
-package final class PostgresDatabase: PublishDatabase {
+final class PostgresDatabase: PublishDatabase {
     package let kind = "PostgreSQL"
     private let connection: OpaquePointer
 
@@ -38,7 +38,7 @@ package final class PostgresDatabase: PublishDatabase {
 
     package func commit() throws(DatabaseError) { try execute("COMMIT") }
 
-    package func rollback() { try? execute("ROLLBACK") }
+    func rollback() { try? execute("ROLLBACK") }
 
     package func columns(of table: String) throws(DatabaseError) -> [(name: String, type: String)]? {
         let rows = try query(
@@ -49,9 +49,9 @@ package final class PostgresDatabase: PublishDatabase {
         return rows.isEmpty ? nil : rows.map { ($0[0], $0[1]) }
     }
 
-    package func typeName(_ kind: ColumnKind) -> String { kind.postgresType }
+    func typeName(_ kind: ColumnKind) -> String { kind.postgresType }
 
-    package func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
+    func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
         try withResult("DELETE FROM \(table) WHERE label = $1", [label]) { Int(String(cString: PQcmdTuples($0))) ?? 0 }
     }
 
@@ -65,7 +65,7 @@ package final class PostgresDatabase: PublishDatabase {
         return CopyLoader(connection: connection)
     }
 
-    package func tableReady(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {}
+    func tableReady(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {}
 
     // MARK: Statements
 

@@ -3,7 +3,7 @@ import Support
 
 /// A finished report folder, as `publish` needs it: which report it is (from its run.json)
 /// and that every file to load is there.
-package struct PublishedReport {
+struct PublishedReport {
     package let folder: String
     package let label: String
     package let version: String
@@ -14,7 +14,7 @@ package struct PublishedReport {
     /// run.json's `inputs` (path, bytes, SHA-256 of every input), as JSON.
     package let inputs: String
     /// run.json as written.
-    package let runJSON: String
+    let runJSON: String
 
     package init(folder: String) throws(PublishError) {
         self.folder = folder

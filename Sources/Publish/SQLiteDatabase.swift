@@ -7,7 +7,7 @@ import Support
 /// Money is stored as integer
 /// micro-units (SQLite has no exact decimal), and each table has a view `TABLE_decimal` with
 /// the same columns where money reads in the currency's units, for charts.
-package final class SQLiteDatabase: PublishDatabase {
+final class SQLiteDatabase: PublishDatabase {
     package let kind = "SQLite"
     private let connection: OpaquePointer
     private let path: String
@@ -44,7 +44,7 @@ package final class SQLiteDatabase: PublishDatabase {
 
     package func commit() throws(DatabaseError) { try execute("COMMIT") }
 
-    package func rollback() { try? execute("ROLLBACK") }
+    func rollback() { try? execute("ROLLBACK") }
 
     package func columns(of table: String) throws(DatabaseError) -> [(name: String, type: String)]? {
         let statement = try prepare("SELECT name, type FROM pragma_table_info(?1) ORDER BY cid")
@@ -60,9 +60,9 @@ package final class SQLiteDatabase: PublishDatabase {
         return found.isEmpty ? nil : found
     }
 
-    package func typeName(_ kind: ColumnKind) -> String { kind.sqliteType }
+    func typeName(_ kind: ColumnKind) -> String { kind.sqliteType }
 
-    package func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
+    func deleteRows(of table: String, label: String) throws(DatabaseError) -> Int {
         let statement = try prepare("DELETE FROM \(table) WHERE label = ?1")
         defer { sqlite3_finalize(statement) }
         refund_cost_sqlite_bind_text(statement, 1, label, -1)
@@ -80,7 +80,7 @@ package final class SQLiteDatabase: PublishDatabase {
     /// `TABLE_decimal`: every column, money in the currency's units, booleans as true/false.
     ///
     /// The table keeps the exact integers; sum those for totals.
-    package func tableReady(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {
+    func tableReady(_ table: String, columns: [OutputTable.Column]) throws(DatabaseError) {
         let shown = columns.map { column -> String in
             switch column.kind {
             case .money: "\(column.name) / 1000000.0 AS \(column.name)"

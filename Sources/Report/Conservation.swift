@@ -64,7 +64,7 @@ package struct Conservation: Sendable {
     }
 
     /// The bill's part: `pool cost 120.000000 USD read = 118.500000 allocated + 1.500000 unallocated`.
-    package var billSentence: String? {
+    var billSentence: String? {
         allocation.map { "pool cost " + $0.balance }
     }
 }

@@ -12,7 +12,7 @@ package struct HeadlineChange: Sendable, Hashable {
     package var previous: Money
     package var month: CivilMonth
     /// Whether more of it is bad news (a leak), or neither (cost served grows with the business).
-    package var upIsWorse: Bool
+    var upIsWorse: Bool
 
     package var delta: Money { Money(nanos: current.nanos &- previous.nanos) }
 
@@ -25,7 +25,7 @@ package struct HeadlineChange: Sendable, Hashable {
 
     /// True when the figure moved the bad way.
     package var isWorse: Bool { upIsWorse && direction == .up }
-    package var isBetter: Bool { upIsWorse && direction == .down }
+    var isBetter: Bool { upIsWorse && direction == .down }
 
     /// The change as a share of the month before, in tenths of a percent, rounded half away
     /// from zero; nil when the month before had none (no share of nothing).

@@ -36,7 +36,7 @@ package struct SignatureStatement: Sendable, Hashable {
 
     /// The same in a few words a finance lead reads past (no roots, no options): what the page's
     /// first screen says of the data.
-    package var shortSentence: String {
+    var shortSentence: String {
         if verificationOff { return "App Store data read without checking its signatures" }
         let unverified = unverifiedDecoded + unverifiedXcode
         var text = "App Store data verified as Apple's (\(HumanText.count(verified)) signed records)"

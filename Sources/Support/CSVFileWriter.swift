@@ -73,7 +73,7 @@ package final class CSVFileWriter {
 
 /// The quoting rules, apart from any file, so they can be tested and reused for stdout.
 package enum CSVEncoding {
-    package static func appendText(_ value: String, to buffer: inout [UInt8]) {
+    static func appendText(_ value: String, to buffer: inout [UInt8]) {
         let utf8 = value.utf8
         let guarded = utf8.first.map(startsFormula) ?? false
         let needsQuotes = utf8.contains { byte in

@@ -7,14 +7,14 @@
 /// place after it. The stage errors carry one instead of formatting themselves; the stages
 /// collect warnings as diagnostics, and each command prints them in one place.
 package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    package enum Severity: String, Sendable, Hashable {
+    enum Severity: String, Sendable, Hashable {
         /// The command stopped for it.
         case error
         /// The command went on; the person should know.
         case warning
     }
 
-    package var severity = Severity.error
+    var severity = Severity.error
     /// The file to blame; nil when it is not one file (an option, a database, the network).
     package var file: String?
     /// The line in `file`, from 1; 0 for the file as a whole.

@@ -2,7 +2,7 @@
 /// murmur-style finish).
 ///
 /// For hash tables and digests of our own data, not for security.
-package enum FastHash {
+enum FastHash {
     @inlinable @inline(__always)
     package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0x243F_6A88_85A3_08D3) -> UInt64 {
         let count = bytes.count

@@ -67,7 +67,7 @@ package indirect enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// Appends `value` as a JSON string, quoted and escaped.
-    package static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {

@@ -73,7 +73,7 @@ package struct Money: Sendable, Hashable, Comparable, CustomStringConvertible, C
         return Money(nanos: result)
     }
 
-    package static func divideRoundingHalfToEven(_ value: Int128, by divisor: Int128) -> Int128 {
+    static func divideRoundingHalfToEven(_ value: Int128, by divisor: Int128) -> Int128 {
         var quotient = value / divisor
         let remainder = value % divisor
         let twiceRemainder = (remainder < 0 ? -remainder : remainder) * 2
@@ -188,7 +188,7 @@ extension Money {
     }
 
     /// The largest amount an input may hold, in nanos: 9,223,372,036.854775.
-    package static let largestInput: Int64 = 9_223_372_036_854_775_000
+    static let largestInput: Int64 = 9_223_372_036_854_775_000
 
     package static func parse(_ text: String) throws(MoneyError) -> Money {
         var text = text
@@ -204,7 +204,7 @@ package func decimalDigit(_ byte: UInt8) -> UInt8? {
 }
 
 /// Appends the decimal digits of `value`, left-padded with zeros to `minimumWidth`.
-package func appendDigits(_ value: UInt64, minimumWidth: Int, to bytes: inout [UInt8]) {
+func appendDigits(_ value: UInt64, minimumWidth: Int, to bytes: inout [UInt8]) {
     var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for 20 digits
     withUnsafeMutableBytes(of: &scratch) { buffer in
         var position = buffer.count

@@ -35,7 +35,7 @@ package struct PoolShares: Sendable {
     package var rows: Int
     /// The cost's absolute value in steps, and the basis of all rows: a row's share is
     /// `amount x value / total` steps.
-    package var amountSteps: Int128
+    var amountSteps: Int128
     package var total: Int128
     /// The first (remainder, value) in the order extras are handed out that does not get one
     /// for every row: rows above it get an extra step; rows at it get one when it is the boundary

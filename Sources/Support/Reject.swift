@@ -46,7 +46,7 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
     }
 
     /// The most of a value a reject quotes.
-    package static let longestValue = 80
+    static let longestValue = 80
 
     /// `value` cut to `longestValue` characters, `...` saying where it was cut.
     package static func cut(_ value: String) -> String {

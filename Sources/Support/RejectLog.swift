@@ -6,11 +6,11 @@ package final class RejectLog {
     /// Input rows they stand for: what `--max-rejects` counts.
     package private(set) var rows = 0
     /// Rejected rows by reason.
-    package private(set) var countsByReason: [String: Int] = [:]
+    private(set) var countsByReason: [String: Int] = [:]
     /// Files refused whole, in the order they were found: the console names each one.
     package private(set) var wholeFiles: [Reject] = []
     /// Rejected rows by input folder (`Reject.folder`), then by reason.
-    package private(set) var reasonsByFolder: [String: [String: Int]] = [:]
+    private(set) var reasonsByFolder: [String: [String: Int]] = [:]
     package private(set) var firstRejects: [Reject] = []
     /// Every reject, in order, when the log was asked to keep them all (a ledger snapshot
     /// carries the App Store side's rejects to the merge).

@@ -5,7 +5,7 @@ package struct RejectTally: Sendable, Hashable, Codable {
     package var rows = 0
     package var samples: [Reject] = []
     package var wholeFiles: [Reject] = []
-    package var reasonsByFolder: [String: [String: Int]] = [:]
+    var reasonsByFolder: [String: [String: Int]] = [:]
 
     package init() {}
 
@@ -49,7 +49,7 @@ package struct RejectTally: Sendable, Hashable, Codable {
 
     /// The reason that refused the most rows among `folders` (all when nil); ties go to the
     /// reason that sorts first, so the message is the same every run.
-    package func dominantReason(in folders: Set<String>? = nil) -> (reason: String, rows: Int)? {
+    func dominantReason(in folders: Set<String>? = nil) -> (reason: String, rows: Int)? {
         var merged: [String: Int] = [:]
         for (folder, reasons) in reasonsByFolder where folders?.contains(folder) ?? true {
             for (reason, rows) in reasons { merged[reason, default: 0] += rows }

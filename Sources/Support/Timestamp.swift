@@ -95,11 +95,11 @@ package struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     package var start: Timestamp { Timestamp(milliseconds: dayNumber * Timestamp.millisecondsPerDay) }
 
-    package static func isLeap(_ year: Int64) -> Bool {
+    static func isLeap(_ year: Int64) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    package static func daysIn(month: Int64, year: Int64) -> Int64 {
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -142,7 +142,7 @@ package enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible 
     case outOfRange
 
     /// Epoch numbers below this are seconds, not milliseconds.
-    package static let smallestMilliseconds: Int64 = 100_000_000_000
+    static let smallestMilliseconds: Int64 = 100_000_000_000
 
     /// The problem with an already parsed time (a JSON number), if any.
     package static func check(_ timestamp: Timestamp) -> TimestampError? {

@@ -23,7 +23,7 @@ package struct TestChain: Sendable {
     }
 
     /// 2020-01-01 to 2045-01-01: covers every date the generator writes.
-    package static let defaultValidity = Timestamp(milliseconds: 1_577_836_800_000)...Timestamp(milliseconds: 2_366_755_200_000)
+    static let defaultValidity = Timestamp(milliseconds: 1_577_836_800_000)...Timestamp(milliseconds: 2_366_755_200_000)
 
     package init(seed: UInt64, options: Options = Options()) {
         let seedBytes = (0..<8).map { UInt8(truncatingIfNeeded: seed >> (8 * UInt64($0))) }
@@ -58,10 +58,10 @@ package struct TestChain: Sendable {
     package func sign(_ payload: [UInt8]) -> String { signer().sign(payload) }
 
     /// A signer that keeps the leaf's key, for signing many payloads on one thread.
-    package func signer() -> Signer { Signer(self) }
+    func signer() -> Signer { Signer(self) }
 
     /// Signs JWS with a chain's leaf key.
-    package final class Signer {
+    final class Signer {
         private let key: SigningKey
         private let encodedHeader: String
 

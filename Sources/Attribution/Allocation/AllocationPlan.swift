@@ -3,12 +3,12 @@ import Support
 
 /// Every pool's shares, planned from the first reading of the usage rows, and where each part of
 /// the second reading starts counting the rows that share a pool's last left-over steps.
-package final class AllocationPlan: Sendable {
+final class AllocationPlan: Sendable {
     package let index: PoolIndex
     /// Per pool, the rows it is spread over; nil when its period holds no usage to spread over.
     package let rows: [Int?]
     /// Per part: per pool with boundary rows, how many of them earlier parts hold.
-    package let partOffsets: [Int: [Int32: Int]]
+    let partOffsets: [Int: [Int32: Int]]
     /// The shares laid out for the per-row path (the tables of values are not kept): per pool,
     /// its rule, sign, step and boundary extras.
     let rules: [PoolShares.Rule?]
@@ -50,7 +50,7 @@ package final class AllocationPlan: Sendable {
 
 /// The second reading: every usage row that draws from pools gets its shares added to its cost
 /// (in the pool's currency), and then goes to the attributor like any other cost row.
-package struct AllocatingAttributor: CostRowSink {
+struct AllocatingAttributor: CostRowSink {
     package var attributor: Attributor
     package let plan: AllocationPlan
     /// Per pool: nano-units handed out by this reader (they must add up to the pool's cost).
@@ -128,7 +128,7 @@ package struct AllocatingAttributor: CostRowSink {
     }
 
     /// Adds another reader's hand-outs.
-    package mutating func mergeAllocated(_ other: AllocatingAttributor) {
+    mutating func mergeAllocated(_ other: AllocatingAttributor) {
         for pool in allocated.indices { allocated[pool] += other.allocated[pool] }
     }
 }

@@ -3,7 +3,7 @@ import Support
 
 /// The FOCUS files of `costs/` and `allocation.csv`, read before any usage row: the pool rows
 /// each allocation line takes, those none takes, and the rows that could not be read.
-package struct CostPoolBill: Sendable {
+struct CostPoolBill: Sendable {
     package let files: Set<String>
     package let index: PoolIndex
     /// Usage categories some pool is spread over: their rows may come without a cost.

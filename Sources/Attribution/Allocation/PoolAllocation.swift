@@ -62,7 +62,7 @@ package struct PoolAllocation: Sendable, Hashable, Codable {
 
     /// The outcome of one reading: `taken` the pool rows an allocation line took (`pools`, in
     /// bill order), `left` those none took; `allocated` the nano-units handed out per pool.
-    package init(
+    init(
         pools: [CostPool], plan: AllocationPlan?, allocated handedOut: [Int64], left: [PoolRow], rules: AllocationRules,
         poolFiles: [String], root: String
     ) throws {

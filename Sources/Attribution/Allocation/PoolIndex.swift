@@ -13,7 +13,7 @@ package final class PoolIndex: Sendable {
     /// fields would be retained and released on every look).
     package let starts: [Int64]
     package let ends: [Int64]
-    package let sharesByRow: [Bool]
+    let sharesByRow: [Bool]
     package let currencies: [CurrencyCode]
     /// Usage categories spread over, as bytes, in first-seen order.
     private let categories: [[UInt8]]

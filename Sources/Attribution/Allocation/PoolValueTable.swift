@@ -6,7 +6,7 @@ import Support
 ///
 /// Keys are quantities of usage rows and pool numbers, not input picked to collide; a long
 /// probe costs time, never a wrong answer.
-package struct PoolValueTable: Sendable {
+struct PoolValueTable: Sendable {
     private var values: [Int64]
     private var pools: [Int32]
     private var payloads: [Int64]

@@ -4,7 +4,7 @@ import Support
 /// The reading of the cost files when the data holds a FOCUS bill: a row that draws from no pool
 /// is attributed at once; a row that does is counted by basis value for each of its pools and
 /// kept in its part's spill file, to be attributed with its shares once every row is counted.
-package struct UsageBasis: CostRowSink {
+struct UsageBasis: CostRowSink {
     /// Rows by pool and basis value, counted in a table while the part is read.
     package typealias Counts = PoolValueTable
     /// A read part's counts, kept flat (a table's empty slots would double them).
@@ -14,7 +14,7 @@ package struct UsageBasis: CostRowSink {
     package let index: PoolIndex
     private let folder: String
     /// Per part read: its counts and its spill file.
-    package private(set) var byPart: [Int: (counts: Counted, spill: String)] = [:]
+    private(set) var byPart: [Int: (counts: Counted, spill: String)] = [:]
     /// The part being read: `begin(part:)` sets it before the part's first row.
     private var part = 0
     private var current = Counts()
@@ -65,7 +65,7 @@ package struct UsageBasis: CostRowSink {
 /// The same count for a reading that only checks the rows (`validate`): nothing is kept aside
 /// and nothing attributed, but every row's cost must convert to the report currency, as
 /// `report` will ask.
-package struct UsageCounter: CostRowSink {
+struct UsageCounter: CostRowSink {
     package let index: PoolIndex
     package let rates: ExchangeRates
     private var byPart: [Int: UsageBasis.Counted] = [:]

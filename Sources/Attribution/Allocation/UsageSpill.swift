@@ -10,7 +10,7 @@ import Support
 /// memory stays one buffer whatever the number of rows.
 ///
 /// Owned by one thread at a time (a reader's part, then an attributor's), hence unchecked.
-package final class UsageSpill: @unchecked Sendable {
+final class UsageSpill: @unchecked Sendable {
     package let path: String
     private let file: FileDescriptor
     /// Records not yet written, `used` bytes of `capacity`.
@@ -135,7 +135,7 @@ package final class UsageSpill: @unchecked Sendable {
 }
 
 /// A spill file that ends inside a record: the disk or the folder changed under the run.
-package struct SpillError: DiagnosticError {
+struct SpillError: DiagnosticError {
     package var path: String
     package var diagnostic: Diagnostic {
         Diagnostic(
@@ -145,7 +145,7 @@ package struct SpillError: DiagnosticError {
 }
 
 /// A folder of the system's temporary space for one run's spill files, removed when done.
-package struct UsageSpillFolder: Sendable {
+struct UsageSpillFolder: Sendable {
     package let path: String
 
     package init() throws {

@@ -10,7 +10,7 @@ package struct AnsweringFigure: Sendable, Hashable {
     package var requests = 0
     /// Requests whose answer Apple took (`sent`), and those of them sent within the 12 hours.
     package var answered = 0
-    package var answeredInTime = 0
+    var answeredInTime = 0
     /// Answered requests by the preference sent and Apple's decision since.
     package var decisions: [Decision] = []
     /// Answered requests Apple decided, and those it decided as the answer preferred

@@ -9,7 +9,7 @@ package struct FigureCounts: Sendable {
     /// were served after it (expiry rows left out).
     package var leakingAccounts = 0
     /// Of those, the accounts served later than notice plus grace: summary's `leaked_accounts`.
-    package var leakingAccountsBeyondGrace = 0
+    var leakingAccountsBeyondGrace = 0
     /// Rows of leaks.csv that are leaks (refund or family exit), and those of expired access.
     package var leakRows = 0
     package var expiryRows = 0
@@ -23,7 +23,7 @@ package struct FigureCounts: Sendable {
     package var familyMembersServed = 0
     package var familyMembersUnlinked = 0
     /// Rows of subscription_loss.csv with leaked cost.
-    package var leakingSubscriptions = 0
+    var leakingSubscriptions = 0
     /// Rows of consumption_requests.csv, by Apple's outcome and by the evidence's recommendation.
     package var consumptionRequests = 0
     package var consumptionByOutcome: [(ConsumptionOutcome, Int)] = []

@@ -131,13 +131,13 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     package var historyLines = 0
     package var historyTransactions = 0
     /// App transactions (Get App Transaction Info): recognised and counted, never costed.
-    package var appTransactions = 0
+    var appTransactions = 0
     package var rejectedLines = 0
     /// How the signatures of the App Store data fared (docs/domain.md rule 12).
     package var signatures = SignatureCounts()
     /// Files whose signatures an earlier run verified (same bytes, same settings): not checked again.
     package var filesVerifiedEarlier = 0
-    package var renewalCopiesSignedAfterAsOf = 0
+    var renewalCopiesSignedAfterAsOf = 0
     /// History pages that say Apple has more, with no later page after them: the data may miss some.
     package var incompleteHistories: [String] = []
     /// Transaction histories cut short (their last page says hasMore) with no continuation
@@ -147,7 +147,7 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     /// Values Apple added after this version (a new `inAppOwnershipType`, `type`,
     /// `revocationType`, `consumptionRequestReason`), each kept as it came: how many copies
     /// held each.
-    package var newValues: [NewValue: Int] = [:]
+    var newValues: [NewValue: Int] = [:]
 
     package init() {}
 
@@ -220,7 +220,7 @@ package struct AppStoreOptions: Sendable, Hashable {
 }
 
 /// A value of one of Apple's growing enumerations that this version does not know.
-package struct NewValue: Sendable, Hashable, Codable {
+struct NewValue: Sendable, Hashable, Codable {
     package var field: String
     package var value: String
 

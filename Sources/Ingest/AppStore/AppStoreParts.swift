@@ -22,7 +22,7 @@ struct AppStorePart: Sendable {
 }
 
 /// A notification or history file to read, and how.
-package struct AppStoreFile: Sendable, Codable {
+struct AppStoreFile: Sendable, Codable {
     var path: String
     var notifications: Bool
     var policy: SignaturePolicy

@@ -332,7 +332,7 @@ package final class AppStoreReader {
 }
 
 /// Problems with a notification or history file as a whole.
-package enum AppStoreInputError: DiagnosticError, Sendable, Hashable {
+enum AppStoreInputError: DiagnosticError, Sendable, Hashable {
     case missingColumn(file: String, column: String, present: [String])
     case repeatedColumn(file: String, column: String)
 

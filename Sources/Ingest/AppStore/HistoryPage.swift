@@ -6,7 +6,7 @@ package struct HistoryPage: Sendable, Hashable, Codable {
     package var paginationToken: String?
     /// A transaction of the page (transaction and refund history): the customer to ask Apple
     /// for the pages after it.
-    package var customerTransactionID: String?
+    var customerTransactionID: String?
     /// The original transaction ids of the page's transactions, each once: whose history it is.
     package var originals: [String] = []
 }

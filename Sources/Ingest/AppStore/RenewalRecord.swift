@@ -7,11 +7,11 @@ package struct RenewalRecord: Sendable, Hashable, Codable {
     package var originalTransactionID: String
     package var productID: String?
     package var autoRenewStatus: Int64?
-    package var expirationIntent: Int64?
+    var expirationIntent: Int64?
     package var isInBillingRetryPeriod: Bool?
     /// Access continues until this date while Apple retries the payment.
     package var gracePeriodExpiresDate: Timestamp?
-    package var renewalDate: Timestamp?
+    var renewalDate: Timestamp?
     package var signedDate: Timestamp
     package var rawEnvironment: String?
     /// The transaction the renewal info came with (a notification's or a status's), if any.

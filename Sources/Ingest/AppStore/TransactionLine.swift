@@ -8,7 +8,7 @@ package struct TransactionLine: Sendable, Codable {
     package var page: HistoryPage?
     /// A Get App Transaction Info response or a decoded app transaction: the app's own
     /// purchase, which holds no in-app transaction; counted, never costed.
-    package var appTransactions = 0
+    var appTransactions = 0
 }
 
 /// Decodes one line of `transactions/*.jsonl`, any App Store Server API response that holds

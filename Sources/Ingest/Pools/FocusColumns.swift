@@ -6,7 +6,7 @@ import Support
 /// PascalCase: `BilledCost`, `EffectiveCost`, `BillingCurrency`, `ChargePeriodStart`,
 /// `ChargePeriodEnd`, `ChargeCategory`, `ServiceName`, `ResourceId`, `Tags`. They are found by
 /// name wherever they stand; provider columns (`x_...`) and the many others are not read.
-package struct FocusColumns: Sendable, Hashable {
+struct FocusColumns: Sendable, Hashable {
     package var width: Int
     package var billedCost: Int?
     package var effectiveCost: Int?
@@ -19,7 +19,7 @@ package struct FocusColumns: Sendable, Hashable {
     package var tags: Int?
 
     /// True for a header that is a FOCUS bill: a charge period, a billing currency and a cost.
-    package static func isFocus(_ header: [String]) -> Bool {
+    static func isFocus(_ header: [String]) -> Bool {
         let found = HeaderColumns(header)
         return found.index("ChargePeriodStart") != nil && found.index("BillingCurrency") != nil
             && (found.index("BilledCost") != nil || found.index("EffectiveCost") != nil)

@@ -55,7 +55,7 @@ package final class JWSVerifier {
     /// A line that came already decoded: no signature to check, counted as unverified; but
     /// `--bundle-id` and `--app-apple-id` refuse another app's decoded data as they refuse its
     /// signed data.
-    package func countDecoded(claims: Claims? = nil) throws(SignatureError) {
+    func countDecoded(claims: Claims? = nil) throws(SignatureError) {
         if let claims {
             do {
                 try checkApp(claims)

@@ -79,7 +79,7 @@ package struct DecodedFiles: Sendable, Codable {
 }
 
 /// Decoded groups that do not make one snapshot.
-package enum DecodedFilesError: DiagnosticError {
+enum DecodedFilesError: DiagnosticError {
     case notAnAppStoreFile(String, known: [String])
     case otherOptions
     case twice(String)

@@ -119,7 +119,7 @@ package enum DistributedRun {
 }
 
 /// A partial asked for a file the snapshot does not list.
-package struct PartialFilesError: DiagnosticError {
+struct PartialFilesError: DiagnosticError {
     package var file: String
     package var known: [String]
 

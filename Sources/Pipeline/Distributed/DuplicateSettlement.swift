@@ -7,7 +7,7 @@ import Support
 /// again, so that its rows with that id are counted as repeats (or conflicts).
 ///
 /// Partials hold whole files, so the files' order and the line decide alone.
-package enum DuplicateSettlement {
+enum DuplicateSettlement {
     /// Per partial (by position), the seeds it must be computed again with; empty for most.
     package static func seeds(_ partials: [CostPartial], fileOrder: [String]) -> [[RequestEntry]] {
         let position = Dictionary(uniqueKeysWithValues: fileOrder.enumerated().map { ($1, $0) })

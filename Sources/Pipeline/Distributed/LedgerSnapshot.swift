@@ -71,7 +71,7 @@ package struct LedgerSnapshot: Codable, Sendable {
     }
 }
 
-package struct SnapshotMismatchError: DiagnosticError {
+struct SnapshotMismatchError: DiagnosticError {
     package var reason: String
 
     package var diagnostic: Diagnostic { Diagnostic("the ledger snapshot does not fit this run: " + reason) }

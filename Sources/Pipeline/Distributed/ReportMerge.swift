@@ -6,7 +6,7 @@ import Support
 
 /// The merge step of a distributed run: the partials of every cost file, checked to hold each
 /// file once and computed alike, merged in file order and assembled as one process would.
-package enum ReportMerge {
+enum ReportMerge {
     /// Merges `partials` (which must hold every cost file of the layout once, with duplicates
     /// across them settled) and assembles the report; rejects of the App Store side are
     /// already in the pipeline's log, the partials' follow them as one reading lists them
@@ -44,7 +44,7 @@ package enum ReportMerge {
 }
 
 /// Partials that cannot make one report.
-package enum MergeError: DiagnosticError {
+enum MergeError: DiagnosticError {
     case unknownFile(String)
     case fileTwice(String)
     case missingFiles([String])

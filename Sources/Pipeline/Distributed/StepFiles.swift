@@ -6,7 +6,7 @@ import Support
 /// packed file (a header with kind, format version and SHA-256, then gzip), so a task never
 /// reads a stale or damaged step.
 package enum StepFiles {
-    package static let seedsKind = "request seeds"
+    static let seedsKind = "request seeds"
 
     package static func write(_ snapshot: LedgerSnapshot, to path: String) throws {
         try PackedFile.write(
@@ -24,7 +24,7 @@ package enum StepFiles {
         try PackedFile.write(try CompactCoder.encode(partial), kind: CostPartial.kind, version: CostPartial.version, to: path)
     }
 
-    package static func readPartial(_ path: String) throws -> CostPartial {
+    static func readPartial(_ path: String) throws -> CostPartial {
         let content = try PackedFile.read(path, kind: CostPartial.kind, version: CostPartial.version)
         return try decode(CostPartial.self, from: content, path: path)
     }
@@ -34,7 +34,7 @@ package enum StepFiles {
             try CompactCoder.encode(decoded), kind: DecodedFiles.kind, version: DecodedFiles.version, to: path)
     }
 
-    package static func readDecoded(_ path: String) throws -> DecodedFiles {
+    static func readDecoded(_ path: String) throws -> DecodedFiles {
         let content = try PackedFile.read(path, kind: DecodedFiles.kind, version: DecodedFiles.version)
         return try decode(DecodedFiles.self, from: content, path: path)
     }
@@ -43,7 +43,7 @@ package enum StepFiles {
         try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: 1, to: path)
     }
 
-    package static func readSeeds(_ path: String) throws -> [RequestEntry] {
+    static func readSeeds(_ path: String) throws -> [RequestEntry] {
         let content = try PackedFile.read(path, kind: seedsKind, version: 1)
         return try decode([RequestEntry].self, from: content, path: path)
     }

@@ -127,7 +127,7 @@ package struct PagedFetch {
 }
 
 /// The paging members of a page: `hasMore`, and `paginationToken` or `revision`.
-package func pageInfo(_ bytes: UnsafeRawBufferPointer) throws -> (hasMore: Bool, token: String?) {
+func pageInfo(_ bytes: UnsafeRawBufferPointer) throws -> (hasMore: Bool, token: String?) {
     var hasMore = false
     var token: String?
     var cursor = JSONCursor(bytes)

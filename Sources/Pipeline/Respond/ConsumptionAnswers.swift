@@ -6,7 +6,7 @@ import Support
 /// The answers a report would give every consumption request, worked out in memory with the
 /// report's own stages (inputs, ledger, every cost row attributed, figures) as of `asOf`:
 /// what `respond` sends is what the report shows.
-package struct ConsumptionAnswers {
+struct ConsumptionAnswers {
     package var requests: [ConsumptionFigure]
     /// Each request's transaction type, for Apple's rules on the percentage.
     package var types: [String: ProductType]
@@ -36,7 +36,7 @@ package struct ConsumptionAnswers {
 }
 
 /// Apple's rules for a Send Consumption Information body, checked before anything is sent.
-package enum ConsumptionRules {
+enum ConsumptionRules {
     /// Why `request`'s answer must not be sent, or nil when it may.
     package static func refusal(_ request: ConsumptionFigure, type: ProductType?) -> String? {
         guard request.transactionID != nil else { return "the request names no transaction" }

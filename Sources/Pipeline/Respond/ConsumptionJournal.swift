@@ -3,7 +3,7 @@ import Ingest
 import Support
 
 /// A damaged journal: never skipped, since one answer per request depends on every line.
-package struct JournalError: DiagnosticError {
+struct JournalError: DiagnosticError {
     package var path: String
     package var line: Int
     package var reason: String
@@ -28,7 +28,7 @@ package struct ConsumptionJournal: Sendable {
     /// The last event of each request, by notification UUID.
     package private(set) var latest: [String: JournalEvent] = [:]
     /// The first `sent` event of each request: when it was answered.
-    package private(set) var firstSent: [String: JournalEvent] = [:]
+    private(set) var firstSent: [String: JournalEvent] = [:]
     /// Events read, for attempt numbers.
     package private(set) var attempts: [String: Int] = [:]
     /// The journal's first line, when it has one (journals written before 0.14.0 do not: every
@@ -102,7 +102,7 @@ package struct ConsumptionJournal: Sendable {
 
     /// Opens the journal to write it: owner-only (access others had is taken away, and said),
     /// a torn last line cut off, a missing last line feed written.
-    package mutating func prepareForWriting() throws {
+    mutating func prepareForWriting() throws {
         let file = try FileDescriptor.openForAppending(path)
         if try file.makeOwnerOnly() {
             recovered.append(

@@ -5,7 +5,7 @@ import Support
 /// The lock file holds the process id of its holder, written when it took the lock (the file's
 /// time says since when), so a second run can say who has it. A link planted at that name is
 /// refused, never written through.
-package final class JournalLock {
+final class JournalLock {
     private let file: FileDescriptor
 
     package init(journal: String) throws {

@@ -17,7 +17,7 @@ package enum DER {
 
     /// A non-negative INTEGER from big-endian magnitude bytes (leading zeros dropped, one added
     /// when the high bit is set).
-    package static func unsignedInteger(_ magnitude: [UInt8]) -> [UInt8] {
+    static func unsignedInteger(_ magnitude: [UInt8]) -> [UInt8] {
         var bytes = Array(magnitude.drop { $0 == 0 })
         if bytes.isEmpty { bytes = [0] }
         if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }

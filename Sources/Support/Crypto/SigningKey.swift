@@ -10,7 +10,7 @@ package final class SigningKey {
     private let group: OpaquePointer
     private let scalar: OpaquePointer
     /// The public point, uncompressed (65 bytes: 04 || x || y).
-    package let publicPoint: [UInt8]
+    let publicPoint: [UInt8]
 
     /// The key whose scalar is SHA-256(seed) reduced into [1, n-1].
     package init(seed: [UInt8]) {
