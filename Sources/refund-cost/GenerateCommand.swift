@@ -32,7 +32,7 @@ enum GenerateCommand: Command {
             """,
         examples: [
             "refund-cost generate --out /tmp/refund-cost-example/trial --accounts 2000 --seed 1",
-            "refund-cost generate --out /tmp/refund-cost-example/bigger --accounts 5000 --seed 7 --cost-rows-per-account 50",
+            "refund-cost generate --out /tmp/refund-cost-example/bigger --accounts 3000 --seed 7 --cost-rows-per-account 50",
             "refund-cost generate --out /tmp/refund-cost-example/billed --accounts 2000 --seed 1 --cost-form focus",
         ])
 
