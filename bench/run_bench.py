@@ -582,7 +582,9 @@ def main_spark(options):
     python = os.path.join(ROOT, "scaleout", ".venv", "bin", "python")
     if not os.path.exists(python):
         sys.exit("install Spark first: make spark-deps")
-    common = ["--data", data, "--month", options.month, "--verified-files", "none"]
+    # Signatures verified against the generated set's own test root, as `report` would.
+    common = ["--data", data, "--month", options.month, "--verified-files", "none", "--trust-root",
+              os.path.join(data, "test-root.der")]
     work = os.path.join(DATA, "spark")
     os.makedirs(work, exist_ok=True)
     # Today's step 1: one process reads and verifies every App Store file.

@@ -164,12 +164,19 @@ def main():
     app_store_groups = plan_sized([(int(size), path) for size, path in sized],
                                   options.app_store_groups or context.defaultParallelism)
     decode_started = time.monotonic()
-    rdd = context.parallelize(list(enumerate(app_store_groups)), numSlices=max(1, len(app_store_groups)))
-    # One group's bytes at a time reach the driver (not all of them at once, as collect would).
-    for group_id, content in rdd.mapPartitions(decode_task(os.path.basename(binary), report_args,
-                                                           options.fail_once)).toLocalIterator():
-        with open(os.path.join(decoded, "group-%05d.decoded" % group_id), "wb") as handle:
-            handle.write(content)
+    # In waves of as many groups as there are slots: the groups of a wave are decoded side by
+    # side, and the driver holds one wave's bytes at a time (a local iterator would run the
+    # groups one after the other; collecting every group at once would hold all of them).
+    numbered = list(enumerate(app_store_groups))
+    wave_size = max(1, context.defaultParallelism)
+    for start in range(0, len(numbered), wave_size):
+        wave = numbered[start:start + wave_size]
+        rdd = context.parallelize(wave, numSlices=len(wave))
+        for group_id, content in rdd.mapPartitions(decode_task(os.path.basename(binary), report_args,
+                                                               options.fail_once)).collect():
+            with open(os.path.join(decoded, "group-%05d.decoded" % group_id), "wb") as handle:
+                handle.write(content)
+        del wave, rdd
     decode_seconds = time.monotonic() - decode_started
     # What the App Store step cost the driver itself: its own memory (the JVM's aside, which any run has).
     driver_peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -13,7 +13,7 @@ enum RespondCommand: Command {
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
         options: DataOptions.around(
             [journal.spec, state.spec, start.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
-            asOfDefault: "now, by this clock (what Apple signed up to 5 minutes ahead of it is read too)"),
+            asOfDefault: "now by this clock, with what Apple signed up to 5 minutes ahead of it"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
             docs/respond.md). Reads the data as report does, as of now (--as-of for another time),

@@ -44,7 +44,7 @@ struct FirstHourTests {
         }
         #expect(try asOfLine(["report"]).contains("(default: the window's end)"))
         #expect(try asOfLine(["snapshot"]).contains("(default: the window's end)"))
-        #expect(try asOfLine(["respond"]).contains("(default: now, by this clock"))
+        #expect(try asOfLine(["respond"]).contains("(default: now by this clock"))
         #expect(try asOfLine(["explain"]).contains("(default: none: everything signed is read)"))
         #expect(try asOfLine(["validate"]).contains("(default: none: everything signed is read)"))
         for command in ["report", "respond", "explain", "validate"] {

@@ -262,6 +262,10 @@ struct RespondStateTests {
         }
         #expect(opened.isEmpty, "\(opened.joined(separator: "\n"))")
         #expect(try TestFiles.read(log).contains(journal), "the journal itself is read")
+        // The same folder spelled another way reads the same state: still nothing new.
+        let respelled = try respond(arrivals.live + "/./", stub: stub, journal: journal)
+        #expect(respelled.stdout.contains("nothing new since the last run"), "\(respelled.stdout)\(respelled.stderr)")
+        #expect(!respelled.stderr.contains("was built from every file"), "\(respelled.stderr)")
     }
 }
 

@@ -36,6 +36,10 @@ final class RespondRequests {
     /// The requests as of now; `stateFolder` nil for a dry run (the state is built aside and
     /// left behind).
     init(options: RunOptions, stateFolder: String?, journal: String) throws {
+        // The state names files by their paths: one spelling of the folder (`./exports` or
+        // `/srv/app/exports`) reads the state another wrote.
+        var options = options
+        options.data = FileSystem.resolvedPath(options.data)
         self.options = options
         let layout = try InputLayout(root: options.data)
         temporary = stateFolder == nil ? try FileSystem.temporaryDirectory(prefix: "refund-cost-respond-state") : nil

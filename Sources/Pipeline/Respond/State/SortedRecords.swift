@@ -93,8 +93,32 @@ struct SortedRecords<Record: FixedRecord>: Sendable {
 
     /// Writes `records`, sorted here in place, as a new file at `path`.
     static func write(_ records: inout [Record], to path: String) throws {
-        records.sort()
-        try write(sorted: records, to: path)
+        var runs = [records]
+        records = []
+        try write(runs: &runs, to: path)
+    }
+
+    /// Writes the records of every run as one new sorted file at `path`: each run sorted here in
+    /// place, one after the other (a sort's buffer is half a run's), then the runs merged as the
+    /// file is written. Records are ordered whole, so the bytes do not depend on how the
+    /// records were cut into runs.
+    static func write(runs: inout [[Record]], to path: String) throws {
+        for index in runs.indices { runs[index].sort() }
+        let writer = try AtomicFileWriter(path: path, ownerOnly: true)
+        var next = [Int](repeating: 0, count: runs.count)
+        while true {
+            var smallest: Int?
+            for run in runs.indices where next[run] < runs[run].count {
+                if let best = smallest, !(runs[run][next[run]] < runs[best][next[best]]) { continue }
+                smallest = run
+            }
+            guard let run = smallest else { break }
+            try append(runs[run][next[run]], to: writer)
+            next[run] += 1
+            // A run written through is let go.
+            if next[run] == runs[run].count { runs[run] = [] }
+        }
+        try writer.commit()
     }
 
     /// This file's records and `more`, in order, as a new file at `path`: one pass over this file.
@@ -118,12 +142,6 @@ struct SortedRecords<Record: FixedRecord>: Sendable {
             try emit(extra[next])
             next += 1
         }
-        try writer.commit()
-    }
-
-    static func write(sorted records: [Record], to path: String) throws {
-        let writer = try AtomicFileWriter(path: path, ownerOnly: true)
-        for record in records { try append(record, to: writer) }
         try writer.commit()
     }
 

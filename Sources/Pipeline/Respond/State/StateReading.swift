@@ -152,9 +152,9 @@ struct StateReading {
         for path in files { spans[path] = FileSpan(start: 0, firstLine: 1, end: FileSystem.fileSize(path) ?? 0) }
         var added = try readNew(spans: spans, order: files, into: &state, wholeFiles: true)
         let paths = state.paths(in: folder)
-        try SortedRecords.write(&added.items, to: paths.index)
-        try SortedRecords.write(&added.usage, to: paths.usage)
-        try SortedRecords.write(&added.claims, to: paths.claims)
+        try SortedRecords.write(runs: &added.items, to: paths.index)
+        try SortedRecords.write(runs: &added.usage, to: paths.usage)
+        try SortedRecords.write(runs: &added.claims, to: paths.claims)
         return state
     }
 
@@ -165,9 +165,9 @@ struct StateReading {
         // In the layout's order, as a reading of everything reads them.
         let order = (appStoreFiles + layout.costFiles).filter { all[$0] != nil }
         let added = try readNew(spans: all, order: order, into: &state, wholeFiles: false)
-        state.itemsSince += added.items
-        state.usageSince += added.usage
-        state.claimsSince += added.claims
+        state.itemsSince += added.items.joined()
+        state.usageSince += added.usage.joined()
+        state.claimsSince += added.claims.joined()
         guard state.needsMerge else { return }
         let old = state.paths(in: folder)
         state.generation += 1
@@ -180,10 +180,12 @@ struct StateReading {
         state.claimsSince = []
     }
 
+    /// The records to index, in runs (one a reading thread, one a file): each run is sorted and
+    /// the runs merged as the sorted file is written, so no array holds every record twice.
     private struct Added {
-        var items: [ItemRecord] = []
-        var usage: [UsageRecord] = []
-        var claims: [ClaimRecord] = []
+        var items: [[ItemRecord]] = [[]]
+        var usage: [[UsageRecord]] = []
+        var claims: [[ClaimRecord]] = []
     }
 
     /// Reads the `spans` of the files in `order` (App Store files, then cost files) into `state`;
@@ -259,7 +261,7 @@ struct StateReading {
             }
             for line in part.lines {
                 let offset = try writer.append(encoded: line.encoded, file: file, line: line.line)
-                for key in line.keys { added.items.append(ItemRecord(key: key, offset: UInt64(offset))) }
+                for key in line.keys { added.items[0].append(ItemRecord(key: key, offset: UInt64(offset))) }
                 if var request = line.request, !requests.contains(request.uuid) {
                     request.item = offset
                     requests.insert(request.uuid)
@@ -304,7 +306,7 @@ struct StateReading {
         }
         // The pipeline's cost reading; its rejects join those the state kept.
         let pipeline = Pipeline(options)
-        let collected = try pipeline.collect(
+        var collected = try pipeline.collect(
             files: paths, spans: spans, into: UsageRecorder(rates: rates, hash: hash),
             registry: { RequestRegistry(hash: hash, recordsClaims: true, earlier: earlier) })
         if !wholeFiles, let conflict = collected.summaries.first(where: { $0.conflicts > 0 }) {
@@ -313,9 +315,14 @@ struct StateReading {
         }
         state.rejects = state.rejects.merged(with: pipeline.rejects.tally)
         for reject in collected.headerRejects { state.refusedFiles.insert(reject.file) }
-        added.usage.reserveCapacity(added.usage.count + collected.sinks.reduce(0) { $0 + $1.records.count })
-        for sink in collected.sinks { added.usage.append(contentsOf: sink.records) }
-        for summary in collected.summaries { added.claims += summary.claims.map { ClaimRecord($0.entry) } }
+        // Each thread's records stay a run of their own (sorted and merged as they are written):
+        // no second array of every row. A file's claims become records one file at a time.
+        added.usage += collected.sinks.map(\.records)
+        collected.sinks = []
+        for index in collected.summaries.indices {
+            added.claims.append(collected.summaries[index].claims.map { ClaimRecord($0.entry) })
+            collected.summaries[index].claims = []
+        }
     }
 
     /// The highest epoch of the items files in `folder` (0 when none).
