@@ -98,10 +98,11 @@ struct SortedRecords<Record: FixedRecord>: Sendable {
         try write(runs: &runs, to: path)
     }
 
-    /// Writes the records of every run as one new sorted file at `path`: each run sorted here in
-    /// place, one after the other (a sort's buffer is half a run's), then the runs merged as the
-    /// file is written. Records are ordered whole, so the bytes do not depend on how the
-    /// records were cut into runs.
+    /// Writes the records of every run as one new sorted file at `path`.
+    ///
+    /// Each run is sorted here in place, one after the other (a sort's buffer is half a run's),
+    /// then the runs are merged as the file is written. Records are ordered whole, so the bytes
+    /// do not depend on how the records were cut into runs.
     static func write(runs: inout [[Record]], to path: String) throws {
         for index in runs.indices { runs[index].sort() }
         let writer = try AtomicFileWriter(path: path, ownerOnly: true)
