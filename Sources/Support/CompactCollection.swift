@@ -10,7 +10,9 @@ protocol CompactCollection {
 
 extension Array: CompactCollection where Element: Codable {
     func encodeCompact(_ encoder: CompactEncoder) throws {
-        if let bytes = self as? [UInt8] {
+        // Bytes are written as they are. (The types are the same here: no cast of each element.)
+        if Element.self == UInt8.self {
+            let bytes = unsafeBitCast(self, to: [UInt8].self)
             encoder.writeUnsigned(UInt64(bytes.count))
             encoder.bytes += bytes
             return
@@ -21,7 +23,7 @@ extension Array: CompactCollection where Element: Codable {
 
     static func decodeCompact(_ decoder: CompactDecoder) throws -> [Element] {
         let count = try decoder.readCount()
-        if Element.self == UInt8.self, let bytes = try decoder.readBytes(count) as? [Element] { return bytes }
+        if Element.self == UInt8.self { return unsafeBitCast(try decoder.readBytes(count), to: [Element].self) }
         var elements: [Element] = []
         elements.reserveCapacity(count)
         for _ in 0..<count { elements.append(try decoder.decodeValue(Element.self)) }
