@@ -79,9 +79,9 @@ def generate(accounts, rows_per_account, months):
     return data
 
 
-def respond_bench(data, month, report_seconds, runs):
-    """`respond` against the test stub of Apple's API on 127.0.0.1: a run that answers every open
-    request (as of the data's end), beside the report's time, and a run with nothing new."""
+def start_stub(lifetime):
+    """The test stub of Apple's API on 127.0.0.1, answering every consumption PUT with 202, and
+    the bench's key: (process, port, key path, log path)."""
     key = os.path.join(DATA, "AuthKey_BENCH.p8")
     shutil.copyfile(os.path.join(ROOT, "Tests", "Fixtures", "api", "test-key.p8"), key)
     os.chmod(key, 0o600)
@@ -93,9 +93,15 @@ def respond_bench(data, month, report_seconds, runs):
     if os.path.exists(log):
         os.remove(log)
     stub = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "stub", "appstore_stub.py"), "--script", script,
-                             "--log", log, "--lifetime", "3600"], stdout=subprocess.PIPE, text=True)
+                             "--log", log, "--lifetime", str(lifetime)], stdout=subprocess.PIPE, text=True)
+    return stub, int(stub.stdout.readline().split()[-1]), key, log
+
+
+def respond_bench(data, month, report_seconds, runs):
+    """`respond` against the test stub of Apple's API on 127.0.0.1: a run that answers every open
+    request (as of the data's end), beside the report's time, and a run with nothing new."""
+    stub, port, key, log = start_stub(3600)
     try:
-        port = int(stub.stdout.readline().split()[-1])
         end = (datetime.date.fromisoformat(month + "-01") + datetime.timedelta(days=32)).replace(day=1)
         common = [TOOL, "respond", "--data", data, "--key", key, "--key-id", "BENCH12345", "--issuer-id", "bench",
                   "--bundle-id", "com.example.app", "--api-url", f"http://127.0.0.1:{port}", "--no-verify",
@@ -493,21 +499,9 @@ def incremental_bench(accounts, month, runs, hours):
     work, held, end = split_arrivals(data, month, hours)
     appended = sum(len(b) for b in held.values())
     held_lines = sum(b.count(b"\n") for b in held.values())
-    key = os.path.join(DATA, "AuthKey_BENCH.p8")
-    shutil.copyfile(os.path.join(ROOT, "Tests", "Fixtures", "api", "test-key.p8"), key)
-    os.chmod(key, 0o600)
-    script = os.path.join(DATA, "stub-script.json")
-    with open(script, "w") as handle:
-        json.dump({"routes": [{"method": "PUT", "prefix": "/inApps/v2/transactions/consumption/",
-                               "responses": [{"status": 202}]}]}, handle)
-    log = os.path.join(DATA, "stub-requests.jsonl")
-    if os.path.exists(log):
-        os.remove(log)
-    stub = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "stub", "appstore_stub.py"), "--script", script,
-                             "--log", log, "--lifetime", "7200"], stdout=subprocess.PIPE, text=True)
+    stub, port, key, log = start_stub(7200)
     journals = os.path.join(DATA, f"respond-{accounts}")
     try:
-        port = int(stub.stdout.readline().split()[-1])
         common = [TOOL, "respond", "--data", work, "--key", key, "--key-id", "BENCH12345", "--issuer-id", "bench",
                   "--bundle-id", "com.example.app", "--api-url", f"http://127.0.0.1:{port}", "--no-verify",
                   "--verified-files", "none", "--threads", "2", "--quiet", "--as-of", f"{end.isoformat()}T00:00:00Z"]

@@ -121,16 +121,7 @@ package struct ConsumptionJournal: Sendable {
     /// Writes the journal's first line, flushed, before anything else.
     package mutating func begin(_ start: JournalStart) throws {
         precondition(isEmpty, "a journal begins once")
-        let file = try FileDescriptor.openForAppending(path)
-        let bytes = Array(start.line.utf8)
-        do {
-            try bytes.withUnsafeBytes { try file.write($0) }
-            try file.synchronize()
-        } catch {
-            try? file.truncate(to: wholeLength)
-            throw error
-        }
-        wholeLength += bytes.count
+        try write(Array(start.line.utf8))
         self.start = start
     }
 
@@ -146,8 +137,14 @@ package struct ConsumptionJournal: Sendable {
     /// ends with a whole line; where it does not, the next run recognises the torn line.
     package mutating func append(contentsOf events: [JournalEvent]) throws {
         guard !events.isEmpty else { return }
+        try write(Array(events.map(\.line).joined().utf8))
+        for event in events { note(event) }
+    }
+
+    /// Appends whole lines in one write and flushes them; a write that fails part-way is taken
+    /// back where the file system lets it.
+    private mutating func write(_ bytes: [UInt8]) throws {
         let file = try FileDescriptor.openForAppending(path)
-        let bytes = Array(events.map(\.line).joined().utf8)
         do {
             try bytes.withUnsafeBytes { try file.write($0) }
             try file.synchronize()
@@ -156,6 +153,5 @@ package struct ConsumptionJournal: Sendable {
             throw error
         }
         wholeLength += bytes.count
-        for event in events { note(event) }
     }
 }
