@@ -81,7 +81,7 @@ package struct LedgerLoad: Sendable {
     ///
     /// `progress` hears the bytes and lines of the notification and history files read so far.
     package init(
-        data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, decoded: [DecodedPart]? = nil,
+        data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, decoded: DecodedPieces? = nil,
         keepingRecords: Bool = false,
         progress: @escaping @Sendable (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {

@@ -36,7 +36,7 @@ package final class Pipeline {
     /// account's rows); `decoded` takes App Store pieces decoded elsewhere instead of reading
     /// the files.
     package func load(
-        keepingRecords: Bool = false, decoded: [DecodedPart]? = nil,
+        keepingRecords: Bool = false, decoded: DecodedPieces? = nil,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> LedgerLoad {
         let loaded = try LedgerLoad(

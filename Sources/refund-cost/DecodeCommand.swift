@@ -35,7 +35,7 @@ enum DecodeCommand: Command {
         let started = Clock.monotonicSeconds()
         let result = try DistributedRun.decode(options, files: files, to: out)
         if !quiet {
-            let lines = result.parts.reduce(0) { $0 + $1.notificationLines + $1.historyLines }
+            let lines = result.files.reduce(0) { $0 + $1.lines }
             print(
                 "refund-cost decode: \(out) (\(Format.megabytes(FileSystem.fileSize(out) ?? 0))): \(result.files.count) files, "
                     + "\(Format.count(lines)) lines in \(Format.seconds(Clock.monotonicSeconds() - started))")

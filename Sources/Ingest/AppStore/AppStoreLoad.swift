@@ -20,10 +20,10 @@ package struct AppStoreLoad: Sendable {
     }
 
     /// Reads the App Store side of `layout`; with `decoded`, from the pieces of its App Store
-    /// files decoded elsewhere (`refund-cost decode`), in file and line order, instead of the files.
+    /// files decoded elsewhere (`refund-cost decode`) instead of the files.
     package init(
         layout: InputLayout, options: AppStoreOptions, rejects: RejectLog, verifiedFiles: VerifiedFiles? = nil,
-        decoded: [DecodedPart]? = nil, keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true },
+        decoded: DecodedPieces? = nil, keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true },
         progress: @escaping (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
         let reader = AppStoreReader(

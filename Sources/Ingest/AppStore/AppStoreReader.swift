@@ -93,9 +93,11 @@ package final class AppStoreReader {
     }
 
     /// What `read(layout)` gives, from the pieces of every App Store file of `layout` decoded
-    /// elsewhere (in file and line order): the same hygiene, in the same order.
-    package func read(decoded parts: [DecodedPart], layout: InputLayout) throws -> AppStoreInput {
-        for part in parts { try keep(part) }
+    /// elsewhere: the same hygiene, in the same order.
+    package func read(decoded: DecodedPieces, layout: InputLayout) throws -> AppStoreInput {
+        for path in layout.notificationFiles + layout.transactionFiles {
+            try decoded.pieces(path, keep)
+        }
         return finished(layout)
     }
 

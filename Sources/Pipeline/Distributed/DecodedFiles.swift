@@ -1,25 +1,31 @@
 import Ingest
 import Support
+import Synchronization
 
 /// What `refund-cost decode` writes: a group of whole App Store files, decoded and verified on
-/// the machine that ran it, piece by piece in line order, with what they were made from.
+/// the machine that ran it, each file's pieces in line order, with what they were made from.
 ///
 /// `snapshot --decoded` keeps the pieces of every group in the layout's file order, with the
 /// same hygiene as a snapshot that reads the files itself: the same snapshot, and no machine
-/// reads or verifies Apple's data twice.
+/// reads or verifies Apple's data twice. Each piece stays coded until the snapshot keeps it, so
+/// the driver holds one piece decoded at a time, as a snapshot that reads the files does.
 package struct DecodedFiles: Sendable, Codable {
     package static let kind = "decoded App Store files"
-    package static let version = 1
+    package static let version = 2
 
     /// The fingerprint of the options the App Store side is read with (`LedgerLoad.Options`).
     package var options: String
-    /// The files decoded, in the layout's order, with the size each had.
+    /// The files decoded, in the layout's order.
     package var files: [DecodedFile]
-    package var parts: [DecodedPart]
 
     package struct DecodedFile: Sendable, Codable, Hashable {
         package var path: String
+        /// Its size when it was decoded.
         package var bytes: Int
+        /// Its notification and history lines.
+        package var lines: Int
+        /// Its pieces in line order, each coded as step files are.
+        package var pieces: [[UInt8]]
     }
 
     /// Decodes `paths`, whole App Store files of `data`'s layout, on `threads` threads.
@@ -37,13 +43,21 @@ package struct DecodedFiles: Sendable, Codable {
         // Rejects travel inside the pieces (kept by the snapshot, in file and line order), so
         // this log only satisfies the reader.
         let reader = AppStoreReader(options: options.appStoreOptions, rejects: RejectLog(), threads: threads)
-        var parts: [DecodedPart] = []
-        try reader.decode(paths: chosen, of: layout) { parts.append($0) }
+        // Each piece coded on the decoding threads as it is made.
+        var coded: [String: (lines: Int, pieces: [[UInt8]])] = [:]
+        try reader.decode(
+            paths: chosen, of: layout,
+            prepare: { part in (part.path, part.notificationLines + part.historyLines, try CompactCoder.encode(part)) },
+            consume: { path, lines, piece in
+                coded[path, default: (0, [])].lines += lines
+                coded[path, default: (0, [])].pieces.append(piece)
+            })
         self.options = Self.fingerprint(options)
-        files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map {
-            DecodedFile(path: $0, bytes: FileSystem.fileSize($0) ?? 0)
+        files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map { path in
+            DecodedFile(
+                path: path, bytes: FileSystem.fileSize(path) ?? 0, lines: coded[path]?.lines ?? 0,
+                pieces: coded[path]?.pieces ?? [])
         }
-        self.parts = parts
     }
 
     package static func fingerprint(_ options: LedgerLoad.Options) -> String {
@@ -51,30 +65,54 @@ package struct DecodedFiles: Sendable, Codable {
         return bytes.withUnsafeMutableBytes { SHA256.digest(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Every piece of `groups` (each a `decode` output), in the file order of `layout`, after
-    /// checking that they cover each of its App Store files once, as it is now, with `options`.
-    package static func pieces(_ groups: [DecodedFiles], layout: InputLayout, options: LedgerLoad.Options) throws
-        -> [DecodedPart]
-    {
+    /// The pieces of `groups` (each a `decode` output and the path it was read from), handed
+    /// over a file at a time in the file order of `layout`, after checking that they cover each
+    /// of its App Store files once, as it is now, with `options`.
+    package static func pieces(
+        _ groups: [(path: String, decoded: DecodedFiles)], layout: InputLayout, options: LedgerLoad.Options
+    ) throws -> DecodedPieces {
         let wanted = fingerprint(options)
-        var byFile: [String: (file: DecodedFile, parts: [DecodedPart])] = [:]
-        for group in groups {
-            guard group.options == wanted else { throw DecodedFilesError.otherOptions }
-            let partsByFile = Dictionary(grouping: group.parts, by: \.path)
-            for file in group.files {
+        var byFile: [String: (group: String, file: DecodedFile)] = [:]
+        for (group, decoded) in groups {
+            guard decoded.options == wanted else { throw DecodedFilesError.otherOptions }
+            for file in decoded.files {
                 // A group decoded twice (a task run again) holds the same pieces: one copy counts.
-                if let earlier = byFile[file.path], earlier.file != file { throw DecodedFilesError.twice(file.path) }
-                byFile[file.path] = (file, partsByFile[file.path] ?? [])
+                if let earlier = byFile[file.path]?.file, earlier.bytes != file.bytes || earlier.lines != file.lines {
+                    throw DecodedFilesError.twice(file.path)
+                }
+                byFile[file.path] = (group, file)
             }
         }
-        var parts: [DecodedPart] = []
+        var coded: [String: (group: String, pieces: [[UInt8]])] = [:]
         for path in layout.notificationFiles + layout.transactionFiles {
             guard let decoded = byFile.removeValue(forKey: path) else { throw DecodedFilesError.missing(path) }
             guard FileSystem.fileSize(path) == decoded.file.bytes else { throw DecodedFilesError.changed(path) }
-            parts += decoded.parts
+            coded[path] = (decoded.group, decoded.file.pieces)
         }
         if let stray = byFile.keys.sorted().first { throw DecodedFilesError.notAnAppStoreFile(stray, known: []) }
-        return parts
+        let waiting = CodedPieces(coded)
+        return DecodedPieces { path, keep in try waiting.take(path, keep) }
+    }
+}
+
+/// Each file's coded pieces until the reader asks for them: then decoded one by one, and let go.
+private final class CodedPieces: Sendable {
+    private let coded: Mutex<[String: (group: String, pieces: [[UInt8]])]>
+
+    init(_ coded: [String: (group: String, pieces: [[UInt8]])]) { self.coded = Mutex(coded) }
+
+    func take(_ path: String, _ keep: (DecodedPart) throws -> Void) throws {
+        guard var taken = coded.withLock({ $0.removeValue(forKey: path) }) else { return }
+        for index in taken.pieces.indices {
+            let piece: DecodedPart
+            do {
+                piece = try CompactCoder.decode(DecodedPart.self, from: taken.pieces[index])
+            } catch {
+                throw PackedFileError(path: taken.group, problem: "a piece of \(path) cannot be read (\(error))")
+            }
+            taken.pieces[index] = []
+            try keep(piece)
+        }
     }
 }
 

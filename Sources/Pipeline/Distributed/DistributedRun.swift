@@ -22,7 +22,8 @@ package enum DistributedRun {
     package static func snapshot(_ options: RunOptions, to path: String, decoded: [String]? = nil) throws -> LedgerSnapshot {
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
-                paths.map(StepFiles.readDecoded), layout: try InputLayout(root: options.data), options: options.appStore)
+                paths.map { ($0, try StepFiles.readDecoded($0)) }, layout: try InputLayout(root: options.data),
+                options: options.appStore)
         }
         let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
         let snapshot = try LedgerSnapshot(pipeline, decoded: pieces)

@@ -32,7 +32,7 @@ package struct LedgerSnapshot: Codable, Sendable {
 
     /// Reads and verifies the App Store side of the pipeline's data (or keeps the pieces
     /// `decoded` elsewhere); the pipeline's reject log must keep every reject.
-    package init(_ pipeline: Pipeline, decoded: [DecodedPart]? = nil) throws {
+    package init(_ pipeline: Pipeline, decoded: DecodedPieces? = nil) throws {
         let loaded = try pipeline.load(keepingRecords: true, decoded: decoded)
         options = pipeline.options.appStore
         layout = loaded.layout
