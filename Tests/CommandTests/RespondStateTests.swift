@@ -230,6 +230,50 @@ struct RespondStateTests {
         #expect(left.count == 5 + 2 * (kinds["links"]?.count ?? 0), "nothing else: \(left.sorted())")
     }
 
+    @Test func aStateElsewhereIsRebuiltOnlyForAReasonItNames() throws {
+        let arrivals = try Arrivals(label: "elsewhere", accounts: 150, seed: 23)
+        let stub = try APIStub([["status": 202]])
+        let folder = try TestFiles.temporaryDirectory("journal-elsewhere")
+        let journal = folder + "/journal.jsonl"
+        let state = folder + "/kept/state"
+        func run(_ extra: [String] = []) throws -> ToolRun {
+            let run = try runTool(
+                withTestRoot(
+                    [
+                        "respond", "--data", arrivals.live, "--journal", journal, "--state", state, "--key", try privateTestKey(),
+                        "--key-id", "TEST123456", "--issuer-id", "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id",
+                        "com.example.app", "--api-url", stub.url, "--as-of", Self.asOf, "--max-wait", "20s",
+                    ] + extra))
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            return run
+        }
+        func rebuildLines(_ run: ToolRun) -> [Substring] {
+            (run.stdout + run.stderr).split(separator: "\n").filter { $0.contains("was built from every file") }
+        }
+        let first = try run()
+        #expect(rebuildLines(first).count == 1 && rebuildLines(first)[0].contains("there is none yet"), "\(first.stdout)")
+        #expect(FileSystem.kind(state + "/manifest") == .regularFile, "the state is where --state says")
+        #expect(FileSystem.kind(journal + ".state") == .missing, "and nowhere else")
+        let mode = try FileManager.default.attributesOfItem(atPath: state)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "\(String(mode ?? 0, radix: 8))")
+        // Lines appended: read from where the last run stopped, no rebuild.
+        try arrivals.append("notifications/2026-10.jsonl")
+        try arrivals.append("costs/2026-10.csv")
+        #expect(rebuildLines(try run()).isEmpty)
+        // An option that changes an answer: one line saying so.
+        let regraced = try run(["--grace", "2h"])
+        #expect(rebuildLines(regraced).count == 1 && rebuildLines(regraced)[0].contains("other options"), "\(regraced.stdout)")
+        // A file changed in its middle: one line naming it.
+        try arrivals.rewriteSeptember()
+        let rewritten = try run(["--grace", "2h"])
+        #expect(
+            rebuildLines(rewritten).count == 1 && rebuildLines(rewritten)[0].contains("costs/2026-09.csv"),
+            "\(rewritten.stdout)")
+        // Every request answered once, as a fresh run answers it.
+        let sent = try sentBodies(journal)
+        #expect(!sent.isEmpty && stub.requests.count == sent.count)
+    }
+
     /// strace works here (a container may forbid tracing).
     static let tracing: Bool = {
         let process = Process()
