@@ -122,12 +122,17 @@ struct RespondStateTests {
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    func respond(_ data: String, stub: APIStub, journal: String) throws -> ToolRun {
-        try runTool([
+    /// A respond run against `stub`, as cron would start it.
+    func respondArguments(_ data: String, stub: APIStub, journal: String, extra: [String] = []) throws -> [String] {
+        [
             "respond", "--data", data, "--journal", journal, "--key", try privateTestKey(), "--key-id", "TEST123456",
             "--issuer-id", "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--api-url", stub.url,
             "--as-of", Self.asOf, "--max-wait", "20s",
-        ])
+        ] + extra
+    }
+
+    func respond(_ data: String, stub: APIStub, journal: String, extra: [String] = []) throws -> ToolRun {
+        try runTool(try respondArguments(data, stub: stub, journal: journal, extra: extra))
     }
 
     @Test(arguments: [UInt64(11), 29])
@@ -183,11 +188,7 @@ struct RespondStateTests {
         let journal = folder + "/journal.jsonl"
         #expect(try respond(arrivals.live, stub: stub, journal: journal).status == 0)
         try arrivals.appendTheRest()
-        let arguments = withTestRoot([
-            "respond", "--data", arrivals.live, "--journal", journal, "--key", try privateTestKey(), "--key-id", "TEST123456",
-            "--issuer-id", "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--api-url", stub.url,
-            "--as-of", Self.asOf, "--max-wait", "20s",
-        ])
+        let arguments = withTestRoot(try respondArguments(arrivals.live, stub: stub, journal: journal))
         // Killed at ever later moments, each time reading everything again (a changed file),
         // until a run ends before its kill: some kills land while the state is written.
         var finished = false
@@ -237,13 +238,7 @@ struct RespondStateTests {
         let journal = folder + "/journal.jsonl"
         let state = folder + "/kept/state"
         func run(_ extra: [String] = []) throws -> ToolRun {
-            let run = try runTool(
-                withTestRoot(
-                    [
-                        "respond", "--data", arrivals.live, "--journal", journal, "--state", state, "--key", try privateTestKey(),
-                        "--key-id", "TEST123456", "--issuer-id", "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id",
-                        "com.example.app", "--api-url", stub.url, "--as-of", Self.asOf, "--max-wait", "20s",
-                    ] + extra))
+            let run = try respond(arrivals.live, stub: stub, journal: journal, extra: ["--state", state] + extra)
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             return run
         }
