@@ -315,6 +315,7 @@ package enum ParallelCostReading {
                 parts.count, threads: threads, start: { _ in template.emptyCopy() }
             ) { sink, index in
                 let (file, part) = parts[index]
+                try sink.begin(file: part.path)
                 try sink.begin(part: index)
                 guard let checker = checkersCopy[file] else {
                     return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: [])

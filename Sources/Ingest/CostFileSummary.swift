@@ -16,6 +16,9 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var duplicateCost = CostTotals()
     /// Ids this reading claimed first, in reading order, when the registry records them.
     package var claims: [RequestClaim] = []
+    /// Ids of the rows dropped as repeats (or conflicts), when the registry records them:
+    /// respond's state reads these rows again when the file that claimed the id changes.
+    package var repeats: [RequestEntry] = []
     /// The earliest and latest accepted row: which months the data holds.
     package var earliest: Timestamp?
     package var latest: Timestamp?
@@ -43,5 +46,6 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
         try rejectedCost.add(other.rejectedCost)
         try duplicateCost.add(other.duplicateCost)
         claims += other.claims
+        repeats += other.repeats
     }
 }

@@ -105,10 +105,12 @@ package struct CostRowChecker: Sendable {
                 case .first:
                     if requests.recordsClaims { summary.claims.append(RequestClaim(entry: entry, line: row.line)) }
                 case .repeated:
+                    if requests.recordsRepeats { summary.repeats.append(entry) }
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
                     return nil
                 case .conflicting:
+                    if requests.recordsRepeats { summary.repeats.append(entry) }
                     summary.conflicts += 1
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)

@@ -25,14 +25,22 @@ package enum FileSystem {
         return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
-    /// What tells one version of a file from another without reading it: its size, the time
-    /// its inode last changed (any write, any rename onto it, set by no one by hand) and the
-    /// inode itself (a file replaced by another of the same name has another).
+    /// What tells one version of a file from another without reading it: its size, the times
+    /// its bytes and its inode last changed (nanoseconds since 1970; the inode's time moves with
+    /// any write or rename onto it and is set by no one by hand) and the inode itself (a file
+    /// replaced by another of the same name has another).
+    ///
+    /// Equal identities: the same bytes, as
+    /// git's index trusts them; any other difference is settled by reading the bytes.
     package struct Identity: Sendable, Hashable, Codable {
         package var bytes: Int
         package var changed: Int64
         package var inode: UInt64
         package var device: UInt64
+        package var modified: Int64
+
+        /// The same file (device and inode), whatever its size and times.
+        package func isSameFile(as other: Identity) -> Bool { inode == other.inode && device == other.device }
     }
 
     /// The identity of the file at `path`, following symbolic links; nil when there is none.
@@ -41,7 +49,8 @@ package enum FileSystem {
         guard stat(path, &info) == 0 else { return nil }
         return Identity(
             bytes: Int(info.st_size), changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
     /// Who owns `path` and who may write it: what a file trusted with a decision must show

@@ -12,7 +12,8 @@ enum RespondCommand: Command {
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
         options: DataOptions.around(
-            [journal.spec, state.spec, start.spec] + APIOptions.specs + [dryRun.spec, ReportCommand.heavyUse.spec],
+            [journal.spec, state.spec, fullCheck.spec, start.spec] + APIOptions.specs
+                + [dryRun.spec, ReportCommand.heavyUse.spec],
             asOfDefault: "now by this clock, with what Apple signed up to 5 minutes ahead of it"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
@@ -50,6 +51,9 @@ enum RespondCommand: Command {
     static let start = Option<Timestamp>.time(
         "start", help: "A new journal begins at TIME, not now: what was missed since is journaled one by one.")
     static let dryRun = Flag("dry-run", help: "Print what would be sent; send nothing, write nothing.")
+    static let fullCheck = Flag(
+        "full-check",
+        help: "Hash every byte of every file the state read, and read again alone each that changed (once a day).")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments)
@@ -84,6 +88,7 @@ enum RespondCommand: Command {
                 option: "--start", value: "\(start)", expected: "a time at or before now (\(now))", command: spec.name)
         }
         options.dryRun = dryRun
+        options.fullCheck = arguments.isSet(Self.fullCheck)
         options.tokenDescription = tokenDescription
         options.state = try arguments.value(Self.state)
         if let state = options.state {
@@ -93,12 +98,12 @@ enum RespondCommand: Command {
         let outcome: RespondOutcome
         do {
             outcome = try RespondRun.execute(options)
-        } catch let busy as JournalBusyError {
+        } catch let busy as RespondBusyError {
             if busy.looksStuck(maxWait: TimeSpan(milliseconds: Int64(maxWait * 1000)), now: Clock.now()) { throw busy }
             if !common.quiet { print(busy.busyLine) }
             return 0
         }
-        if let note = outcome.note { writeStandardError("refund-cost respond: \(note)\n") }
+        for note in outcome.notes { writeStandardError("refund-cost respond: \(note)\n") }
         printWarnings(outcome.warnings)
         if let unauthorized = outcome.unauthorized {
             writeStandardError(Diagnostic("\(unauthorized)").description + "\n")

@@ -110,5 +110,12 @@ package protocol CostRowSink: Sendable {
     func emptyCopy() -> Self
     /// The rows that follow are those of part `part`, in file order.
     mutating func begin(part: Int) throws
+    /// The rows that follow are those of the file at `path` (before `begin(part:)`).
+    mutating func begin(file path: String) throws
     mutating func add(_ row: CostRow) throws
+}
+
+extension CostRowSink {
+    /// Most sinks need not know the file: its rows are its rows.
+    package mutating func begin(file path: String) throws {}
 }

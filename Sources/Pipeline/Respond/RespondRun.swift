@@ -25,6 +25,8 @@ package struct RespondOptions {
     package var dryRun = false
     /// Where respond keeps what it read between runs (`--state`; default: beside the journal).
     package var state: String?
+    /// Every byte of every file the state read is hashed again (`--full-check`, once a day).
+    package var fullCheck = false
     /// What a token would claim, for `--dry-run` (never the token).
     package var tokenDescription = ""
     /// Where the dry run's lines and each answer's line go (stdout in the command).
@@ -57,8 +59,9 @@ package struct RespondOutcome {
     /// 401: the run stopped, with what to check.
     package var unauthorized: String?
     package var warnings: [Diagnostic] = []
-    /// How the run came by its state, when it read every file (one line for stderr).
-    package var note: String?
+    /// How the run came by its state: built from every file, or files read again alone (a line
+    /// each, for stderr).
+    package var notes: [String] = []
     /// Nothing arrived since the last run, and nothing was left to answer.
     package var upToDate = false
 
@@ -84,15 +87,16 @@ package enum RespondRun {
         let folder = FileSystem.folder(of: options.journal)
         if !options.dryRun, FileSystem.kind(folder) == .missing { try FileSystem.createDirectory(folder, mode: 0o700) }
         // The lock first: two runs must never both decide what to send.
-        let lock = options.dryRun ? nil : try JournalLock(journal: options.journal)
+        let lock = options.dryRun ? nil : try RunLock.journal(options.journal)
         defer { withExtendedLifetime(lock) {} }
         var journal = try ConsumptionJournal(path: options.journal)
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
         outcome.warnings = journal.recovered.map { Diagnostic.warning($0) }
         let stateFolder = options.dryRun ? nil : options.state ?? options.journal + ".state"
-        let found = try RespondRequests(options: options.report, stateFolder: stateFolder, journal: options.journal)
-        outcome.note = found.note
+        let found = try RespondRequests(
+            options: options.report, stateFolder: stateFolder, journal: options.journal, fullCheck: options.fullCheck)
+        outcome.notes = found.notes
         let now = options.now
         let asOf = options.report.asOf
         // A new journal begins now (or at --start): requests whose 12 hours ended before are
@@ -149,6 +153,7 @@ package enum RespondRun {
                 consequence: "Nothing was sent: an answer needs all of its evidence.")
         }
         let answers = try found.answers(toWorkOut)
+        outcome.notes = found.notes
         let rejects = found.rejects.merged(with: answers.rejects)
         if !toWorkOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
             throw RejectLimitError(

@@ -28,9 +28,11 @@ struct AccountAnswers {
     ) throws -> AccountAnswers {
         let log = RejectLog()
         for refused in layout.refused { try log.record(refused) }
-        if state.accounts?.matches(layout.accounts) != true {
+        if let current = try state.accounts?.current(layout.accounts) {
+            state.accounts = current
+        } else {
             state.accounts = try AccountsIndex.build(
-                path: layout.accounts, folder: folder, number: AccountsIndex.nextNumber(in: folder), hash: state.hash)
+                path: layout.accounts, folder: folder, number: state.nextNumber(), hash: state.hash)
         }
         guard let accounts = state.accounts else { preconditionFailure("accounts.csv's index was just built") }
         let products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: log) } ?? [:]
@@ -43,7 +45,7 @@ struct AccountAnswers {
         // requested transaction; then everything under the keys of those accounts.
         var offsets = Set(requests.map(\.item))
         for offset in Array(offsets) {
-            offsets.formUnion(store.offsets(under: StateKeys.keys(of: try store.item(offset).item, state.hash)))
+            offsets.formUnion(try store.offsets(under: StateKeys.keys(of: try store.item(offset).item, state.hash)))
         }
         let firstReader = AppStoreReader(options: options.appStore.appStoreOptions, rejects: RejectLog(), threads: 1)
         let first = try ledger(
@@ -56,7 +58,7 @@ struct AccountAnswers {
             else { continue }
             holders.insert(first.accounts[account])
         }
-        offsets.formUnion(store.offsets(under: try holders.flatMap { try directory.keys(of: $0) }))
+        offsets.formUnion(try store.offsets(under: try holders.flatMap { try directory.keys(of: $0) }))
         let conflicts = RejectLog()
         let reader = AppStoreReader(options: options.appStore.appStoreOptions, rejects: RejectLog(), threads: 1)
         let input = try reader.read(items: store.entries(offsets).map(\.item))
@@ -65,7 +67,7 @@ struct AccountAnswers {
 
         var attributor = Attributor(ledger: ledger, window: options.window, grace: options.grace, rates: rates)
         for account in holders.sorted(by: { $0.bytesPrecede($1) }) {
-            try feed(store.usage(of: StateKeys.account(account, state.hash)), account: account, to: &attributor)
+            try feed(try store.usage(of: StateKeys.account(account, state.hash)), account: account, to: &attributor)
         }
         var totals = attributor.totals
         let draws = try attributor.settle(&totals)
@@ -130,50 +132,56 @@ struct AccountAnswers {
     }
 }
 
-/// The state's files, read in place: items by offset, offsets by key, usage by account.
+/// The state's files, read in place: items by offset, offsets by key, usage by account; the
+/// lines and rows of files taken out left aside.
 private struct StateLookup {
     let items: StateItems.Reader
-    let index: SortedRecords<ItemRecord>
-    let usage: SortedRecords<UsageRecord>
-    let itemsSince: [UInt64: [ItemRecord]]
-    let usageSince: [UInt64: [UsageRecord]]
+    let index: OpenRuns<ItemRecord>
+    let usage: OpenRuns<UsageRecord>
+    /// By file number: taken out.
+    let retired: [Bool]
     /// Each tracked file's place in the layout's order of App Store files.
     let fileOrder: [Int]
 
     init(state: RespondState, folder: String, layout: InputLayout) throws {
-        let paths = state.paths(in: folder)
-        items = try StateItems.Reader(path: paths.items)
-        index = try SortedRecords(path: paths.index)
-        usage = try SortedRecords(path: paths.usage)
-        itemsSince = Dictionary(grouping: state.itemsSince, by: \.key)
-        usageSince = Dictionary(grouping: state.usageSince, by: \.key)
+        items = try StateItems.Reader(path: state.items.path("items", in: folder), sums: state.items.sums)
+        index = try state.index.open(in: folder)
+        usage = try state.usage.open(in: folder)
+        retired = state.files.map(\.retired)
         let order = Dictionary(
-            uniqueKeysWithValues: (layout.notificationFiles + layout.transactionFiles).enumerated().map { ($1, $0) })
+            (layout.notificationFiles + layout.transactionFiles).enumerated().map { ($1, $0) },
+            uniquingKeysWith: { first, _ in first })
         fileOrder = state.files.map { order[$0.path] ?? Int.max }
     }
 
     func item(_ offset: Int) throws -> StateItems.Entry { try items.entry(at: offset) }
 
-    func offsets(under keys: [UInt64]) -> Set<Int> {
+    func offsets(under keys: [UInt64]) throws -> Set<Int> {
         var found = Set<Int>()
         for key in Set(keys) {
-            for record in index.records(key) + (itemsSince[key] ?? []) { found.insert(Int(record.offset)) }
+            for record in try index.records(key) { found.insert(Int(record.offset)) }
         }
         return found
     }
 
-    /// The lines at `offsets`, in the order a reading of every file meets them.
+    /// The lines at `offsets` of files not taken out, in the order a reading of every file
+    /// meets them.
     func entries(_ offsets: Set<Int>) throws -> [StateItems.Entry] {
-        let read = try offsets.sorted().map { (offset: $0, entry: try items.entry(at: $0)) }
+        let read = try offsets.sorted().map { (offset: $0, entry: try items.entry(at: $0)) }.filter { read in
+            guard read.entry.file < retired.count else { return false }
+            return !retired[read.entry.file]
+        }
         return read.sorted { a, b in
             (fileOrder[a.entry.file], a.entry.line, a.offset) < (fileOrder[b.entry.file], b.entry.line, b.offset)
         }.map(\.entry)
     }
 
-    /// The cost rows of the account whose hash is `account`.
-    func usage(of account: UInt128) -> [UsageRecord] {
+    /// The cost rows of the account whose hash is `account`, of files not taken out.
+    func usage(of account: UInt128) throws -> [UsageRecord] {
         let key = UInt64(truncatingIfNeeded: account >> 64)
         let check = UInt64(truncatingIfNeeded: account)
-        return (usage.records(key) + (usageSince[key] ?? [])).filter { $0.check == check }
+        return try usage.records(key).filter { record in
+            record.check == check && Int(record.file) < retired.count && !retired[Int(record.file)]
+        }
     }
 }

@@ -14,7 +14,11 @@ struct AccountsIndex: Sendable, Codable, Hashable {
     var identity: FileSystem.Identity?
     /// What reading it refused.
     var rejects = RejectTally()
+    /// A number no file of the state folder had before (a new index never overwrites one an
+    /// older manifest may still name).
     var number: Int
+    var rowsSums = BlockSums()
+    var indexSums = BlockSums()
 
     static func paths(_ folder: String, number: Int) -> (rows: String, index: String) {
         (folder + "/links.\(number)", folder + "/link-index.\(number)")
@@ -22,21 +26,30 @@ struct AccountsIndex: Sendable, Codable, Hashable {
 
     var names: Set<String> { ["links.\(number)", "link-index.\(number)"] }
 
-    /// A number no index file in `folder` has yet: a new index never overwrites one an older
-    /// manifest may still name.
-    static func nextNumber(in folder: String) -> Int {
-        let numbers = ((try? FileSystem.list(folder)) ?? []).compactMap { entry -> Int? in
-            for prefix in ["links.", "link-index."] where entry.name.hasPrefix(prefix) {
-                return Int(entry.name.dropFirst(prefix.count))
-            }
-            return nil
-        }
-        return (numbers.max() ?? 0) + 1
+    /// Its files with the sizes the manifest names.
+    func sizedFiles(in folder: String) -> [(String, Int)] {
+        let files = Self.paths(folder, number: number)
+        return [(files.rows, rowsSums.length), (files.index, indexSums.length)]
     }
 
-    /// True when it was built from accounts.csv as the folder has it now.
-    func matches(_ path: String?) -> Bool {
-        self.path == path && identity == path.flatMap(FileSystem.identity)
+    /// The CRC-64 of accounts.csv's bytes when it was read.
+    var crc: UInt64 = 0
+
+    /// This index when it was built from accounts.csv as the folder has it now (its identity
+    /// brought up to date when only that moved: a `chmod` or a `touch` reads nothing again);
+    /// nil when the file is another.
+    func current(_ path: String?) throws -> AccountsIndex? {
+        guard self.path == path else { return nil }
+        let now = path.flatMap(FileSystem.identity)
+        if now == identity { return self }
+        guard let path, let now, try Self.crc(path) == crc else { return nil }
+        var current = self
+        current.identity = now
+        return current
+    }
+
+    private static func crc(_ path: String) throws -> UInt64 {
+        try FileDescriptor.readAll(path).withUnsafeBytes { Checksum.crc64($0) }
     }
 
     /// Reads accounts.csv at `path` whole and writes its index in `folder`.
@@ -45,7 +58,7 @@ struct AccountsIndex: Sendable, Codable, Hashable {
         let identity = path.flatMap(FileSystem.identity)
         let rows = try path.map { try AccountLinkReader.read(path: $0, rejects: log) } ?? []
         let files = paths(folder, number: number)
-        let writer = try StateItems.Writer(path: files.rows, length: 0)
+        let writer = try StateItems.Writer(path: files.rows, sums: BlockSums())
         var records: [ItemRecord] = []
         records.reserveCapacity(rows.count * 2)
         for row in rows {
@@ -56,9 +69,13 @@ struct AccountsIndex: Sendable, Codable, Hashable {
             }
             if let token = row.appAccountToken { records.append(ItemRecord(key: Key.token(token, hash), offset: offset)) }
         }
-        try writer.finish()
-        try SortedRecords.write(&records, to: files.index)
-        return AccountsIndex(path: path, identity: identity, rejects: log.tally, number: number)
+        let rowsSums = try writer.finish()
+        var runs = [records]
+        records = []
+        let indexSums = try SortedWriting.write(runs: &runs, to: files.index)
+        return AccountsIndex(
+            path: path, identity: identity, rejects: log.tally, number: number, rowsSums: rowsSums, indexSums: indexSums,
+            crc: try path.map(Self.crc) ?? 0)
     }
 
     /// The keys rows are found under (apart from the App Store lines' keys: an account id is
@@ -82,8 +99,8 @@ struct AccountsIndex: Sendable, Codable, Hashable {
 
         init(_ accounts: AccountsIndex, folder: String, hash: SipHash) throws {
             let files = AccountsIndex.paths(folder, number: accounts.number)
-            rows = try StateItems.Reader(path: files.rows)
-            index = try SortedRecords(path: files.index)
+            rows = try StateItems.Reader(path: files.rows, sums: accounts.rowsSums)
+            index = try SortedRecords(path: files.index, sums: accounts.indexSums)
             self.hash = hash
         }
 
@@ -95,7 +112,7 @@ struct AccountsIndex: Sendable, Codable, Hashable {
                 + tokens.map { Key.token($0, hash) }
             var offsets = Set<UInt64>()
             for key in keys {
-                for record in index.records(key) { offsets.insert(record.offset) }
+                for record in try index.records(key) { offsets.insert(record.offset) }
             }
             // A key of 64 bits may be another's: only rows that name what was asked for are given.
             return try offsets.sorted().map { try row(at: $0) }.filter { row in
@@ -116,7 +133,12 @@ struct AccountsIndex: Sendable, Codable, Hashable {
         }
 
         private func row(at offset: UInt64) throws -> AccountLinkRow {
-            try CompactCoder.decode(AccountLinkRow.self, from: try rows.record(at: Int(offset)).payload)
+            let payload = try rows.record(at: Int(offset)).payload
+            do {
+                return try CompactCoder.decode(AccountLinkRow.self, from: payload)
+            } catch {
+                throw StateDamageError(what: "a row of accounts.csv's index cannot be read (\(error))")
+            }
         }
     }
 }

@@ -6,133 +6,145 @@ import Support
 ///
 /// The folder holds, readable by its owner only:
 /// - `manifest`: this value, rewritten whole (a new file renamed over the old) at the end of
-///   every run that read something;
-/// - `items.E`: every App Store line read, decoded and verified, one after another (appended;
-///   `E` is the state's epoch, new at every rebuild);
-/// - `index.G`, `usage.G`, `claims.G`: the lines by the keys they are found under, the
-///   accepted cost rows by account and the request ids claimed, each sorted, of generation `G`;
-///   what arrived since they were written is in the manifest, until it is merged into the next.
+///   every run that read something, checked by its SHA-256 when read;
+/// - `items.N`: every App Store line read, decoded and verified, one after another (appended);
+/// - `index.N`, `usage.N`, `claims.N`, `repeats.N`: sorted files of the lines' keys, the accepted
+///   cost rows by account, the request ids claimed and those repeated (`RecordRuns`: a few files
+///   a kind, merged as they pile up);
+/// - `sums.N`: the block sums of every input file read (`InputSums`), read only when a file is
+///   not as it was;
+/// - `links.N`, `link-index.N`: accounts.csv's rows and where each is (`AccountsIndex`);
+/// - `lock`: held by the run that reads and writes the state.
 ///
-/// A killed run leaves the last manifest, which names only files that were whole when it was
-/// written: the next run reads the state it names, and removes what it does not name.
+/// Every file but the manifest is named with a number no earlier file of the folder had, and
+/// the manifest names each with its block sums: a file is trusted only as far as its sums say,
+/// block by block as it is read. A killed run leaves the last manifest, which names only files
+/// that were whole when it was written: the next run reads the state it names, and removes
+/// what it does not name.
 struct RespondState: Sendable, Codable {
     static let kind = "respond state"
-    static let version = 2
+    static let version = 3
 
     var tool = ToolVersion.current
     /// The fingerprint of every option that changes an answer (the as-of time aside).
     var settings: String
     /// The key of every hash the state finds things by, drawn when it is built.
     var hash: SipHash
-    /// Every App Store and cost file read, in the order they were first read: an item names
-    /// its file by its place here.
+    /// Every App Store and cost file read, in the order they were first read: a record names
+    /// its file by its number, its place here.
+    ///
+    /// A file read again is taken out (`retired`) and
+    /// read under a new number.
     var files: [TrackedFile] = []
-    var epoch = 0
-    var generation = 0
-    /// Bytes of `items.E` that are the state's (a killed run may have appended more).
-    var itemsLength = 0
-    @RecordBytes var itemsSince: [ItemRecord] = []
-    @RecordBytes var usageSince: [UsageRecord] = []
-    @RecordBytes var claimsSince: [ClaimRecord] = []
-    /// Refund requests not answered for good yet.
+    /// The highest number a file of the folder was given: each new file takes the next.
+    var lastNumber = 0
+    var items = NumberedFile()
+    var index = RecordRuns(kind: "index")
+    var usage = RecordRuns(kind: "usage")
+    var claims = RecordRuns(kind: "claims")
+    var repeats = RecordRuns(kind: "repeats")
+    /// The block sums of every input file read, by its number (`sums.N`, with its SHA-256).
+    var inputSums: InputSums.Reference?
+    /// Refund requests not answered for good yet; a request a later file repeats is here once a file.
     var requests: [StateRequest] = []
-    /// The rejects of the lines and rows read so far.
-    var rejects = RejectTally()
-    /// Files refused whole (their header, their encoding): one that grows is read again whole.
-    var refusedFiles: Set<String> = []
     /// accounts.csv's rows, found by what they name (nil until an answer needs them).
     var accounts: AccountsIndex?
     /// fx.csv and prices.csv as the cost rows were read with them.
-    var fixedInputs: [String: FileSystem.Identity] = [:]
-    /// The journal as the state last saw it: a journal replaced or cut short rebuilds the state
-    /// (the requests it answered were let go).
-    var journal: TrackedFile?
+    var fixedInputs: [FixedInput] = []
+    /// The journal the state serves: another journal, or this one replaced or cut short,
+    /// rebuilds the state (the requests it answered were let go).
+    var journal: JournalBinding?
 
     init(settings: String, hash: SipHash) {
         self.settings = settings
         self.hash = hash
     }
 
-    /// The files of one state, in `folder`.
-    struct Paths {
-        let folder: String
-        let epoch: Int
-        let generation: Int
-        var manifest: String { folder + "/manifest" }
-        var items: String { folder + "/items.\(epoch)" }
-        var index: String { folder + "/index.\(generation)" }
-        var usage: String { folder + "/usage.\(generation)" }
-        var claims: String { folder + "/claims.\(generation)" }
-        /// Every file name the state names.
-        var named: Set<String> {
-            ["manifest", "items.\(epoch)", "index.\(generation)", "usage.\(generation)", "claims.\(generation)"]
+    /// A file of the folder by its number, with its block sums.
+    struct NumberedFile: Sendable, Codable, Hashable {
+        var number = 0
+        var sums = BlockSums()
+
+        func path(_ kind: String, in folder: String) -> String { folder + "/\(kind).\(number)" }
+    }
+
+    /// The next number for a new file of the folder.
+    mutating func nextNumber() -> Int {
+        lastNumber += 1
+        return lastNumber
+    }
+
+    /// Every file name the state names.
+    var named: Set<String> {
+        var names: Set<String> = ["manifest", "lock", "items.\(items.number)"]
+        for runs in [index, usage, claims, repeats] { names.formUnion(runs.names) }
+        if let inputSums { names.insert("sums.\(inputSums.number)") }
+        if let accounts { names.formUnion(accounts.names) }
+        return names
+    }
+
+    /// The rejects of every file read and not taken out: the App Store files', then the cost
+    /// files', each in the layout's order, as a reading of everything meets them.
+    func rejects(in layout: InputLayout) -> RejectTally {
+        let order = Dictionary(
+            (layout.notificationFiles + layout.transactionFiles + layout.costFiles).enumerated().map { ($1, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let live = files.filter { !$0.retired }.sorted { a, b in
+            (a.kind == .cost ? 1 : 0, order[a.path] ?? Int.max) < (b.kind == .cost ? 1 : 0, order[b.path] ?? Int.max)
         }
+        return live.reduce(RejectTally()) { $0.merged(with: $1.rejects) }
     }
 
-    func paths(in folder: String) -> Paths { Paths(folder: folder, epoch: epoch, generation: generation) }
-
-    /// Records that arrived since the sorted files were written; merged into them past these.
-    static let mergedPast = (items: 50_000, usage: 250_000, claims: 250_000)
-
-    var needsMerge: Bool {
-        itemsSince.count > Self.mergedPast.items || usageSince.count > Self.mergedPast.usage
-            || claimsSince.count > Self.mergedPast.claims
-    }
-
-    /// The state in `folder`, when there is one this version wrote with `settings`; why not, else.
+    /// The state in `folder`, when there is one this version wrote with `settings`, whose files
+    /// are all there at the sizes it names; why not, else.
     static func load(_ folder: String, settings: String) -> Result<RespondState, StateMismatchError> {
         let manifest = folder + "/manifest"
         guard FileSystem.kind(manifest) == .regularFile, !FileSystem.isSymbolicLink(manifest) else { return .failure(.none) }
+        let state: RespondState
         do {
             let content = try PackedFile.read(manifest, kind: kind, version: version)
-            let state = try CompactCoder.decode(RespondState.self, from: content)
-            guard state.tool == ToolVersion.current else {
-                return .failure(.reason("it was written by refund-cost \(state.tool)"))
-            }
-            guard state.settings == settings else {
-                return .failure(.reason("it was made with other options (--environment, --trust-root, cost columns, ...)"))
-            }
-            let paths = state.paths(in: folder)
-            guard (FileSystem.fileSize(paths.items) ?? -1) >= state.itemsLength else {
-                return .failure(.reason("its items are shorter than its manifest says"))
-            }
-            for file in [paths.index, paths.usage, paths.claims] where FileSystem.kind(file) != .regularFile {
-                return .failure(.reason("\(InputStream.baseName(file)) is missing"))
-            }
-            var loaded = state
-            if let accounts = state.accounts,
-                !accounts.names.allSatisfy({ FileSystem.kind(folder + "/" + $0) == .regularFile })
-            {
-                loaded.accounts = nil
-            }
-            return .success(loaded)
+            state = try CompactCoder.decode(RespondState.self, from: content)
         } catch {
-            return .failure(.reason("it cannot be read (\(error))"))
+            return .failure(.reason("its manifest cannot be read (\(error))"))
         }
+        guard state.tool == ToolVersion.current else {
+            return .failure(.reason("it was written by refund-cost \(state.tool)"))
+        }
+        guard state.settings == settings else {
+            return .failure(.reason("it was made with other options (--environment, --trust-root, cost columns, ...)"))
+        }
+        if let missing = state.missingFile(in: folder) { return .failure(.reason(missing)) }
+        return .success(state)
+    }
+
+    /// A file the manifest names that is not there at the size it names.
+    private func missingFile(in folder: String) -> String? {
+        var sized: [(String, Int)] = [(items.path("items", in: folder), items.sums.length)]
+        for runs in [index, usage, claims, repeats] {
+            for run in runs.runs { sized.append((runs.path(of: run, in: folder), run.sums.length)) }
+        }
+        if let accounts { sized += accounts.sizedFiles(in: folder) }
+        for (path, length) in sized {
+            guard let size = FileSystem.fileSize(path), FileSystem.kind(path) == .regularFile else {
+                return "\(InputStream.baseName(path)) is missing"
+            }
+            // The items may hold more than the manifest says: what a killed run appended.
+            if size != length && !(path.hasSuffix("/items.\(items.number)") && size > length) {
+                return "\(InputStream.baseName(path)) is \(size) bytes, not the \(length) its manifest says"
+            }
+        }
+        if let inputSums, FileSystem.kind(folder + "/sums.\(inputSums.number)") != .regularFile {
+            return "sums.\(inputSums.number) is missing"
+        }
+        return nil
     }
 
     /// Writes the manifest in one step (a new file renamed over the old), then removes the
     /// files no manifest names any more.
     func commit(to folder: String) throws {
-        let paths = paths(in: folder)
         try PackedFile.write(
-            try CompactCoder.encode(self), kind: Self.kind, version: Self.version, to: paths.manifest, ownerOnly: true)
-        Self.removeStray(in: folder, keeping: paths.named.union(accounts?.names ?? []))
-    }
-
-    /// Removes what a killed or older run left in `folder`.
-    static func removeStray(in folder: String, keeping named: Set<String>) {
-        for entry in (try? FileSystem.list(folder)) ?? [] where !named.contains(entry.name) && entry.kind == .regularFile {
-            FileSystem.remove(folder + "/" + entry.name)
-        }
-    }
-
-    /// The folder, created owner-only when missing (and made so when it is not); a link in its
-    /// place is refused.
-    static func prepare(_ folder: String) throws {
-        if FileSystem.isSymbolicLink(folder) { throw StateFolderError(path: folder) }
-        if FileSystem.kind(folder) == .missing { try FileSystem.createDirectory(folder, mode: 0o700) }
-        try FileSystem.makeOwnerOnly(folder)
+            try CompactCoder.encode(self), kind: Self.kind, version: Self.version, to: folder + "/manifest", ownerOnly: true)
+        StateFolder.removeStray(in: folder, keeping: named)
     }
 }
 
@@ -143,22 +155,27 @@ enum StateMismatchError: Error, Equatable {
     case reason(String)
 }
 
-/// A refund request the state keeps until the journal answers it for good: where its line is
-/// in the items, and when its 12 hours end.
+/// A refund request the state keeps until the journal answers it for good: the file and the
+/// place in the items of its line, and when it was signed.
 struct StateRequest: Sendable, Codable, Hashable {
     var uuid: String
     var transactionID: String?
     var signedDate: Timestamp
     var item: Int
+    /// The number of the file its line is in.
+    var file: Int
 }
 
-/// A state folder that is a link: the tool writes only where it made the files itself.
-struct StateFolderError: DiagnosticError {
+/// fx.csv or prices.csv as the cost rows were read with it: every cost depends on them.
+struct FixedInput: Sendable, Codable, Hashable {
     var path: String
+    var identity: FileSystem.Identity
+    var crc: UInt64
 
-    var diagnostic: Diagnostic {
-        Diagnostic(
-            "the state folder is a symbolic link, and respond writes its state only in a folder of its own "
-                + "(remove the link, or give --state the folder itself)", file: path)
+    /// The file at `path` as it is now.
+    static func look(_ path: String) throws -> FixedInput? {
+        guard let identity = FileSystem.identity(path) else { return nil }
+        let bytes = try FileDescriptor.readAll(path)
+        return FixedInput(path: path, identity: identity, crc: bytes.withUnsafeBytes { Checksum.crc64($0) })
     }
 }

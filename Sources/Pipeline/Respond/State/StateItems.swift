@@ -5,9 +5,10 @@ import Support
 /// another, each with the file and the line it came from.
 ///
 /// Only appended: a record's offset never changes, so the sorted indexes point at it. A run
-/// appends from the length the manifest names (what a killed run appended beyond it is cut off).
+/// appends from the length the manifest names (what a killed run appended beyond it is cut
+/// off), and keeps the file's block sums as it writes, so a reader checks every block it reads.
 struct StateItems {
-    /// Before each record: its length, its file (an index into the state's files) and line.
+    /// Before each record: its length, its file (the state's number for it) and line.
     static let headerSize = 12
 
     /// One record read back.
@@ -17,17 +18,25 @@ struct StateItems {
         var item: AppStoreItem
     }
 
-    /// Appends records to the file at `path`, from `length` on.
+    /// Appends records to the file at `path`, from the end its `sums` describe.
     final class Writer {
         private let file: FileDescriptor
         private var buffer: [UInt8] = []
+        private var builder: BlockSums.Builder
         /// The length of the file once everything given is written.
         private(set) var length: Int
 
-        init(path: String, length: Int) throws {
+        init(path: String, sums: BlockSums) throws {
+            if FileSystem.isSymbolicLink(path) { throw StateDamageError(what: "\(InputStream.baseName(path)) is a link") }
             file = try FileDescriptor.openForAppending(path)
-            if try file.size() != length { try file.truncate(to: length) }
-            self.length = length
+            _ = try file.makeOwnerOnly()
+            let size = try file.size()
+            guard size >= sums.length else {
+                throw StateDamageError(what: "\(InputStream.baseName(path)) is shorter than its manifest says")
+            }
+            if size != sums.length { try file.truncate(to: sums.length) }
+            builder = BlockSums.Builder(continuing: sums)
+            length = sums.length
         }
 
         /// Appends one record, encoded (`CompactCoder`); returns its offset.
@@ -42,37 +51,48 @@ struct StateItems {
             return offset
         }
 
-        /// Writes out what is buffered and syncs it: the manifest may then name it.
-        func finish() throws {
+        /// Writes out what is buffered and syncs it: the manifest may then name it, with these sums.
+        func finish() throws -> BlockSums {
             try flush()
             try file.synchronize()
+            return builder.finished
         }
 
         private func flush() throws {
+            builder.add(buffer)
             try buffer.withUnsafeBytes { try file.write($0) }
             buffer.removeAll(keepingCapacity: true)
         }
     }
 
-    /// Reads records of the file at `path` by offset.
+    /// Reads records of the file at `path` by offset, every block read checked against `sums`.
     struct Reader {
         private let file: FileDescriptor
+        private let blocks: BlockCheck
 
-        init(path: String) throws {
+        init(path: String, sums: BlockSums) throws {
+            guard FileSystem.kind(path) == .regularFile, !FileSystem.isSymbolicLink(path) else {
+                throw StateDamageError(what: "\(InputStream.baseName(path)) is missing")
+            }
             file = try FileDescriptor.openOwnForReading(path)
+            guard try file.size() >= sums.length else {
+                throw StateDamageError(what: "\(InputStream.baseName(path)) is shorter than its manifest says")
+            }
+            blocks = BlockCheck(path: path, sums: sums)
         }
 
         func entry(at offset: Int) throws -> Entry {
             let (file, line, payload) = try record(at: offset)
-            return Entry(file: file, line: line, item: try CompactCoder.decode(AppStoreItem.self, from: payload))
+            do {
+                return Entry(file: file, line: line, item: try CompactCoder.decode(AppStoreItem.self, from: payload))
+            } catch {
+                throw StateDamageError(what: "an item record cannot be read (\(error))")
+            }
         }
 
         /// The record at `offset`: its file, its line and its encoded value.
         func record(at offset: Int) throws -> (file: Int, line: Int, payload: [UInt8]) {
-            var header = [UInt8](repeating: 0, count: StateItems.headerSize)
-            guard try header.withUnsafeMutableBytes({ try file.read(into: $0, at: offset) }) == StateItems.headerSize else {
-                throw StateDamageError(what: "an item record is cut short")
-            }
+            let header = try bytes(offset..<(offset + StateItems.headerSize))
             let (length, index, line) = header.withUnsafeBytes { raw in
                 (
                     Int(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))),
@@ -80,10 +100,25 @@ struct StateItems {
                     Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
                 )
             }
-            var payload = [UInt8](repeating: 0, count: length)
-            guard try payload.withUnsafeMutableBytes({ try file.read(into: $0, at: offset + StateItems.headerSize) }) == length
-            else { throw StateDamageError(what: "an item record is cut short") }
-            return (index, line, payload)
+            let start = offset + StateItems.headerSize
+            return (index, line, try bytes(start..<(start + length)))
+        }
+
+        /// Bytes `range`, the blocks that hold them checked first.
+        private func bytes(_ range: Range<Int>) throws -> [UInt8] {
+            try blocks.check(range) { block in
+                let span = blocks.sums.range(ofBlock: block)
+                return try read(span.lowerBound, span.count).withUnsafeBytes { Checksum.crc64($0) }
+            }
+            return try read(range.lowerBound, range.count)
+        }
+
+        private func read(_ offset: Int, _ count: Int) throws -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: count)
+            guard try buffer.withUnsafeMutableBytes({ try file.read(into: $0, at: offset) }) == count else {
+                throw StateDamageError(what: "an item record is cut short")
+            }
+            return buffer
         }
     }
 }

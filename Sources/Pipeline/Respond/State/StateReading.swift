@@ -3,11 +3,12 @@ import Ingest
 import Support
 
 /// Brings respond's state up to date with the data folder: the bytes that arrived since the
-/// last run are read (decoded, verified, checked) into it, or, when something else changed,
-/// the state is built again from every file.
+/// last run are read (decoded, verified, checked) into it; a file changed otherwise, or gone,
+/// is taken out and read again alone; the state is built again from every file only when there
+/// is none this version made with these options, or it cannot be trusted.
 ///
 /// The same stages as a report reads with (`AppStoreReader`, `ParallelCostReading`), over
-/// only the files and bytes that are new.
+/// only the files and bytes that are new (`StateReading+Reading.swift`).
 struct StateReading {
     let folder: String
     let options: RunOptions
@@ -36,318 +37,182 @@ struct StateReading {
         var state: RespondState
         /// Why the state was built from every file (nil when it went on from the last run's).
         var rebuilt: String?
-        /// Nothing was new: no file grew, none appeared.
+        /// A line for each file read again alone, saying why.
+        var readAgain: [String] = []
+        /// Nothing was new: no file grew, appeared, changed or went.
         var nothingNew = false
+        /// The state is not the one its manifest holds (something was read, or an identity moved).
+        var changed = true
     }
+
+    var appStoreFiles: [String] { layout.notificationFiles + layout.transactionFiles }
 
     /// The state as the data folder is now.
-    func upToDate(journal: String) throws -> Outcome {
+    ///
+    /// `distrust` says why the folder's content cannot be
+    /// believed (others could write it); `fullCheck` hashes every byte of every file read
+    /// before again (`--full-check`).
+    func upToDate(journal: String, fullCheck: Bool, distrust: String? = nil) throws -> Outcome {
+        if let distrust { return try rebuilt(because: distrust) }
         switch RespondState.load(folder, settings: settings) {
         case .failure(.none):
-            return Outcome(state: try rebuilt(after: nil), rebuilt: "there is none yet")
+            return try rebuilt(because: "there is none yet")
         case .failure(.reason(let reason)):
-            return Outcome(state: try rebuilt(after: nil), rebuilt: reason)
-        case .success(var state):
-            if let journalChange = try Self.change(of: state.journal, path: journal) {
-                return Outcome(state: try rebuilt(after: state), rebuilt: "the journal \(journalChange)")
+            return try rebuilt(because: reason)
+        case .success(let state):
+            if let why = try state.journal.map({ try $0.mismatch(journal) }) ?? "it was kept for no journal" {
+                return try rebuilt(because: why)
             }
-            switch try changes(since: state) {
-            case .rebuild(let reason):
-                return Outcome(state: try rebuilt(after: state), rebuilt: reason)
-            case .read(let spans, let newFiles):
-                if spans.isEmpty && newFiles.isEmpty { return Outcome(state: state, rebuilt: nil, nothingNew: true) }
-                do {
-                    try read(spans: spans, newFiles: newFiles, into: &state)
-                } catch let rebuild as RebuildNeededError {
-                    return Outcome(state: try rebuilt(after: state), rebuilt: rebuild.reason)
-                }
-                return Outcome(state: state, rebuilt: nil)
+            do {
+                return try updated(state, fullCheck: fullCheck)
+            } catch let damage as StateDamageError {
+                return try rebuilt(because: "it is damaged (\(damage.what))")
             }
         }
     }
 
-    /// How the journal changed since the state saw it, when it changed otherwise than by growing.
-    static func change(of tracked: TrackedFile?, path: String) throws -> String? {
-        guard let tracked else { return nil }
-        switch try tracked.compared() {
-        case .same, .grown: return nil
-        case .changed(let why): return "\(path): \(why)"
+    /// A state from every file, its files numbered above every file in the folder (the last
+    /// state stays whole until the new manifest replaces it).
+    func rebuilt(because reason: String) throws -> Outcome {
+        // A bill is spread over all usage at once: no state can hold its share of an account.
+        if let bill = layout.costFiles.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcessError(file: bill) }
+        var state = RespondState(settings: settings, hash: .randomlyKeyed())
+        state.lastNumber = StateFolder.highestNumber(in: folder)
+        state.items.number = state.nextNumber()
+        state.fixedInputs = try Self.fixedInputs(layout)
+        var sums = InputSums()
+        try read(whole: appStoreFiles + layout.costFiles, spans: [:], into: &state, sums: &sums, rebuilding: true)
+        return Outcome(state: state, rebuilt: reason)
+    }
+
+    /// The state brought up to date: what grew is read from where it stopped, what changed or
+    /// went is taken out and read again alone, what is new is read.
+    private func updated(_ loaded: RespondState, fullCheck: Bool) throws -> Outcome {
+        var state = loaded
+        var outcome = Outcome(state: loaded, changed: false)
+        var stored: InputSums?
+        func sums() throws -> InputSums {
+            if let stored { return stored }
+            let read = try state.inputSums.map { try InputSums.read($0, in: folder) } ?? InputSums()
+            stored = read
+            return read
         }
-    }
-
-    /// The journal as it is now, for the state to compare with next time.
-    static func track(journal path: String) throws -> TrackedFile? {
-        guard let size = FileSystem.fileSize(path) else { return nil }
-        return try TrackedFile.read(path, through: size)
-    }
-
-    private enum Plan {
-        case rebuild(String)
-        /// The files that grew, from where they were read to, and the files never read.
-        case read([String: FileSpan], [String])
-    }
-
-    private var appStoreFiles: [String] { layout.notificationFiles + layout.transactionFiles }
-
-    /// What to read: the files that grew and the new ones, or why the state must be rebuilt.
-    private func changes(since state: RespondState) throws -> Plan {
-        if state.fixedInputs != Self.fixedInputs(layout) {
-            return .rebuild("fx.csv or prices.csv changed: every cost row is read again")
-        }
+        let costsChanged = try refreshFixedInputs(&state, changed: &outcome.changed)
         let current = Set(appStoreFiles + layout.costFiles)
-        var spans: [String: FileSpan] = [:]
-        for file in state.files {
-            guard current.contains(file.path) else { return .rebuild("\(file.path) is gone (removed or renamed)") }
-            switch try file.compared() {
-            case .same:
+        var spans: [Int: FileSpan] = [:]
+        var again: [Int: String] = [:]
+        for number in state.files.indices where !state.files[number].retired {
+            let file = state.files[number]
+            guard current.contains(file.path) else {
+                again[number] = "it is gone (removed or renamed)"
                 continue
+            }
+            switch try file.compared(sums: { try sums()[number] }, everyByte: fullCheck) {
+            case .same:
+                if file.kind == .cost, let costsChanged { again[number] = costsChanged }
+            case .gone:
+                again[number] = "it is gone"
+            case .metadata(let identity):
+                state.files[number].identity = identity
+                outcome.changed = true
+                if file.kind == .cost, let costsChanged { again[number] = costsChanged }
             case .changed(let why):
-                return .rebuild("\(file.path): \(why)")
+                again[number] = why
             case .grown(let span):
-                if let why = whyNotReadFromTheMiddle(file.path, refused: state.refusedFiles) {
-                    return .rebuild("\(file.path) grew, and \(why)")
+                if let why = whyNotReadFromTheMiddle(file) {
+                    again[number] = "it grew, and \(why)"
+                } else if file.kind == .cost, let costsChanged {
+                    again[number] = costsChanged
+                } else {
+                    spans[number] = span
                 }
-                spans[file.path] = span
             }
         }
-        let known = Set(state.files.map(\.path))
+        let known = Set(state.files.filter { !$0.retired }.map(\.path))
         let newFiles = (appStoreFiles + layout.costFiles).filter { !known.contains($0) }
         if let bill = newFiles.first(where: { layout.costFiles.contains($0) && FocusPoolFile.isPoolFile($0) }) {
             throw PoolsNeedOneProcessError(file: bill)
         }
-        return .read(spans, newFiles)
+        if spans.isEmpty && again.isEmpty && newFiles.isEmpty {
+            outcome.state = state
+            outcome.nothingNew = true
+            return outcome
+        }
+        try readAgainWithTheirRepeats(&again, in: state)
+        var inputSums = try sums()
+        for number in again.keys.sorted() {
+            let file = state.files[number]
+            outcome.readAgain.append(
+                "\(file.path): \(again[number] ?? "") (\(current.contains(file.path) ? "read again alone" : "taken out"))")
+            state.files[number].retired = true
+            state.files[number].rejects = RejectTally()
+            state.requests.removeAll { $0.file == number }
+            inputSums[number] = BlockSums()
+        }
+        let readAgain = Set(again.keys.map { state.files[$0].path }.filter(current.contains))
+        let whole = (appStoreFiles + layout.costFiles).filter { readAgain.contains($0) || newFiles.contains($0) }
+        var grown: [String: (number: Int, span: FileSpan)] = [:]
+        for (number, span) in spans { grown[state.files[number].path] = (number, span) }
+        if costsChanged != nil { state.fixedInputs = try Self.fixedInputs(layout) }
+        outcome.readAgain += try read(whole: whole, spans: grown, into: &state, sums: &inputSums, rebuilding: false)
+        outcome.state = state
+        outcome.changed = true
+        return outcome
     }
 
-    /// Why new bytes of the file at `path` cannot be read on their own, or nil when they can.
-    private func whyNotReadFromTheMiddle(_ path: String, refused: Set<String>) -> String? {
-        if refused.contains(path) { return "it was refused whole" }
-        if InputStream.isCompressed(path) { return "a compressed file is read again whole" }
-        if layout.notificationFiles.contains(path) || layout.transactionFiles.contains(path) {
-            return InputStream.baseName(path).lowercased().hasSuffix(".csv") ? "a CSV export is read again whole" : nil
+    /// Adds to `again` the cost files whose rows repeated a request id that a file in `again`
+    /// claimed: with that file read again, which row of the id counts may be another.
+    private func readAgainWithTheirRepeats(_ again: inout [Int: String], in state: RespondState) throws {
+        guard !state.repeats.runs.isEmpty else { return }
+        let claims = try state.claims.open(in: folder, as: RequestIDRecord.self)
+        let repeats = try state.repeats.open(in: folder, as: RequestIDRecord.self)
+        var grew = true
+        while grew {
+            grew = false
+            let takenOut = Set(again.keys.filter { state.files[$0].kind == .cost }.map { UInt32($0) })
+            guard !takenOut.isEmpty else { return }
+            var found: [Int: String] = [:]
+            try repeats.forEach { record in
+                let file = Int(record.file)
+                guard again[file] == nil, found[file] == nil, !state.files[file].retired else { return }
+                if try claims.records(record.key).contains(where: { takenOut.contains($0.file) }) {
+                    found[file] = "it repeats request ids of a file read again"
+                }
+            }
+            again.merge(found) { first, _ in first }
+            grew = !found.isEmpty
         }
-        return CostFormat.isJSONLines(path) ? "a JSON lines cost file is read again whole" : nil
+    }
+
+    /// Why new bytes of `file` cannot be read on their own, or nil when they can.
+    private func whyNotReadFromTheMiddle(_ file: TrackedFile) -> String? {
+        if !file.rejects.wholeFiles.isEmpty { return "it was refused whole" }
+        if InputStream.isCompressed(file.path) { return "a compressed file is read again whole" }
+        if file.kind == .appStore {
+            return InputStream.baseName(file.path).lowercased().hasSuffix(".csv") ? "a CSV export is read again whole" : nil
+        }
+        return CostFormat.isJSONLines(file.path) ? "a JSON lines cost file is read again whole" : nil
     }
 
     /// fx.csv and prices.csv as they are: every cost row's cost depends on them.
-    static func fixedInputs(_ layout: InputLayout) -> [String: FileSystem.Identity] {
-        var identities: [String: FileSystem.Identity] = [:]
-        for path in [layout.exchangeRates, layout.prices].compactMap({ $0 }) { identities[path] = FileSystem.identity(path) }
-        return identities
+    static func fixedInputs(_ layout: InputLayout) throws -> [FixedInput] {
+        try [layout.exchangeRates, layout.prices].compactMap { $0 }.compactMap(FixedInput.look)
     }
 
-    // MARK: - Building
-
-    /// A state from every file, in a new epoch (the last state stays whole until the new
-    /// manifest replaces it).
-    private func rebuilt(after previous: RespondState?) throws -> RespondState {
-        // A bill is spread over all usage at once: no state can hold its share of an account.
-        if let bill = layout.costFiles.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcessError(file: bill) }
-        var state = RespondState(settings: settings, hash: .randomlyKeyed())
-        state.epoch = (previous?.epoch ?? Self.highestEpoch(in: folder)) + 1
-        state.generation = (previous?.generation ?? 0) + 1
-        state.fixedInputs = Self.fixedInputs(layout)
-        try RespondState.prepare(folder)
-        let files = appStoreFiles + layout.costFiles
-        var spans: [String: FileSpan] = [:]
-        for path in files { spans[path] = FileSpan(start: 0, firstLine: 1, end: FileSystem.fileSize(path) ?? 0) }
-        var added = try readNew(spans: spans, order: files, into: &state, wholeFiles: true)
-        let paths = state.paths(in: folder)
-        try SortedRecords.write(runs: &added.items, to: paths.index)
-        try SortedRecords.write(runs: &added.usage, to: paths.usage)
-        try SortedRecords.write(runs: &added.claims, to: paths.claims)
-        return state
-    }
-
-    /// Reads the grown and the new files into `state`.
-    private func read(spans: [String: FileSpan], newFiles: [String], into state: inout RespondState) throws {
-        var all = spans
-        for path in newFiles { all[path] = FileSpan(start: 0, firstLine: 1, end: FileSystem.fileSize(path) ?? 0) }
-        // In the layout's order, as a reading of everything reads them.
-        let order = (appStoreFiles + layout.costFiles).filter { all[$0] != nil }
-        let added = try readNew(spans: all, order: order, into: &state, wholeFiles: false)
-        state.itemsSince += added.items.joined()
-        state.usageSince += added.usage.joined()
-        state.claimsSince += added.claims.joined()
-        guard state.needsMerge else { return }
-        let old = state.paths(in: folder)
-        state.generation += 1
-        let new = state.paths(in: folder)
-        try SortedRecords<ItemRecord>(path: old.index).merged(with: state.itemsSince, to: new.index)
-        try SortedRecords<UsageRecord>(path: old.usage).merged(with: state.usageSince, to: new.usage)
-        try SortedRecords<ClaimRecord>(path: old.claims).merged(with: state.claimsSince, to: new.claims)
-        state.itemsSince = []
-        state.usageSince = []
-        state.claimsSince = []
-    }
-
-    /// The records to index, in runs (one a reading thread, one a file): each run is sorted and
-    /// the runs merged as the sorted file is written, so no array holds every record twice.
-    private struct Added {
-        var items: [[ItemRecord]] = [[]]
-        var usage: [[UsageRecord]] = []
-        var claims: [[ClaimRecord]] = []
-    }
-
-    /// Reads the `spans` of the files in `order` (App Store files, then cost files) into `state`;
-    /// returns the records to index.
-    private func readNew(
-        spans: [String: FileSpan], order: [String], into state: inout RespondState, wholeFiles: Bool
-    ) throws -> Added {
-        var added = Added()
-        var fileIndex = Dictionary(uniqueKeysWithValues: state.files.enumerated().map { ($1.path, $0) })
-        for path in order where fileIndex[path] == nil {
-            fileIndex[path] = state.files.count
-            state.files.append(try TrackedFile.read(path, through: 0))
-        }
-        let appStore = order.filter { layout.notificationFiles.contains($0) || layout.transactionFiles.contains($0) }
-        let costs = order.filter { layout.costFiles.contains($0) }
-        if !appStore.isEmpty {
-            try readAppStore(appStore, spans: spans, fileIndex: fileIndex, into: &state, added: &added, wholeFiles: wholeFiles)
-        }
-        if !costs.isEmpty { try readCosts(costs, spans: spans, into: &state, added: &added, wholeFiles: wholeFiles) }
-        // Each file is now known through the end of its span (its line feeds counted on every core).
-        let files = state.files
-        let known = fileIndex
-        let tracked = try Parallel.map(order.count, threads: options.threads) { position -> TrackedFile in
-            let path = order[position]
-            let span = spans[path] ?? FileSpan(start: 0, firstLine: 1, end: 0)
-            let before = known[path].map { files[$0] }
-            return try TrackedFile.read(
-                path, through: span.end, known: span.start > 0 ? before.map { ($0.lineFeeds, $0.bytes) } : nil)
-        }
-        for (position, path) in order.enumerated() {
-            if let index = fileIndex[path] { state.files[index] = tracked[position] }
-        }
-        return added
-    }
-
-    private func readAppStore(
-        _ paths: [String], spans: [String: FileSpan], fileIndex: [String: Int], into state: inout RespondState,
-        added: inout Added, wholeFiles: Bool
-    ) throws {
-        let log = RejectLog()
-        // A file verified by an earlier run on this machine is not verified again when read whole.
-        let record = wholeFiles ? options.verifiedFilesRecord.map(VerifiedFiles.init(location:)) : nil
-        let reader = AppStoreReader(
-            options: options.appStore.appStoreOptions, rejects: log, verifiedFiles: record, threads: options.threads)
-        let writer = try StateItems.Writer(path: state.paths(in: folder).items, length: state.itemsLength)
-        let hash = state.hash
-        var requests = Set(state.requests.map(\.uuid))
-        var rejects = state.rejects
-        var refused = state.refusedFiles
-        var newRequests: [StateRequest] = []
-        let appStoreOptions = reader.options
-        // Each piece's lines are encoded on the decoding threads; only the writing is in order.
-        let prepare: @Sendable (DecodedPart) throws -> PreparedPart = { part in
-            var prepared = PreparedPart(path: part.path)
-            for item in part.items {
-                if case .rejected(let reject) = item {
-                    prepared.rejects.append(reject)
-                    continue
-                }
-                let keys = StateKeys.keys(of: item, hash)
-                let request = Self.request(in: item, options: appStoreOptions)
-                guard !keys.isEmpty || request != nil else { continue }
-                prepared.lines.append(
-                    PreparedPart.Line(encoded: try CompactCoder.encode(item), line: item.line ?? 0, keys: keys, request: request))
+    /// Why every cost file must be read again (fx.csv or prices.csv holds other bytes), or nil;
+    /// an identity that moved with the same bytes is brought up to date.
+    private func refreshFixedInputs(_ state: inout RespondState, changed: inout Bool) throws -> String? {
+        let paths = [layout.exchangeRates, layout.prices].compactMap { $0 }.filter { FileSystem.identity($0) != nil }
+        guard paths == state.fixedInputs.map(\.path) else { return "fx.csv or prices.csv appeared or went" }
+        for index in state.fixedInputs.indices {
+            let kept = state.fixedInputs[index]
+            if FileSystem.identity(kept.path) == kept.identity { continue }
+            guard let now = try FixedInput.look(kept.path), now.crc == kept.crc else {
+                return "\(InputStream.baseName(kept.path)) changed, and every cost depends on it"
             }
-            return prepared
+            state.fixedInputs[index] = now
+            changed = true
         }
-        try reader.decode(paths: paths, of: layout, spans: spans, prepare: prepare) { part in
-            guard let file = fileIndex[part.path] else { return }
-            for reject in part.rejects {
-                rejects.record(reject)
-                if reject.wholeFile { refused.insert(reject.file) }
-            }
-            for line in part.lines {
-                let offset = try writer.append(encoded: line.encoded, file: file, line: line.line)
-                for key in line.keys { added.items[0].append(ItemRecord(key: key, offset: UInt64(offset))) }
-                if var request = line.request, !requests.contains(request.uuid) {
-                    request.item = offset
-                    requests.insert(request.uuid)
-                    newRequests.append(request)
-                }
-            }
-        }
-        try writer.finish()
-        state.itemsLength = writer.length
-        state.requests += newRequests
-        for reject in log.tally.samples where reject.wholeFile { refused.insert(reject.file) }
-        state.rejects = rejects.merged(with: log.tally)
-        state.refusedFiles = refused
+        return nil
     }
-
-    /// The refund request a line holds, when it holds one.
-    private static func request(in item: AppStoreItem, options: AppStoreOptions) -> StateRequest? {
-        guard case .notification(let decoded) = item, decoded.notification.type == .consumptionRequest,
-            AppStoreReader.admits(decoded, options: options)
-        else { return nil }
-        return StateRequest(
-            uuid: decoded.notification.uuid, transactionID: decoded.transaction?.transactionID,
-            signedDate: decoded.notification.signedDate, item: 0)
-    }
-
-    private func readCosts(
-        _ paths: [String], spans: [String: FileSpan], into state: inout RespondState, added: inout Added, wholeFiles: Bool
-    ) throws {
-        let log = RejectLog()
-        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.appStore.currency, rejects: log)
-        let hash = state.hash
-        let earlier: (@Sendable (RequestEntry) -> RequestEntry?)?
-        if wholeFiles {
-            earlier = nil
-        } else {
-            let sorted = try SortedRecords<ClaimRecord>(path: state.paths(in: folder).claims)
-            let since = Dictionary(grouping: state.claimsSince, by: \.key)
-            earlier = { entry in
-                let found = (since[entry.key] ?? []) + sorted.records(entry.key)
-                return found.first { $0.entry.route == entry.route }?.entry
-            }
-        }
-        // The pipeline's cost reading; its rejects join those the state kept.
-        let pipeline = Pipeline(options)
-        var collected = try pipeline.collect(
-            files: paths, spans: spans, into: UsageRecorder(rates: rates, hash: hash),
-            registry: { RequestRegistry(hash: hash, recordsClaims: true, earlier: earlier) })
-        if !wholeFiles, let conflict = collected.summaries.first(where: { $0.conflicts > 0 }) {
-            // Which row of an id counts depends on the order of all rows: read again from the start.
-            throw RebuildNeededError(reason: "\(conflict.path) repeats a request id of an earlier row with other content")
-        }
-        state.rejects = state.rejects.merged(with: pipeline.rejects.tally)
-        for reject in collected.headerRejects { state.refusedFiles.insert(reject.file) }
-        // Each thread's records stay a run of their own (sorted and merged as they are written):
-        // no second array of every row. A file's claims become records one file at a time.
-        added.usage += collected.sinks.map(\.records)
-        collected.sinks = []
-        for index in collected.summaries.indices {
-            added.claims.append(collected.summaries[index].claims.map { ClaimRecord($0.entry) })
-            collected.summaries[index].claims = []
-        }
-    }
-
-    /// The highest epoch of the items files in `folder` (0 when none).
-    private static func highestEpoch(in folder: String) -> Int {
-        ((try? FileSystem.list(folder)) ?? []).compactMap { entry in
-            entry.name.hasPrefix("items.") ? Int(entry.name.dropFirst("items.".count)) : nil
-        }.max() ?? 0
-    }
-}
-
-/// A decoded piece as the state keeps it: its lines encoded, with their keys.
-private struct PreparedPart: Sendable {
-    struct Line: Sendable {
-        var encoded: [UInt8]
-        var line: Int
-        var keys: [UInt64]
-        var request: StateRequest?
-    }
-
-    var path: String
-    var lines: [Line] = []
-    var rejects: [Reject] = []
-}
-
-/// New bytes that cannot be read on their own: the state is built again from every file.
-struct RebuildNeededError: Error {
-    var reason: String
 }

@@ -28,9 +28,11 @@ struct ItemRecord: FixedRecord, Codable {
 
 /// One accepted cost row as an answer needs it: its account (hashed, with 64 more bits that
 /// tell apart two accounts whose key collides), its time, its cost in the report currency (the
-/// order credit rows of one time are settled in) and, for a row that draws credits, its quantity.
+/// order credit rows of one time are settled in), for a row that draws credits its quantity,
+/// and the cost file it came from (the state's number for it), so that a file read again
+/// takes its own rows out.
 struct UsageRecord: FixedRecord, Codable {
-    static let size = 40
+    static let size = 48
     /// What marks a row that draws no credits.
     static let noCredits = Int64.min
     var key: UInt64
@@ -38,13 +40,15 @@ struct UsageRecord: FixedRecord, Codable {
     var milliseconds: Int64
     var costNanos: Int64
     var creditNanos: Int64
+    var file: UInt32
 
-    init(account: UInt128, milliseconds: Int64, costNanos: Int64, creditNanos: Int64) {
+    init(account: UInt128, milliseconds: Int64, costNanos: Int64, creditNanos: Int64, file: UInt32) {
         key = UInt64(truncatingIfNeeded: account >> 64)
         check = UInt64(truncatingIfNeeded: account)
         self.milliseconds = milliseconds
         self.costNanos = costNanos
         self.creditNanos = creditNanos
+        self.file = file
     }
 
     init(loading bytes: UnsafeRawPointer) {
@@ -53,6 +57,7 @@ struct UsageRecord: FixedRecord, Codable {
         milliseconds = bytes.loadUnaligned(fromByteOffset: 16, as: Int64.self)
         costNanos = bytes.loadUnaligned(fromByteOffset: 24, as: Int64.self)
         creditNanos = bytes.loadUnaligned(fromByteOffset: 32, as: Int64.self)
+        file = bytes.loadUnaligned(fromByteOffset: 40, as: UInt32.self)
     }
 
     func store(to bytes: UnsafeMutableRawPointer) {
@@ -61,28 +66,32 @@ struct UsageRecord: FixedRecord, Codable {
         bytes.storeBytes(of: milliseconds, toByteOffset: 16, as: Int64.self)
         bytes.storeBytes(of: costNanos, toByteOffset: 24, as: Int64.self)
         bytes.storeBytes(of: creditNanos, toByteOffset: 32, as: Int64.self)
+        bytes.storeBytes(of: file, toByteOffset: 40, as: UInt32.self)
+        bytes.storeBytes(of: UInt32(0), toByteOffset: 44, as: UInt32.self)
     }
 
     var account: UInt128 { UInt128(key) << 64 | UInt128(check) }
 
     static func < (a: UsageRecord, b: UsageRecord) -> Bool {
-        (a.key, a.check, a.milliseconds, a.costNanos, a.creditNanos) < (
-            b.key, b.check, b.milliseconds, b.costNanos, b.creditNanos
+        (a.key, a.check, a.milliseconds, a.costNanos, a.creditNanos, a.file) < (
+            b.key, b.check, b.milliseconds, b.costNanos, b.creditNanos, b.file
         )
     }
 }
 
-/// A request id a cost row claimed first (`RequestEntry`), so that a later row repeating it is
-/// dropped, or found in conflict, as a run reading everything would.
-struct ClaimRecord: FixedRecord, Codable {
+/// A request id (`RequestEntry`) as one cost file's rows met it: the first row of the id
+/// (claimed, so that a later row repeating it is dropped, or found in conflict, as a run
+/// reading everything would), or a row dropped as a repeat of it (so that when the file that
+/// claimed it is read again, the files that repeated it are too).
+struct RequestIDRecord: FixedRecord, Codable {
     static let size = 16
     var key: UInt64
-    /// The entry's route above its content.
+    /// The cost file's number above the entry's route above its content.
     var rest: UInt64
 
-    init(_ entry: RequestEntry) {
+    init(_ entry: RequestEntry, file: UInt32) {
         key = entry.key
-        rest = UInt64(entry.route) << 32 | UInt64(entry.content)
+        rest = UInt64(file) << 40 | UInt64(entry.route) << 32 | UInt64(entry.content)
     }
 
     init(loading bytes: UnsafeRawPointer) {
@@ -95,11 +104,16 @@ struct ClaimRecord: FixedRecord, Codable {
         bytes.storeBytes(of: rest, toByteOffset: 8, as: UInt64.self)
     }
 
+    /// A state names at most this many files over its life (24 bits of a record).
+    static let files = 1 << 24
+
+    var file: UInt32 { UInt32(truncatingIfNeeded: rest >> 40) }
+
     var entry: RequestEntry {
         RequestEntry(route: UInt8(truncatingIfNeeded: rest >> 32), key: key, content: UInt32(truncatingIfNeeded: rest))
     }
 
-    static func < (a: ClaimRecord, b: ClaimRecord) -> Bool { (a.key, a.rest) < (b.key, b.rest) }
+    static func < (a: RequestIDRecord, b: RequestIDRecord) -> Bool { (a.key, a.rest) < (b.key, b.rest) }
 }
 
 /// The keys the state finds things by, hashed with the state's own key (drawn at random when it

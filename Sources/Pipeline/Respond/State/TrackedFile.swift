@@ -1,89 +1,144 @@
 import Ingest
 import Support
 
-/// An input file as respond's state last read it: its identity, and how far it was read.
+/// An input file as respond's state last read it: its identity, how far it was read, and what
+/// became of its lines (its rejects).
 ///
-/// A file is unchanged when its identity is (size, inode and the time its inode changed) and
-/// it was read to its end. It
-/// grew with its earlier bytes unchanged when it is larger, the same inode, and the first and
-/// the last 64 KB it had read are still the same bytes (how notification logs and daily cost
-/// exports grow). Anything else is a change, which rebuilds the state.
+/// The sums of the bytes read, block by block, are kept
+/// beside it (`InputSums`): they are read only when the file is not as it was.
+///
+/// A file is unchanged when its identity is (size, inode, the times its bytes and its inode
+/// changed) and it was read to its end, as git's index trusts stat data. Any other difference
+/// is settled by the bytes:
+/// - the same size, a time moved: every byte read is hashed again; the same bytes are a change
+///   of metadata alone (a `chmod`, a hard link, a `touch`), which reads nothing again;
+/// - larger, the same inode: the proof that its bytes read are unchanged (`grownProof`), then
+///   only what follows them is read;
+/// - shorter, another inode, other bytes: the file is read again whole, alone.
 struct TrackedFile: Sendable, Codable, Hashable {
+    enum Kind: String, Sendable, Codable, Hashable {
+        case appStore
+        case cost
+    }
+
     var path: String
+    var kind: Kind
     /// Bytes read: the file's length when it was looked at.
     var bytes: Int
     var identity: FileSystem.Identity
-    /// SHA-256 of its first 64 KB, and of the 64 KB before `bytes`.
-    var head: String
-    var tail: String
     /// The bytes read end with a line feed: what follows starts a line.
     var endsLine: Bool
     /// Line feeds in the bytes read: the line the next byte starts, less one.
     var lineFeeds: Int
+    /// Taken out: its lines and rows no longer count (the file is gone, or it was read again
+    /// under a number of its own).
+    var retired = false
+    /// What reading it refused: its lines, or the whole file.
+    var rejects = RejectTally()
 
-    static let digestSpan = 64 * 1024
-
-    /// The file at `path` read through byte `end`.
-    ///
-    /// `end` is its length when it was looked at: it may have grown since. The line feeds
-    /// before `known.upTo` are `known.count` when given.
-    static func read(_ path: String, through end: Int, known: (count: Int, upTo: Int)? = nil) throws -> TrackedFile {
-        guard let identity = FileSystem.identity(path) else { throw StateDamageError(what: "\(path) is gone") }
-        let file = try FileDescriptor.openForReading(path)
-        let bytes = min(end, identity.bytes)
-        let (_, head) = try digest(file, from: 0, count: min(bytes, digestSpan))
-        let (last, tail) = try digest(file, from: max(0, bytes - digestSpan), count: min(bytes, digestSpan))
-        let counted = known.map { min($0.upTo, bytes) } ?? 0
-        let lineFeeds = (known?.count ?? 0) + (try countLineFeeds(file, from: counted, to: bytes))
-        return TrackedFile(
-            path: path, bytes: bytes, identity: identity, head: head, tail: tail, endsLine: bytes == 0 || last.last == 0x0A,
-            lineFeeds: lineFeeds)
-    }
+    /// How many blocks besides the first and the last read a run checks of a file that grew.
+    static let sampledBlocks = 8
 
     enum Change: Equatable {
         case same
+        /// Its bytes are those read; only its identity moved.
+        case metadata(FileSystem.Identity)
         /// Larger, its bytes read unchanged: what follows them is new.
         case grown(FileSpan)
+        /// To be read again whole (why, in a few words).
         case changed(String)
+        case gone
     }
 
     /// What became of the file since it was read.
-    func compared() throws -> Change {
-        guard FileSystem.kind(path) == .regularFile, let now = FileSystem.identity(path) else { return .changed("it is gone") }
-        if now == identity && now.bytes == bytes { return .same }
-        guard now.inode == identity.inode, now.device == identity.device else { return .changed("another file has its name") }
+    ///
+    /// `sums` gives the sums of the bytes read (only
+    /// called when the bytes must be looked at); with `everyByte`, every byte read is hashed
+    /// again whatever its identity says (the daily check).
+    func compared(sums: () throws -> BlockSums, everyByte: Bool = false) throws -> Change {
+        guard FileSystem.kind(path) == .regularFile, let now = FileSystem.identity(path) else { return .gone }
+        if now == identity && now.bytes == bytes && !everyByte { return .same }
+        guard now.isSameFile(as: identity) else { return .changed("another file has its name") }
         guard now.bytes >= bytes else { return .changed("it is shorter than when it was read") }
+        let sums = try sums()
+        guard sums.length == bytes else { return .changed("its sums do not cover the bytes read") }
         let file = try FileDescriptor.openForReading(path)
-        let (_, head) = try Self.digest(file, from: 0, count: min(bytes, Self.digestSpan))
-        let (_, tail) = try Self.digest(file, from: max(0, bytes - Self.digestSpan), count: min(bytes, Self.digestSpan))
-        guard head == self.head, tail == self.tail else { return .changed("its earlier bytes are not those read") }
-        if now.bytes == bytes { return .same }
+        if now.bytes == bytes || everyByte {
+            guard try Self.matches(file, sums, blocks: Array(0..<sums.blocks)) else {
+                return .changed(everyByte ? "its bytes are not those read (found by --full-check)" : "its bytes changed in place")
+            }
+            if now.bytes == bytes { return now == identity ? .same : .metadata(now) }
+        } else {
+            guard try Self.matches(file, sums, blocks: Self.grownProof(sums)) else {
+                return .changed("its earlier bytes are not those read")
+            }
+        }
         guard endsLine else { return .changed("it grew inside its last line") }
         return .grown(FileSpan(start: bytes, firstLine: lineFeeds + 1, end: now.bytes))
     }
 
-    private static func digest(_ file: FileDescriptor, from start: Int, count: Int) throws -> ([UInt8], String) {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let read = try buffer.withUnsafeMutableBytes { try file.read(into: $0, at: start) }
-        let piece = Array(buffer.prefix(read))
-        return (piece, piece.withUnsafeBytes { SHA256.digest($0) })
+    /// The blocks that prove a grown file's bytes read unchanged: the first, the last (the one
+    /// that ends where the last run stopped, part-full or not), and `sampledBlocks` of the
+    /// others drawn anew each run, so an edit anywhere is found by some run, and by the next
+    /// `--full-check` for sure.
+    static func grownProof(_ sums: BlockSums) -> [Int] {
+        guard sums.blocks > 2 else { return Array(0..<sums.blocks) }
+        var chosen: Set<Int> = [0, sums.blocks - 1]
+        let middle = sums.blocks - 2
+        var generator = SystemRandomNumberGenerator()
+        while chosen.count < 2 + min(sampledBlocks, middle) { chosen.insert(1 + Int.random(in: 0..<middle, using: &generator)) }
+        return chosen.sorted()
     }
 
-    /// Line feeds in bytes `start..<end` of the file, read in blocks.
-    private static func countLineFeeds(_ file: FileDescriptor, from start: Int, to end: Int) throws -> Int {
+    private static func matches(_ file: FileDescriptor, _ sums: BlockSums, blocks: [Int]) throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: BlockSums.blockSize)
+        for block in blocks {
+            let range = sums.range(ofBlock: block)
+            let read = try buffer.withUnsafeMutableBytes { raw in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<range.count]), at: range.lowerBound)
+            }
+            guard read == range.count else { return false }
+            let crc = buffer.withUnsafeBytes { Checksum.crc64(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
+            if crc != sums.sum(ofBlock: block) { return false }
+        }
+        return true
+    }
+
+    /// The file at `path` read through byte `end` (its length when it was looked at: it may
+    /// have grown since), going on from `before` and its sums when the bytes up to
+    /// `before.bytes` were read by an earlier run.
+    static func read(
+        _ path: String, kind: Kind, through end: Int, continuing before: (file: TrackedFile, sums: BlockSums)? = nil
+    ) throws -> (file: TrackedFile, sums: BlockSums) {
+        guard let identity = FileSystem.identity(path) else { throw StateDamageError(what: "\(path) is gone") }
+        let file = try FileDescriptor.openForReading(path)
+        let bytes = min(end, identity.bytes)
+        let start = before.map { min($0.file.bytes, bytes) } ?? 0
+        var builder = BlockSums.Builder(continuing: start > 0 ? before?.sums ?? BlockSums() : BlockSums())
+        var lineFeeds = start > 0 ? before?.file.lineFeeds ?? 0 : 0
+        var last: UInt8? = start > 0 ? (before?.file.endsLine == true ? 0x0A : 0) : nil
         let block = 1 << 20
         var buffer = [UInt8](repeating: 0, count: block)
         var offset = start
-        var count = 0
-        while offset < end {
-            let wanted = min(block, end - offset)
+        while offset < bytes {
+            let wanted = min(block, bytes - offset)
             let read = try buffer.withUnsafeMutableBytes { raw in
                 try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<wanted]), at: offset)
             }
             guard read > 0 else { break }
-            count += buffer.withUnsafeBytes { raw in raw.baseAddress.map { Support.countLineFeeds($0, read) } ?? 0 }
+            buffer.withUnsafeBytes { raw in
+                let piece = UnsafeRawBufferPointer(rebasing: raw[..<read])
+                builder.add(piece)
+                lineFeeds += piece.baseAddress.map { Support.countLineFeeds($0, read) } ?? 0
+            }
+            last = buffer[read - 1]
             offset += read
         }
-        return count
+        let sums = builder.finished
+        var tracked = TrackedFile(
+            path: path, kind: kind, bytes: offset, identity: identity, endsLine: offset == 0 || last == 0x0A,
+            lineFeeds: lineFeeds)
+        tracked.rejects = start > 0 ? before?.file.rejects ?? RejectTally() : RejectTally()
+        return (tracked, sums)
     }
 }
