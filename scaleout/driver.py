@@ -17,16 +17,25 @@ The rules live in the refund-cost binary; this program only plans and ships work
 A task returns its output's bytes to the driver and writes nothing else, so a task that runs
 twice (a retry, a speculative copy) changes nothing.
 
+Every file one step hands another carries a MAC under a secret drawn here for the run, handed
+to the steps as Spark hands its own secret: in the environment (REFUND_COST_STEP_SECRET, set for
+the driver's steps and, through spark.executorEnv, for the executors'; Spark redacts a setting
+named like a secret), never on a command line, never in the shared folder.
+
 usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
 import os
 import resource
+import secrets
 import subprocess
 import sys
 import tempfile
 import time
+
+
+SECRET_VARIABLE = "REFUND_COST_STEP_SECRET"
 
 
 def run_local(command):
@@ -144,10 +153,13 @@ def main():
     listing = os.path.join(work, "cost-files.txt")
     app_store_listing = os.path.join(work, "app-store-files.txt")
     started = time.monotonic()
+    # The run's secret: the steps here inherit it; the executors get it in their environment.
+    step_secret = secrets.token_hex(32)
+    os.environ[SECRET_VARIABLE] = step_secret
 
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder.appName("refund-cost")
+    builder = SparkSession.builder.appName("refund-cost").config("spark.executorEnv." + SECRET_VARIABLE, step_secret)
     if options.master:
         builder = builder.master(options.master)
     elif not os.environ.get("SPARK_HOME") and "spark.master" not in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):

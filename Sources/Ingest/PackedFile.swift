@@ -1,26 +1,37 @@
 import Support
 
-/// The container of the files the tool writes for itself between steps (ledger snapshots,
-/// partial totals): a text header that says what the file is, its format version and the
-/// SHA-256 of its content, then the content gzipped.
+/// The container of the files the tool writes for itself (ledger snapshots, partial totals,
+/// decoded pieces, respond's manifest): a text header that says what the file is and its format
+/// version, then the check of its content, then the content gzipped.
 ///
-/// A file of another kind or version, cut short or altered is refused with what it is, so a
-/// task never computes from a stale or damaged step.
+/// The check is the SHA-256 of the content, or, for a file between the steps of a distributed
+/// run, an HMAC-SHA256 under the run's secret (`StepSecret`) of the first line and the content:
+/// a file of another kind or version, cut short, altered, or made by someone without the secret
+/// is refused with what it is, so a task never computes from a stale, damaged or forged step.
 package enum PackedFile {
-    /// With `ownerOnly`, the file is readable by its owner alone (respond's state).
-    package static func write(_ content: [UInt8], kind: String, version: Int, to path: String, ownerOnly: Bool = false) throws {
-        let header = "refund-cost \(kind) \(version)\nsha256 \(content.withUnsafeBytes(SHA256.digest))\n"
+    /// With `ownerOnly`, the file is readable by its owner alone (respond's state); with
+    /// `secret`, its content is authenticated under it.
+    package static func write(
+        _ content: [UInt8], kind: String, version: Int, to path: String, ownerOnly: Bool = false, secret: StepSecret? = nil
+    ) throws {
+        let first = "refund-cost \(kind) \(version)\n"
+        let check =
+            secret.map { "hmac-sha256 " + HMACSHA256.mac(key: $0.key, [Array(first.utf8), content]) }
+            ?? "sha256 \(content.withUnsafeBytes(SHA256.digest))"
         // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try FileSystem.createDirectory(String(path[..<slash]))
         }
         let file = try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
-        try file.append(Array(header.utf8))
+        try file.append(Array((first + check + "\n").utf8))
         try file.append(try Gzip.compress(content, name: path))
         try file.commit()
     }
 
-    package static func read(_ path: String, kind: String, version: Int) throws -> [UInt8] {
+    /// The content of the file at `path`, refused unless it is a `kind` file of `version` whose
+    /// check holds: its MAC under `secret` when given (a file with only a SHA-256 is refused
+    /// then), its SHA-256 otherwise.
+    package static func read(_ path: String, kind: String, version: Int, secret: StepSecret? = nil) throws -> [UInt8] {
         let bytes = try FileDescriptor.readAll(path)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         let expected = "refund-cost \(kind) "
@@ -34,10 +45,26 @@ package enum PackedFile {
                     "a \(kind) of format \(first.dropFirst(expected.count)), this refund-cost reads format \(version): make it again with this version"
             )
         }
-        let checksum = String(decoding: lines[1], as: UTF8.self)
+        let check = String(decoding: lines[1], as: UTF8.self)
         let content = try Gzip.decompress(Array(lines[2]), name: path)
-        guard checksum == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
-            throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
+        if let secret {
+            guard check.hasPrefix("hmac-sha256 ") else {
+                throw PackedFileError(
+                    path: path,
+                    problem: "it is not authenticated with a secret (made without \(StepSecret.variable)): make it again")
+            }
+            let mac = HMACSHA256.mac(key: secret.key, [Array((first + "\n").utf8), content])
+            guard HMACSHA256.equal(check, "hmac-sha256 " + mac) else {
+                throw PackedFileError(
+                    path: path,
+                    problem:
+                        "its content is not authenticated by this run's secret (altered, or made with another "
+                        + "\(StepSecret.variable)): make it again")
+            }
+        } else {
+            guard check == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
+                throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
+            }
         }
         return content
     }

@@ -1,3 +1,4 @@
+import Ingest
 import Pipeline
 import Support
 
@@ -33,7 +34,7 @@ enum DecodeCommand: Command {
         guard !files.isEmpty else { throw UsageError.missingOption("--list FILE or --file APPSTOREFILE", command: spec.name) }
         let out = try arguments.required(decoded)
         let started = Clock.monotonicSeconds()
-        let result = try DistributedRun.decode(options, files: files, to: out)
+        let result = try DistributedRun.decode(options, files: files, to: out, secret: try StepSecret.fromEnvironment())
         if !quiet {
             let lines = result.files.reduce(0) { $0 + $1.lines }
             print(

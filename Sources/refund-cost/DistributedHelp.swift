@@ -27,6 +27,11 @@ enum DistributedHelp {
         ARGS are report's options (--data, --month or --from/--to, --out and the rest), the same for
         every step: a step refuses a snapshot or partials made with others. Partials are pure
         functions of their inputs, so a step that runs twice writes the same content.
+
+        Every step reads the run's secret from REFUND_COST_STEP_SECRET (the same for every step of
+        a run, at least 32 characters: export REFUND_COST_STEP_SECRET=$(openssl rand -hex 32);
+        scaleout/driver.py draws one). The files the steps hand each other are authenticated with
+        it, so a file altered or made by anyone without it is refused.
         """
 
     /// Report's own options (the same declarations: every step reads them as report does), then

@@ -1,3 +1,4 @@
+import Ingest
 import Pipeline
 import Support
 
@@ -17,7 +18,8 @@ enum MergeCommand: Command {
         let (options, quiet) = try ReportCommand.reportOptions(arguments)
         let partials = try SettleCommand.partialFiles(try arguments.required(DistributedHelp.partials))
         let outcome = DistributedRun.merge(
-            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials,
+            secret: try StepSecret.fromEnvironment())
         return try ReportCommand.printOutcome(outcome, options: options, quiet: quiet)
     }
 }

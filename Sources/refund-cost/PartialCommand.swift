@@ -1,3 +1,4 @@
+import Ingest
 import Pipeline
 import Support
 
@@ -28,7 +29,7 @@ enum PartialCommand: Command {
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(
             options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
-            seeds: try arguments.value(seeds), to: out)
+            seeds: try arguments.value(seeds), to: out, secret: try StepSecret.fromEnvironment())
         if !quiet {
             let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
             print(

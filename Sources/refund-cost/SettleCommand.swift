@@ -1,3 +1,4 @@
+import Ingest
 import Pipeline
 import Support
 
@@ -21,7 +22,9 @@ enum SettleCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let partials = try partialFiles(try arguments.required(DistributedHelp.partials))
-        let again = try DistributedRun.settle(snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials)
+        let again = try DistributedRun.settle(
+            snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials,
+            secret: try StepSecret.fromEnvironment())
         for (partial, seeds) in again { print("\(partial)\t\(seeds)") }
         return 0
     }

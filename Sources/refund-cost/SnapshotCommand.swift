@@ -1,3 +1,4 @@
+import Ingest
 import Pipeline
 import Support
 
@@ -28,7 +29,8 @@ enum SnapshotCommand: Command {
         let pieces = try arguments.value(decoded).map { folder in
             try FileSystem.list(folder).filter { $0.name.hasSuffix(".decoded") }.map { folder + "/" + $0.name }
         }
-        let snapshot = try DistributedRun.snapshot(options, to: path, decoded: pieces)
+        let snapshot = try DistributedRun.snapshot(
+            options, to: path, decoded: pieces, secret: try StepSecret.fromEnvironment())
         if let listing = try arguments.value(costFiles) {
             let file = try AtomicFileWriter(path: listing)
             try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())

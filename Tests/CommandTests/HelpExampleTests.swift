@@ -34,6 +34,9 @@ struct HelpExampleTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        // The distributed steps' examples run as one run, with its secret exported, as their
+        // --help says to.
+        process.environment = ProcessInfo.processInfo.environment.merging([testStepSecretVariable: testStepSecret]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -27,7 +27,7 @@ struct DecodedSnapshotTests {
 
     /// The snapshot's content with `key` as its request key (drawn at random by every snapshot).
     func content(_ path: String, key: SipHash) throws -> [UInt8] {
-        var snapshot = try StepFiles.readSnapshot(path).snapshot
+        var snapshot = try StepFiles.readSnapshot(path, secret: try StepSecret(testStepSecret)).snapshot
         snapshot.requestKey = key
         return try CompactCoder.encode(snapshot)
     }
@@ -59,9 +59,9 @@ struct DecodedSnapshotTests {
         let pieced = try runTool(
             ["snapshot", "--snapshot", work + "/pieced.snapshot", "--decoded", work + "/decoded"] + arguments(data))
         try #require(pieced.status == 0, "\(pieced.stderr)")
-        let key = try StepFiles.readSnapshot(work + "/whole.snapshot").snapshot.requestKey
+        let key = try StepFiles.readSnapshot(work + "/whole.snapshot", secret: try StepSecret(testStepSecret)).snapshot.requestKey
         #expect(try content(work + "/pieced.snapshot", key: key) == (try content(work + "/whole.snapshot", key: key)))
-        let snapshot = try StepFiles.readSnapshot(work + "/pieced.snapshot").snapshot
+        let snapshot = try StepFiles.readSnapshot(work + "/pieced.snapshot", secret: try StepSecret(testStepSecret)).snapshot
         #expect(snapshot.rejects.count == 1, "the refused line is the snapshot's, once")
 
         // A group decoded again (a task run twice) changes nothing; a group missing is refused.

@@ -98,9 +98,11 @@ func runTool(
             ["-f", "-qq", "-e", "trace=open,openat", "-o", openedFiles, toolExecutable().path] + withTestRoot(arguments)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
     }
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    // The steps of a distributed report authenticate their files with the run's secret, which
+    // a driver hands them in the environment: the tests are one run.
+    var environment = environment
+    if environment[testStepSecretVariable] == nil { environment[testStepSecretVariable] = testStepSecret }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -118,6 +120,10 @@ func runTool(
         status: killed ? 124 : process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
         stderr: String(decoding: stderr, as: UTF8.self))
 }
+
+/// The secret the tests' distributed steps share, as one run's steps do.
+let testStepSecret = "test-secret-of-one-distributed-run-0123456789abcdef"
+let testStepSecretVariable = "REFUND_COST_STEP_SECRET"
 
 /// The built `refund-cost` beside the test bundle.
 func toolExecutable() -> URL {

@@ -7,6 +7,7 @@ usage: test_steps.py BINARY
 """
 import os
 import random
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,8 @@ def run(command, **kwargs):
 def main():
     binary = os.path.abspath(sys.argv[1])
     failures = []
+    # The run's secret, as the driver hands it to every step: in the environment.
+    os.environ["REFUND_COST_STEP_SECRET"] = secrets.token_hex(32)
     with tempfile.TemporaryDirectory() as root:
         data = dataset.make_dataset(binary, root)
         one = os.path.join(root, "one")
@@ -88,6 +91,13 @@ def main():
             [binary, "merge", "--snapshot", snapshot, "--partials", parts] + other, capture_output=True, text=True)
         if mismatch.returncode == 0:
             failures.append("merge accepted partials computed with another --grace")
+
+        # Files made under another run's secret are refused: no one without it can make a step's input.
+        forged = subprocess.run(
+            [binary, "merge", "--snapshot", snapshot, "--partials", parts] + args, capture_output=True, text=True,
+            env=dict(os.environ, REFUND_COST_STEP_SECRET=secrets.token_hex(32)))
+        if forged.returncode == 0 or "not authenticated" not in forged.stderr:
+            failures.append("merge accepted a snapshot made under another secret: %r" % forged.stderr)
     for failure in failures:
         print("test_steps: " + failure, file=sys.stderr)
     print("test_steps: %s" % ("FAILED" if failures else "the steps give the report's bytes"))

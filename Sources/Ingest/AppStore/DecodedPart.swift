@@ -83,7 +83,7 @@ package struct DecodedPart: Sendable, Codable {
     /// How many bytes of the file it covers (decompressed; the whole file for a CSV export).
     var bytes = 0
     /// The file's SHA-256, on its last piece.
-    var sha256: String?
+    package var sha256: String?
     var signatures = SignatureCounts()
     /// A history page of the piece, and its line.
     struct Page: Sendable, Codable {

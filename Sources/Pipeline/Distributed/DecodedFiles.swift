@@ -11,7 +11,7 @@ import Synchronization
 /// the driver holds one piece decoded at a time, as a snapshot that reads the files does.
 package struct DecodedFiles: Sendable, Codable {
     package static let kind = "decoded App Store files"
-    package static let version = 2
+    package static let version = 3
 
     /// The fingerprint of the options the App Store side is read with (`LedgerLoad.Options`).
     package var options: String
@@ -22,6 +22,12 @@ package struct DecodedFiles: Sendable, Codable {
         package var path: String
         /// Its size when it was decoded.
         package var bytes: Int
+        /// The times its bytes and its inode last changed when it was decoded: a file rewritten
+        /// since, even to the same size, has others (the inode's time no one sets by hand).
+        package var modified: Int64
+        package var changed: Int64
+        /// The SHA-256 of the bytes decoded (what run.json lists), worked out as they were read.
+        package var sha256: String
         /// Its notification and history lines.
         package var lines: Int
         /// Its pieces in line order, each coded as step files are.
@@ -44,19 +50,25 @@ package struct DecodedFiles: Sendable, Codable {
         // this log only satisfies the reader.
         let reader = AppStoreReader(options: options.appStoreOptions, rejects: RejectLog(), threads: threads)
         // Each piece coded on the decoding threads as it is made.
-        var coded: [String: (lines: Int, pieces: [[UInt8]])] = [:]
+        // Each file as it is before it is read: a change while it is read is a change after.
+        let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileSystem.identity($0)) })
+        var coded: [String: (lines: Int, pieces: [[UInt8]], sha256: String)] = [:]
         try reader.decode(
             paths: chosen, of: layout,
-            prepare: { part in (part.path, part.notificationLines + part.historyLines, try CompactCoder.encode(part)) },
-            consume: { path, lines, piece in
-                coded[path, default: (0, [])].lines += lines
-                coded[path, default: (0, [])].pieces.append(piece)
+            prepare: { part in
+                (part.path, part.notificationLines + part.historyLines, part.sha256, try CompactCoder.encode(part))
+            },
+            consume: { path, lines, sha256, piece in
+                coded[path, default: (0, [], "")].lines += lines
+                coded[path, default: (0, [], "")].pieces.append(piece)
+                if let sha256 { coded[path, default: (0, [], "")].sha256 = sha256 }
             })
         self.options = Self.fingerprint(options)
         files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map { path in
-            DecodedFile(
-                path: path, bytes: FileSystem.fileSize(path) ?? 0, lines: coded[path]?.lines ?? 0,
-                pieces: coded[path]?.pieces ?? [])
+            let identity = before[path] ?? nil
+            return DecodedFile(
+                path: path, bytes: identity?.bytes ?? 0, modified: identity?.modified ?? 0, changed: identity?.changed ?? 0,
+                sha256: coded[path]?.sha256 ?? "", lines: coded[path]?.lines ?? 0, pieces: coded[path]?.pieces ?? [])
         }
     }
 
@@ -86,7 +98,10 @@ package struct DecodedFiles: Sendable, Codable {
         var coded: [String: (group: String, pieces: [[UInt8]])] = [:]
         for path in layout.notificationFiles + layout.transactionFiles {
             guard let decoded = byFile.removeValue(forKey: path) else { throw DecodedFilesError.missing(path) }
-            guard FileSystem.fileSize(path) == decoded.file.bytes else { throw DecodedFilesError.changed(path) }
+            // What can be checked without reading Apple's data again: its size and its two times.
+            guard let now = FileSystem.identity(path), now.bytes == decoded.file.bytes,
+                now.modified == decoded.file.modified, now.changed == decoded.file.changed
+            else { throw DecodedFilesError.changed(path) }
             coded[path] = (decoded.group, decoded.file.pieces)
         }
         if let stray = byFile.keys.sorted().first { throw DecodedFilesError.notAnAppStoreFile(stray, known: []) }
@@ -137,7 +152,9 @@ enum DecodedFilesError: DiagnosticError {
         case .twice(let path): Diagnostic("two groups decoded this file, and they differ: decode it in one group", file: path)
         case .missing(let path): Diagnostic("no group decoded this App Store file: decode it before the snapshot", file: path)
         case .changed(let path):
-            Diagnostic("the file changed since it was decoded (its size differs): decode it again", file: path)
+            Diagnostic(
+                "the file changed since it was decoded (its size, or the time its bytes or its inode changed, differs): "
+                    + "decode it again", file: path)
         }
     }
 }

@@ -12,31 +12,37 @@ import Support
 ///    lost one are computed again with seeds;
 /// 4. `merge`: every partial into every output of `report`, the same bytes.
 ///
-/// Each step takes the options `report` takes, and refuses inputs made with others.
+/// Each step takes the options `report` takes, and refuses inputs made with others; every file
+/// a step reads from another carries a MAC under the run's `secret`, and a file without it is
+/// refused (docs/scaleout.md, the trust model).
 package enum DistributedRun {
     /// Refused, with the message every command gives, when its rejects are beyond
     /// `--max-rejects`: a cluster never spends its partials on data the merge would refuse.
     ///
     /// With `decoded` (the files `decode` wrote for every group of App Store files), the App
     /// Store files are not read: the snapshot keeps their pieces, in file order.
-    package static func snapshot(_ options: RunOptions, to path: String, decoded: [String]? = nil) throws -> LedgerSnapshot {
+    package static func snapshot(
+        _ options: RunOptions, to path: String, decoded: [String]? = nil, secret: StepSecret
+    ) throws -> LedgerSnapshot {
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
-                paths.map { ($0, try StepFiles.readDecoded($0)) }, layout: try InputLayout(root: options.data),
+                paths.map { ($0, try StepFiles.readDecoded($0, secret: secret)) }, layout: try InputLayout(root: options.data),
                 options: options.appStore)
         }
         let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
         let snapshot = try LedgerSnapshot(pipeline, decoded: pieces)
         try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
-        try StepFiles.write(snapshot, to: path)
+        try StepFiles.write(snapshot, to: path, secret: secret)
         return snapshot
     }
 
     /// Step 0, on as many machines as there are groups: a group of whole App Store files decoded
     /// and verified, into `path` (its rejects go to the snapshot, which counts them).
-    package static func decode(_ options: RunOptions, files: [String], to path: String) throws -> DecodedFiles {
+    package static func decode(
+        _ options: RunOptions, files: [String], to path: String, secret: StepSecret
+    ) throws -> DecodedFiles {
         let decoded = try DecodedFiles(data: options.data, paths: files, options: options.appStore, threads: options.threads)
-        try StepFiles.write(decoded, to: path)
+        try StepFiles.write(decoded, to: path, secret: secret)
         return decoded
     }
 
@@ -49,9 +55,9 @@ package enum DistributedRun {
     /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`).
     package static func partial(
         _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPath: String?, to out: String,
-        progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
+        secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
-        let (snapshot, sha256) = try StepFiles.readSnapshot(path)
+        let (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
         try snapshot.check(options.appStore, data: options.data)
         let known = Set(snapshot.layout.costFiles)
         let chosen = try files.map { file in
@@ -64,7 +70,7 @@ package enum DistributedRun {
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
             throw PoolsNeedOneProcessError(file: bill)
         }
-        let seeds = try seedsPath.map(StepFiles.readSeeds) ?? []
+        let seeds = try seedsPath.map { try StepFiles.readSeeds($0, secret: secret) } ?? []
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
         for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
@@ -72,31 +78,35 @@ package enum DistributedRun {
             pipeline, try snapshot.load(), files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
-        try StepFiles.write(partial, to: out)
+        try StepFiles.write(partial, to: out, secret: secret)
         return partial
     }
 
     /// Writes `PARTIAL.seeds` beside each partial that must be computed again, and returns
     /// those partials' paths with their seed files.
-    package static func settle(snapshot path: String, partials paths: [String]) throws -> [(partial: String, seeds: String)] {
-        let (snapshot, _) = try StepFiles.readSnapshot(path)
-        let partials = try paths.map(StepFiles.readPartial)
+    package static func settle(
+        snapshot path: String, partials paths: [String], secret: StepSecret
+    ) throws -> [(partial: String, seeds: String)] {
+        let (snapshot, _) = try StepFiles.readSnapshot(path, secret: secret)
+        let partials = try paths.map { try StepFiles.readPartial($0, secret: secret) }
         let seeds = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
         var again: [(String, String)] = []
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
             let seedsPath = paths[index] + ".seeds"
-            try StepFiles.write(seeds: entries, to: seedsPath)
+            try StepFiles.write(seeds: entries, to: seedsPath, secret: secret)
             again.append((paths[index], seedsPath))
         }
         return again
     }
 
     /// Every output of `report` from the snapshot and the partials, into `OUT/LABEL/`.
-    package static func merge(_ options: RunOptions, snapshot path: String, partials paths: [String]) -> ReportOutcome {
+    package static func merge(
+        _ options: RunOptions, snapshot path: String, partials paths: [String], secret: StepSecret
+    ) -> ReportOutcome {
         ReportRun.inOutputFolder(options) { folder, rejects, started in
-            let (snapshot, sha256) = try StepFiles.readSnapshot(path)
+            let (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
             try snapshot.check(options.appStore, data: options.data)
-            let partials = try paths.map(StepFiles.readPartial)
+            let partials = try paths.map { try StepFiles.readPartial($0, secret: secret) }
             let settings = PartialSettings(snapshot: sha256, options: options)
             if let other = partials.first(where: { $0.settings != settings }) {
                 throw MergeError.settingsDiffer(

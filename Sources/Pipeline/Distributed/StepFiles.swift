@@ -2,49 +2,51 @@ import Attribution
 import Ingest
 import Support
 
-/// Ledger snapshots, cost partials and request seeds on disk: the compact binary form inside a
-/// packed file (a header with kind, format version and SHA-256, then gzip), so a task never
-/// reads a stale or damaged step.
+/// Ledger snapshots, cost partials, decoded pieces and request seeds on disk: the compact binary
+/// form inside a packed file (a header with kind and format version, the MAC of the content
+/// under the run's secret, then gzip), so a task never reads a stale, damaged or forged step.
 package enum StepFiles {
     static let seedsKind = "request seeds"
 
-    package static func write(_ snapshot: LedgerSnapshot, to path: String) throws {
+    package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws {
         try PackedFile.write(
-            try CompactCoder.encode(snapshot), kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path)
+            try CompactCoder.encode(snapshot), kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path,
+            secret: secret)
     }
 
     /// The snapshot and the SHA-256 of its content (what partials name it by).
-    package static func readSnapshot(_ path: String) throws -> (snapshot: LedgerSnapshot, sha256: String) {
-        let content = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version)
+    package static func readSnapshot(_ path: String, secret: StepSecret) throws -> (snapshot: LedgerSnapshot, sha256: String) {
+        let content = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
         let snapshot = try decode(LedgerSnapshot.self, from: content, path: path)
         return (snapshot, content.withUnsafeBytes(SHA256.digest))
     }
 
-    package static func write(_ partial: CostPartial, to path: String) throws {
-        try PackedFile.write(try CompactCoder.encode(partial), kind: CostPartial.kind, version: CostPartial.version, to: path)
+    package static func write(_ partial: CostPartial, to path: String, secret: StepSecret) throws {
+        try PackedFile.write(
+            try CompactCoder.encode(partial), kind: CostPartial.kind, version: CostPartial.version, to: path, secret: secret)
     }
 
-    static func readPartial(_ path: String) throws -> CostPartial {
-        let content = try PackedFile.read(path, kind: CostPartial.kind, version: CostPartial.version)
+    static func readPartial(_ path: String, secret: StepSecret) throws -> CostPartial {
+        let content = try PackedFile.read(path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
         return try decode(CostPartial.self, from: content, path: path)
     }
 
-    package static func write(_ decoded: DecodedFiles, to path: String) throws {
+    package static func write(_ decoded: DecodedFiles, to path: String, secret: StepSecret) throws {
         try PackedFile.write(
-            try CompactCoder.encode(decoded), kind: DecodedFiles.kind, version: DecodedFiles.version, to: path)
+            try CompactCoder.encode(decoded), kind: DecodedFiles.kind, version: DecodedFiles.version, to: path, secret: secret)
     }
 
-    static func readDecoded(_ path: String) throws -> DecodedFiles {
-        let content = try PackedFile.read(path, kind: DecodedFiles.kind, version: DecodedFiles.version)
+    static func readDecoded(_ path: String, secret: StepSecret) throws -> DecodedFiles {
+        let content = try PackedFile.read(path, kind: DecodedFiles.kind, version: DecodedFiles.version, secret: secret)
         return try decode(DecodedFiles.self, from: content, path: path)
     }
 
-    package static func write(seeds: [RequestEntry], to path: String) throws {
-        try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: 1, to: path)
+    package static func write(seeds: [RequestEntry], to path: String, secret: StepSecret) throws {
+        try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: 2, to: path, secret: secret)
     }
 
-    static func readSeeds(_ path: String) throws -> [RequestEntry] {
-        let content = try PackedFile.read(path, kind: seedsKind, version: 1)
+    static func readSeeds(_ path: String, secret: StepSecret) throws -> [RequestEntry] {
+        let content = try PackedFile.read(path, kind: seedsKind, version: 2, secret: secret)
         return try decode([RequestEntry].self, from: content, path: path)
     }
 

@@ -18,13 +18,21 @@ package final class SHA256 {
     }
 
     /// The digest as lower-case hex; the hasher cannot be used afterwards.
-    package func finish() -> String {
+    package func finish() -> String { Self.hex(finishBytes()) }
+
+    /// The digest's 32 bytes; the hasher cannot be used afterwards.
+    package func finishBytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// Bytes as lower-case hex.
+    package static func hex(_ bytes: [UInt8]) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        for byte in digest.prefix(Int(length)) {
+        for byte in bytes {
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 15)])
         }
