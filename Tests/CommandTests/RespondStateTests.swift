@@ -142,13 +142,23 @@ struct RespondStateTests {
         let arrivals = try Arrivals(label: "\(seed)", accounts: 300, seed: seed)
         let stub = try APIStub([["status": 202]])
         let journal = try TestFiles.temporaryDirectory("journal-\(seed)") + "/journal.jsonl"
-        enum Step: CaseIterable { case notifications, costs, newCostFile, newNotificationFile, rewrite }
+        enum Step: CaseIterable {
+            case notifications, costs, newCostFile, newNotificationFile, rewrite, editInPlace, editThenAppend, metadata
+            case removeAugust, regrowAugust, damage
+        }
         var steps: [Step] = (0..<5).map { _ in Step.allCases[arrivals.random.between(0, 2)] }
-        steps.insert(.newCostFile, at: arrivals.random.between(0, steps.count))
-        steps.insert(.newNotificationFile, at: arrivals.random.between(0, steps.count))
-        steps.insert(.rewrite, at: arrivals.random.between(1, steps.count))
+        for step in [Step.newCostFile, .newNotificationFile, .editInPlace, .metadata, .damage] {
+            steps.insert(step, at: arrivals.random.between(0, steps.count))
+        }
+        for step in [Step.rewrite, .editThenAppend] { steps.insert(step, at: arrivals.random.between(1, steps.count)) }
+        let removal = arrivals.random.between(0, steps.count)
+        steps.insert(.removeAugust, at: removal)
+        steps.insert(.regrowAugust, at: arrivals.random.between(removal + 1, steps.count + 1))
+        let august = arrivals.live + "/costs/2026-08.csv"
+        let augustRows = try TestFiles.read(august)
         var answered: [String: String] = [:]
         for (number, step) in ([nil] + steps.map(Optional.some) + [nil]).enumerated() {
+            var extra: [String] = []
             switch step {
             case .notifications: try arrivals.append("notifications/2026-10.jsonl")
             case .costs: try arrivals.append("costs/2026-10.csv")
@@ -156,17 +166,50 @@ struct RespondStateTests {
             case .newNotificationFile:
                 try arrivals.newFile(from: "notifications/2026-10.jsonl", called: "notifications/2026-10-z\(number).jsonl")
             case .rewrite: try arrivals.rewriteSeptember()
+            case .editInPlace:
+                // Rows in the middle of September given to another account, the size kept.
+                let path = arrivals.live + "/costs/2026-09.csv"
+                let size = FileSystem.fileSize(path) ?? 0
+                try Self.editCostsInPlace(path, bytes: (size / 4)..<(size * 3 / 4))
+            case .editThenAppend:
+                // Edited in place, then grown: found by the daily check, run now.
+                let path = arrivals.live + "/costs/2026-10.csv"
+                let size = FileSystem.fileSize(path) ?? 0
+                try Self.editCostsInPlace(path, bytes: (size / 4)..<(size * 3 / 4))
+                try arrivals.append("costs/2026-10.csv")
+                extra = ["--full-check"]
+            case .metadata:
+                #expect(chmod(arrivals.live + "/fx.csv", 0o640) == 0)
+                let touched = arrivals.live + "/notifications/2026-09.jsonl"
+                try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: touched)
+            case .removeAugust: try FileManager.default.removeItem(atPath: august)
+            case .regrowAugust: try TestFiles.write(augustRows, to: august)
+            case .damage:
+                let usage = try #require(try Self.stateFiles(journal + ".state", "usage.").first)
+                var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: usage)))
+                if !bytes.isEmpty { bytes[bytes.count / 2] ^= 0x41 }
+                try Data(bytes).write(to: URL(fileURLWithPath: usage))
+                try arrivals.append("notifications/2026-10.jsonl")
             case nil: if number > 0 { try arrivals.appendTheRest() }
             }
-            let run = try respond(arrivals.live, stub: stub, journal: journal)
+            let run = try respond(arrivals.live, stub: stub, journal: journal, extra: extra)
             #expect(run.status == 0, "step \(number) (\(String(describing: step))): \(run.stdout)\(run.stderr)")
-            // Only the first run reads everything; appends and new files are read, a changed file alone again.
+            // Only the first run and a damaged state (found when a run reads the damaged block)
+            // read everything; appends and new files are read, a changed file alone again, and a
+            // change of metadata reads nothing.
             let rebuilt = run.stderr.contains("was built from every file")
-            #expect(rebuilt == (number == 0), "step \(number): \(run.stderr)")
-            if step == .rewrite {
+            #expect(rebuilt == (number == 0 || run.stderr.contains("it is damaged")), "step \(number): \(run.stderr)")
+            let again = run.stderr.split(separator: "\n").filter { $0.contains("read again alone") }
+            switch step {
+            case .rewrite, .editInPlace:
                 #expect(
-                    run.stderr.contains("2026-09.csv") && run.stderr.contains("read again alone"),
-                    "the file read again is named: \(run.stderr)")
+                    again.contains { $0.contains("2026-09.csv") }, "step \(number): the file read again is named: \(run.stderr)")
+            case .editThenAppend:
+                #expect(rebuilt || again.contains { $0.contains("2026-10.csv") }, "step \(number): \(run.stderr)")
+            case .metadata:
+                #expect(again.isEmpty, "step \(number): a change of metadata reads nothing again: \(run.stderr)")
+            default:
+                break
             }
 
             let fresh = try freshAnswers(arrivals.live)

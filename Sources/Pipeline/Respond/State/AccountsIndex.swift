@@ -26,6 +26,12 @@ struct AccountsIndex: Sendable, Codable, Hashable {
 
     var names: Set<String> { ["links.\(number)", "link-index.\(number)"] }
 
+    /// Its files with their sums.
+    func checkedFiles(in folder: String) -> [(String, BlockSums)] {
+        let files = Self.paths(folder, number: number)
+        return [(files.rows, rowsSums), (files.index, indexSums)]
+    }
+
     /// Its files with the sizes the manifest names.
     func sizedFiles(in folder: String) -> [(String, Int)] {
         let files = Self.paths(folder, number: number)

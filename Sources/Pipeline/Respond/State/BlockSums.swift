@@ -114,14 +114,14 @@ final class BlockCheck: Sendable {
     /// Checks the blocks that hold `range`, each block's sum worked out by `crc` (given the block).
     func check(_ range: Range<Int>, crc: (Int) throws -> UInt64) throws {
         guard range.upperBound <= sums.length else {
-            throw StateDamageError(what: "\(InputStream.baseName(path)) is shorter than its manifest says")
+            throw StateDamageError(what: "\(StateFolder.name(path)) is shorter than its manifest says")
         }
         guard !range.isEmpty else { return }
         for block in (range.lowerBound / BlockSums.blockSize)...((range.upperBound - 1) / BlockSums.blockSize) {
             let (word, bit) = (block / 64, UInt64(1) << UInt64(block % 64))
             if checked.withLock({ $0[word] & bit != 0 }) { continue }
             guard try crc(block) == sums.sum(ofBlock: block) else {
-                throw StateDamageError(what: "a block of \(InputStream.baseName(path)) does not match its checksum")
+                throw StateDamageError(what: "a block of \(StateFolder.name(path)) does not match its checksum")
             }
             checked.withLock { $0[word] |= bit }
         }

@@ -126,17 +126,38 @@ struct RespondState: Sendable, Codable {
         if let accounts { sized += accounts.sizedFiles(in: folder) }
         for (path, length) in sized {
             guard let size = FileSystem.fileSize(path), FileSystem.kind(path) == .regularFile else {
-                return "\(InputStream.baseName(path)) is missing"
+                return "\(StateFolder.name(path)) is missing"
             }
             // The items may hold more than the manifest says: what a killed run appended.
             if size != length && !(path.hasSuffix("/items.\(items.number)") && size > length) {
-                return "\(InputStream.baseName(path)) is \(size) bytes, not the \(length) its manifest says"
+                return "\(StateFolder.name(path)) is \(size) bytes, not the \(length) its manifest says"
             }
         }
         if let inputSums, FileSystem.kind(folder + "/sums.\(inputSums.number)") != .regularFile {
             return "sums.\(inputSums.number) is missing"
         }
         return nil
+    }
+
+    /// Checks every block of every file the manifest names against its sums (`--full-check`):
+    /// a run reads only the blocks it needs, and checks only those.
+    func checkEveryBlock(in folder: String) throws {
+        var files: [(String, BlockSums)] = [(items.path("items", in: folder), items.sums)]
+        for runs in [index, usage, claims, repeats] {
+            for run in runs.runs { files.append((runs.path(of: run, in: folder), run.sums)) }
+        }
+        if let accounts { files += accounts.checkedFiles(in: folder) }
+        for (path, sums) in files {
+            let file = try FileDescriptor.openOwnForReading(path)
+            let check = BlockCheck(path: path, sums: sums)
+            try check.check(0..<sums.length) { block in
+                let range = sums.range(ofBlock: block)
+                var buffer = [UInt8](repeating: 0, count: range.count)
+                let read = try buffer.withUnsafeMutableBytes { try file.read(into: $0, at: range.lowerBound) }
+                guard read == range.count else { throw StateDamageError(what: "\(StateFolder.name(path)) is cut short") }
+                return buffer.withUnsafeBytes { Checksum.crc64($0) }
+            }
+        }
     }
 
     /// Writes the manifest in one step (a new file renamed over the old), then removes the

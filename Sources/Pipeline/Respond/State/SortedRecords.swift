@@ -39,12 +39,12 @@ struct SortedRecords<Record: FixedRecord>: Sendable {
     init(path: String, sums: BlockSums) throws {
         self.path = path
         guard FileSystem.kind(path) == .regularFile, !FileSystem.isSymbolicLink(path) else {
-            throw StateDamageError(what: "\(InputStream.baseName(path)) is missing")
+            throw StateDamageError(what: "\(StateFolder.name(path)) is missing")
         }
         mapped = try MappedFile(path: path)
         let length = mapped?.bytes.count ?? 0
         guard length == sums.length, length % Record.size == 0 else {
-            throw StateDamageError(what: "\(InputStream.baseName(path)) is not the size its manifest says")
+            throw StateDamageError(what: "\(StateFolder.name(path)) is not the size its manifest says")
         }
         blocks = BlockCheck(path: path, sums: sums)
     }

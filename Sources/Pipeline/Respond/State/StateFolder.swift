@@ -37,6 +37,11 @@ enum StateFolder {
         return loosened ? "it was writable by group or others (it is the owner's alone now)" : nil
     }
 
+    /// The name of a state file, without its folder: what a message names it by.
+    static func name(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     /// Removes what no manifest names: files a killed or older run left.
     static func removeStray(in folder: String, keeping named: Set<String>) {
         for entry in (try? FileSystem.list(folder)) ?? [] where !named.contains(entry.name) && entry.kind == .regularFile {

@@ -27,12 +27,12 @@ struct StateItems {
         private(set) var length: Int
 
         init(path: String, sums: BlockSums) throws {
-            if FileSystem.isSymbolicLink(path) { throw StateDamageError(what: "\(InputStream.baseName(path)) is a link") }
+            if FileSystem.isSymbolicLink(path) { throw StateDamageError(what: "\(StateFolder.name(path)) is a link") }
             file = try FileDescriptor.openForAppending(path)
             _ = try file.makeOwnerOnly()
             let size = try file.size()
             guard size >= sums.length else {
-                throw StateDamageError(what: "\(InputStream.baseName(path)) is shorter than its manifest says")
+                throw StateDamageError(what: "\(StateFolder.name(path)) is shorter than its manifest says")
             }
             if size != sums.length { try file.truncate(to: sums.length) }
             builder = BlockSums.Builder(continuing: sums)
@@ -72,11 +72,11 @@ struct StateItems {
 
         init(path: String, sums: BlockSums) throws {
             guard FileSystem.kind(path) == .regularFile, !FileSystem.isSymbolicLink(path) else {
-                throw StateDamageError(what: "\(InputStream.baseName(path)) is missing")
+                throw StateDamageError(what: "\(StateFolder.name(path)) is missing")
             }
             file = try FileDescriptor.openOwnForReading(path)
             guard try file.size() >= sums.length else {
-                throw StateDamageError(what: "\(InputStream.baseName(path)) is shorter than its manifest says")
+                throw StateDamageError(what: "\(StateFolder.name(path)) is shorter than its manifest says")
             }
             blocks = BlockCheck(path: path, sums: sums)
         }

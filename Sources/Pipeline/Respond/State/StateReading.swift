@@ -90,6 +90,7 @@ struct StateReading {
     private func updated(_ loaded: RespondState, fullCheck: Bool) throws -> Outcome {
         var state = loaded
         var outcome = Outcome(state: loaded, changed: false)
+        if fullCheck { try state.checkEveryBlock(in: folder) }
         var stored: InputSums?
         func sums() throws -> InputSums {
             if let stored { return stored }
