@@ -463,7 +463,7 @@ def signed_date(line):
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["signedDate"]
 
 
-def split_arrivals(data, month, hours):
+def split_arrivals(data, month, hours, suffix="-live"):
     """A working copy of `data` (hard links but for the month's notification and cost files)
     without what was signed or spent in the last `hours` before the month's end; returns it
     with the lines held back, by file."""
@@ -471,7 +471,7 @@ def split_arrivals(data, month, hours):
     cut_ms = int(datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc).timestamp() * 1000)
     cut_ms -= hours * 3_600_000
     cut_text = datetime.datetime.fromtimestamp(cut_ms / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    work = data + "-live"
+    work = data + suffix
     if os.path.exists(work):
         shutil.rmtree(work)
     subprocess.run(["cp", "-al", data, work], check=True)
@@ -490,68 +490,135 @@ def split_arrivals(data, month, hours):
     return work, held, end
 
 
-def incremental_bench(accounts, month, runs, hours):
+def incremental_bench(accounts, month, runs, hours, verify):
     """respond at the pace of what arrives: the state built from every file (a first run, or a
     rebuild), then `hours` of notifications and cost rows appended and answered, then nothing
-    new; beside the report on the same data."""
+    new, then a cost file rewritten (read again alone), then a day of arrivals in two-hour slices
+    with a run with nothing new after each; beside the report on the same data. With `verify`,
+    every signature is checked (the generated set's own test root), as a production run does."""
     data = generate(accounts, 40, 2)
-    report_seconds, report_peaks, _ = report(data, month, os.path.join(DATA, "reports"),
-                                             ["--no-verify", "--verified-files", "none"], 1)
+    checks = (["--trust-root", os.path.join(data, "test-root.der")] if verify else ["--no-verify"]) + [
+        "--verified-files", "none"]
+    report_seconds, report_peaks, _ = report(data, month, os.path.join(DATA, "reports"), checks, 1)
     work, held, end = split_arrivals(data, month, hours)
     appended = sum(len(b) for b in held.values())
     held_lines = sum(b.count(b"\n") for b in held.values())
-    stub, port, key, log = start_stub(7200)
+    stub, port, key, log = start_stub(14400)
     journals = os.path.join(DATA, f"respond-{accounts}")
     try:
         common = [TOOL, "respond", "--data", work, "--key", key, "--key-id", "BENCH12345", "--issuer-id", "bench",
-                  "--bundle-id", "com.example.app", "--api-url", f"http://127.0.0.1:{port}", "--no-verify",
-                  "--verified-files", "none", "--threads", "2", "--quiet", "--as-of", f"{end.isoformat()}T00:00:00Z"]
+                  "--bundle-id", "com.example.app", "--api-url", f"http://127.0.0.1:{port}", "--threads", "2",
+                  "--quiet", "--as-of", f"{end.isoformat()}T00:00:00Z"] + checks
         if os.path.exists(journals):
             shutil.rmtree(journals)
         os.makedirs(journals)
-        base = os.path.join(journals, "base")
-        first = timed_usage(common + ["--journal", base + "/journal.jsonl"], allowed=(0, 1))
+        journal = os.path.join(journals, "base", "journal.jsonl")
+        first = timed_usage(common + ["--journal", journal], allowed=(0, 1))
         sizes = {path: os.path.getsize(path) for path in held}
+        # Each run starts from the state and the journal the first run left: the state is put
+        # back, the journal cut back to its length (the same file: a state serves one journal).
+        kept_state = os.path.join(journals, "state-after-first")
+        subprocess.run(["cp", "-a", journal + ".state", kept_state], check=True)
+        journal_length = os.path.getsize(journal)
         incremental, peaks, sent = [], [], 0
         for run in range(runs):
-            folder = os.path.join(journals, f"run{run}")
-            subprocess.run(["cp", "-a", base, folder], check=True)
+            shutil.rmtree(journal + ".state")
+            subprocess.run(["cp", "-a", kept_state, journal + ".state"], check=True)
+            with open(journal, "r+b") as handle:
+                handle.truncate(journal_length)
             for path, size in sizes.items():
                 with open(path, "r+b") as handle:
                     handle.truncate(size)
                     handle.seek(size)
                     handle.write(held[path])
             before = sum(1 for _ in open(log)) if os.path.exists(log) else 0
-            usage = timed_usage(common + ["--journal", folder + "/journal.jsonl"], allowed=(0, 1))
+            usage = timed_usage(common + ["--journal", journal], allowed=(0, 1))
             incremental.append(usage["seconds"])
             peaks.append(usage["peak_mb"])
             sent = sum(1 for _ in open(log)) - before
-        quiet = [timed_usage(common + ["--journal", folder + "/journal.jsonl"])["seconds"] for _ in range(runs)]
+        quiet = [timed_usage(common + ["--journal", journal])["seconds"] for _ in range(runs)]
+        # A cost file rewritten whole (the month before, one row less): read again alone.
+        rewritten = os.path.join(work, "costs", previous_month(month) + ".csv")
+        original = rewritten + ".original"
+        os.rename(rewritten, original)
+        with open(original, "rb") as source, open(rewritten, "wb") as target:
+            rows = source.read().split(b"\n")
+            target.write(b"\n".join(rows[:len(rows) // 2] + rows[len(rows) // 2 + 1:]))
+        again = timed_usage(common + ["--journal", journal], allowed=(0, 1))
+        os.replace(original, rewritten)
+        timed_usage(common + ["--journal", journal], allowed=(0, 1))
+        day = arrivals_of_a_day(work, month, common, journals)
     finally:
         stub.terminate()
     return {"accounts": accounts, "report": report_seconds[0], "report_peak": report_peaks[0], "rebuild": first["seconds"],
             "rebuild_peak": first["peak_mb"], "incremental": incremental, "incremental_peaks": peaks, "quiet": quiet,
-            "appended_mb": appended / 1e6, "appended_lines": held_lines, "sent": sent}
+            "appended_mb": appended / 1e6, "appended_lines": held_lines, "sent": sent, "again": again["seconds"],
+            "again_peak": again["peak_mb"], "day": day}
+
+
+def previous_month(month):
+    first = datetime.date.fromisoformat(month + "-01")
+    return (first - datetime.timedelta(days=1)).strftime("%Y-%m")
+
+
+def arrivals_of_a_day(work, month, common, journals):
+    """The last 24 hours of the month held back, then appended in two-hour slices (as servers
+    append), each slice answered by a run, then a run with nothing new timed: what a day of cron
+    costs, and whether a run with nothing new stays flat through it."""
+    day_work, held, end = split_arrivals(work.removesuffix("-live"), month, 24, suffix="-day")
+    end_ms = int(datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc).timestamp() * 1000)
+    journal = os.path.join(journals, "day", "journal.jsonl")
+    os.makedirs(os.path.dirname(journal))
+    day_common = [day_work if part == work else part for part in common]
+    timed_usage(day_common + ["--journal", journal], allowed=(0, 1))
+    arrivals, quiet, manifests = [], [], []
+    for slice_end_hours in range(22, -1, -2):
+        cut = end_ms - slice_end_hours * 3_600_000
+        cut_text = datetime.datetime.fromtimestamp(cut / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+        for path, content in held.items():
+            lines = content.split(b"\n")
+            if path.endswith(".jsonl"):
+                now = [x for x in lines if x and signed_date(x.decode()) < cut]
+            else:
+                now = [x for x in lines if x and x[:19].decode() < cut_text]
+            released = set(now)
+            held[path] = b"\n".join(x for x in lines if x and x not in released) + b"\n"
+            with open(path, "ab") as handle:
+                handle.write(b"".join(x + b"\n" for x in now))
+        arrivals.append(timed_usage(day_common + ["--journal", journal], allowed=(0, 1))["seconds"])
+        quiet.append(timed_usage(day_common + ["--journal", journal], allowed=(0, 1))["seconds"])
+        manifests.append(os.path.getsize(journal + ".state/manifest"))
+    return {"arrivals": arrivals, "quiet": quiet, "manifests": manifests}
 
 
 def main_respond(options):
     sizes = [int(size) for size in options.respond_sizes.split(",")]
+    checks = "every signature verified" if options.respond_verify else "--no-verify"
     lines = [f"refund-cost bench --respond-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
-             f"{os.cpu_count()} cores, 2 threads, --no-verify; {options.hours} hours of notifications and cost rows "
+             f"{os.cpu_count()} cores, 2 threads, {checks}; {options.hours} hours of notifications and cost rows "
              "appended to the month's files since the last run", ""]
-    results = [incremental_bench(size, options.month, options.runs, options.hours) for size in sizes]
+    results = [incremental_bench(size, options.month, options.runs, options.hours, options.respond_verify)
+               for size in sizes]
     for result in results:
         accounts = f"{result['accounts']:,} accounts"
+        day = result["day"]
         lines += [
             line(f"{accounts}: refund-cost report (the whole month, as 0.13.0's respond read it)", [result["report"]],
                  [result["report_peak"]]),
             line(f"{accounts}: respond, state built from every file (first run, or a rebuild)", [result["rebuild"]],
                  [result["rebuild_peak"]],
-                 f"{result['rebuild'] / result['report']:.2f}x the report (target at most 1x)"),
+                 f"{result['rebuild'] / result['report']:.2f}x the report's time, "
+                 f"{result['rebuild_peak'] / result['report_peak']:.2f}x its memory (target at most 1x)"),
             line(f"{accounts}: respond, {result['appended_lines']:,} lines ({result['appended_mb']:.1f} MB) arrived, "
                  f"{result['sent']} sent", result["incremental"], result["incremental_peaks"],
                  "(target at most 2 s and 300 MB at 100,000 accounts, 10 s and 500 MB at 1,000,000)"),
-            line(f"{accounts}: respond, nothing new", result["quiet"], None, "(target under 0.1 s)"), ""]
+            line(f"{accounts}: respond, nothing new", result["quiet"], None, "(target under 0.1 s)"),
+            line(f"{accounts}: respond, the month before rewritten (read again alone)", [result["again"]],
+                 [result["again_peak"]], f"{result['again'] / result['rebuild']:.2f}x a rebuild"),
+            f"{accounts}: a day of arrivals, 12 runs two hours apart: {statistics.median(day['arrivals']):.2f} s a run "
+            f"(max {max(day['arrivals']):.2f}); nothing new after each {min(day['quiet']):.3f} to {max(day['quiet']):.3f} s "
+            f"(first {day['quiet'][0]:.3f}, last {day['quiet'][-1]:.3f}; target under 0.1 s at 100,000 accounts, "
+            f"0.2 s at 1,000,000); manifest {day['manifests'][0]:,} to {day['manifests'][-1]:,} bytes", ""]
     if len(results) > 1:
         small, large = results[0], results[-1]
         per_mb = [statistics.median(r["incremental"]) / max(r["appended_mb"], 0.001) for r in (small, large)]
@@ -643,6 +710,7 @@ def main():
     parser.add_argument("--respond-only", action="store_true", help="only report and respond (no DuckDB)")
     parser.add_argument("--respond-sizes", default="100000,1000000", help="account counts for --respond-only")
     parser.add_argument("--hours", type=int, default=3, help="hours of data arriving between two respond runs")
+    parser.add_argument("--respond-verify", action="store_true", help="respond and its report verify every signature")
     parser.add_argument("--publish-only", action="store_true", help="only report and publish (SQLite, PostgreSQL)")
     parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")

@@ -14,6 +14,9 @@ package struct CostRow {
     package var quantityNanos: Int64?
     package var unit: UnsafeRawBufferPointer
     package var line: Int
+    /// The request id this row claimed first, when the registry hands claims to the rows' sink
+    /// (`RequestRegistry.claimsGoToRows`: respond's state keeps them as it keeps the rows).
+    package var claimed: RequestEntry?
 
     package init(
         timestamp: Timestamp, accountID: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, cost: Money,

@@ -98,12 +98,13 @@ package struct CostRowChecker: Sendable {
     ) throws -> Reject? {
         summary.rows += 1
         switch outcome {
-        case .accepted(let row, let requestID):
+        case .accepted(var row, let requestID):
             if let requestID {
                 let entry = hashed.map { requests.entry(hashed: $0, for: row) } ?? requests.entry(requestID, for: row)
                 switch requests.claim(entry) {
                 case .first:
                     if requests.recordsClaims { summary.claims.append(RequestClaim(entry: entry, line: row.line)) }
+                    if requests.claimsGoToRows { row.claimed = entry }
                 case .repeated:
                     if requests.recordsRepeats { summary.repeats.append(entry) }
                     summary.duplicates += 1

@@ -32,6 +32,9 @@ package final class RequestRegistry: Sendable {
     package let recordsClaims: Bool
     /// True when the reading tells which ids its dropped rows repeated (respond's state).
     package let recordsRepeats: Bool
+    /// True when each row that claims an id first carries the claim to the sink (`CostRow.claimed`)
+    /// instead of the file's summary: a sink that spills keeps them off the heap.
+    package let claimsGoToRows: Bool
     /// Ids claimed by an earlier reading, kept outside the tables (respond's state on disk).
     ///
     /// It gives the entry claimed for an id, when there was one.
@@ -46,13 +49,15 @@ package final class RequestRegistry: Sendable {
     /// them is a repeat or a conflict, as if that reading came first.
     package init(
         shards: Int = 64, hash: SipHash = .randomlyKeyed(), seeds: [RequestEntry] = [], recordsClaims: Bool = false,
-        recordsRepeats: Bool = false, earlier: (@Sendable (RequestEntry) -> RequestEntry?)? = nil
+        recordsRepeats: Bool = false, claimsGoToRows: Bool = false,
+        earlier: (@Sendable (RequestEntry) -> RequestEntry?)? = nil
     ) {
         precondition(shards > 0 && shards <= 256 && shards & (shards - 1) == 0, "shards: a power of two up to 256")
         self.shards = (0..<shards).map { _ in Shard() }
         self.hash = hash
         self.recordsClaims = recordsClaims
         self.recordsRepeats = recordsRepeats
+        self.claimsGoToRows = claimsGoToRows
         self.earlier = earlier
         for seed in seeds { _ = claim(seed) }
     }

@@ -4,15 +4,17 @@ import Support
 import Synchronization
 
 extension StateReading {
-    /// Past this many records a thread, a reading of every file spills its usage records,
-    /// sorted, to the state folder (48 MB a thread): a rebuild's memory does not grow with the rows.
-    static let spillPast = 1 << 20
+    /// Past this many records a thread, a reading of every file spills its usage and claims,
+    /// sorted, to the state folder (32 MB a thread): a rebuild's memory does not grow with the
+    /// rows.
+    static let spillPast = 1 << 19
 
     /// What a reading of cost files gives the sorted files.
     struct CostRecords {
         var usage: [[UsageRecord]] = []
-        var spilled: [SortedRecords<UsageRecord>] = []
+        var spilledUsage: [SortedRecords<UsageRecord>] = []
         var claims: [[RequestIDRecord]] = []
+        var spilledClaims: [SortedRecords<RequestIDRecord>] = []
         var repeats: [[RequestIDRecord]] = []
     }
 
@@ -85,23 +87,23 @@ extension StateReading {
             rates: rates, hash: hash, numbers: numbers, spill: rebuilding ? (folder, Self.spillPast) : nil)
         var collected = try Pipeline(options).collect(
             files: paths, spans: pass.spans, into: recorder,
-            registry: { RequestRegistry(hash: hash, recordsClaims: true, recordsRepeats: true, earlier: earlier) })
+            registry: { RequestRegistry(hash: hash, recordsRepeats: true, claimsGoToRows: true, earlier: earlier) })
         if let damage = lookups.damage.withLock({ $0 }) {
             throw StateDamageError(what: "its request ids cannot be read (\(damage))")
         }
         // Each thread's records stay a run of their own (sorted and merged as they are written):
-        // no second array of every row. A file's claims become records one file at a time.
+        // no second array of every row.
         var records = CostRecords()
         for index in collected.sinks.indices {
-            records.usage.append(collected.sinks[index].takeRecords())
-            records.spilled += try collected.sinks[index].openSpilled()
+            records.usage.append(collected.sinks[index].usage.takeRecords())
+            records.spilledUsage += try collected.sinks[index].usage.openSpilled()
+            records.claims.append(collected.sinks[index].claims.takeRecords())
+            records.spilledClaims += try collected.sinks[index].claims.openSpilled()
         }
         collected.sinks = []
         for index in collected.summaries.indices {
             let file = numbers[collected.summaries[index].path] ?? 0
-            records.claims.append(collected.summaries[index].claims.map { RequestIDRecord($0.entry, file: file) })
             records.repeats.append(collected.summaries[index].repeats.map { RequestIDRecord($0, file: file) })
-            collected.summaries[index].claims = []
             collected.summaries[index].repeats = []
         }
         return (records, lookups.later.withLock { $0 }, collected.headerRejects + collected.rowRejects)

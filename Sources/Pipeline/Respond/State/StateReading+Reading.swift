@@ -44,8 +44,8 @@ extension StateReading {
         }
         var runs = (state.index, state.usage, state.claims, state.repeats)
         try runs.0.add(&index, in: folder, number: next, keep: { _ in true })
-        try runs.1.add(&costs.usage, spilled: costs.spilled, in: folder, number: next, keep: { live($0.file) })
-        try runs.2.add(&costs.claims, in: folder, number: next, keep: { live($0.file) })
+        try runs.1.add(&costs.usage, spilled: costs.spilledUsage, in: folder, number: next, keep: { live($0.file) })
+        try runs.2.add(&costs.claims, spilled: costs.spilledClaims, in: folder, number: next, keep: { live($0.file) })
         try runs.3.add(&costs.repeats, in: folder, number: next, keep: { live($0.file) })
         (state.index, state.usage, state.claims, state.repeats) = runs
         state.lastNumber = number
