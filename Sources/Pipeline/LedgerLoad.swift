@@ -51,6 +51,14 @@ package struct LedgerLoad: Sendable {
             return options
         }
 
+        /// What the ledger is built with: the one place it is derived.
+        package var ledgerOptions: LedgerOptions { LedgerOptions(asOf: asOf, prematureWindow: prematureWindow) }
+
+        /// fx.csv of `layout` (when it has one) in the report currency: the one place rates are read.
+        package func rates(_ layout: InputLayout, rejects: RejectLog) throws -> ExchangeRates {
+            try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: currency, rejects: rejects)
+        }
+
         /// What the signature checks trust and require (docs/domain.md rule 12).
         var signaturePolicy: SignaturePolicy {
             SignaturePolicy(
@@ -115,9 +123,9 @@ package struct LedgerLoad: Sendable {
         if let reason = record?.refusedBecause { recordWarnings.append(reason) }
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
-            options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: rejects)
+            options: options.ledgerOptions, rejects: rejects)
         if !keepingRecords { appStore.releaseRecords() }
-        rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.currency, rejects: rejects)
+        rates = try options.rates(layout, rejects: rejects)
         evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
     }
 

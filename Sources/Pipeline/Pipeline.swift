@@ -55,7 +55,7 @@ package final class Pipeline {
     /// The attributor a report's cost rows are read with, over `loaded`'s ledger: a template
     /// whose copies take the rows (building one indexes every transaction: build it once).
     package func attributor(_ loaded: LedgerLoad) -> Attributor {
-        Attributor.template(ledger: loaded.ledger, window: options.window, grace: options.grace, rates: loaded.rates)
+        options.configuration.attributor(ledger: loaded.ledger, rates: loaded.rates)
     }
 
     /// Every cost row of `files` (default: every cost file) given its class by copies of

@@ -1,5 +1,6 @@
 import Attribution
 import Ingest
+import Ledger
 import Support
 
 /// Every option that changes a figure, in one value: what the command line declares once and
@@ -22,6 +23,16 @@ package struct RunConfiguration: Sendable, Codable, Hashable {
     package init(window: ReportWindow, appStore: LedgerLoad.Options? = nil) {
         self.window = window
         self.appStore = appStore ?? LedgerLoad.Options(asOf: window.end)
+    }
+
+    /// The attributor a reading of cost rows over `ledger` uses: the one place it is made.
+    ///
+    /// A `template` takes no rows itself (the reading threads take copies of it); otherwise it
+    /// takes them (respond's answers over a few accounts).
+    package func attributor(ledger: Ledger, rates: ExchangeRates, template: Bool = true) -> Attributor {
+        template
+            ? Attributor.template(ledger: ledger, window: window, grace: grace, rates: rates)
+            : Attributor(ledger: ledger, window: window, grace: grace, rates: rates)
     }
 
     /// The SHA-256 of its coding: two configurations share it exactly when every option is equal.

@@ -38,7 +38,7 @@ enum ExportAccessCommand: Command {
         // Checked before anything is written: a timeline from data with rows left out is not written at all.
         try pipeline.refuseBeyondLimit(consequence: "Nothing was written to \(out).")
         let tally = pipeline.rejects.tally
-        try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
+        try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger, grace: pipeline.options.grace), to: out)
         if !common.quiet {
             print("wrote \(out): \(Format.count(loaded.ledger.accounts.count)) accounts")
             if tally.rows > 0 {

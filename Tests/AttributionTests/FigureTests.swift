@@ -129,7 +129,7 @@ struct FigureTests {
 
     @Test func accessSegmentsAreTheClassesARowWouldGet() throws {
         let ledger = try buildLedger(try familyMonth.write()).ledger
-        let segments = AccessSegmentFigure.all(ledger).filter { $0.account == "acct-p" }
+        let segments = AccessSegmentFigure.all(ledger, grace: .hours(1)).filter { $0.account == "acct-p" }
         // Unentitled, premature from two hours before the purchase, paid, then after the refund.
         #expect(segments.map(\.costClass) == [.unentitled, .premature, .paid, .afterRefund])
         #expect(segments.map { $0.start?.milliseconds } == [nil, t0 - 2 * h, t0, t0 + 10 * d])

@@ -35,7 +35,7 @@ struct AccessTimelineFileTests {
         options.extraTrustRoots = [F.chain.root]
         let loaded = try LedgerLoad(data: root, options: options, rejects: RejectLog())
         let out = try TestFiles.temporaryDirectory() + "/access.csv"
-        try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger), to: out)
+        try AccessTimelineFile.write(AccessSegmentFigure.all(loaded.ledger, grace: .hours(1)), to: out)
         // Hand-written: October 1 00:00 UTC is 1790812800000 ms; the member's share came an
         // hour later, each grant is preceded by its two-hour premature window, the refund on
         // October 11.

@@ -16,9 +16,10 @@ package struct AccessSegmentFigure: Sendable, Hashable {
     /// Every linked account's segments, accounts in ledger order.
     ///
     /// Each account starts with an `unentitled` segment; accounts not listed are `unlinked`.
-    /// Credit-metered rows (rule 7) are settled separately and are not described here.
-    package static func all(_ ledger: Ledger) -> [AccessSegmentFigure] {
-        let classifier = Classifier(ledger: ledger, grace: .hours(1))
+    /// Credit-metered rows (rule 7) are settled separately and are not described here. `grace`
+    /// is the report's (`--grace`): a leak's first hours are classed as the report classes them.
+    package static func all(_ ledger: Ledger, grace: TimeSpan) -> [AccessSegmentFigure] {
+        let classifier = Classifier(ledger: ledger, grace: grace)
         var segments: [AccessSegmentFigure] = []
         for (index, account) in ledger.accounts.enumerated() {
             segments.append(AccessSegmentFigure(account: account, start: nil, costClass: .unentitled, productID: ""))

@@ -53,7 +53,7 @@ package struct LedgerSnapshot: Codable, Sendable {
         let appStore = AppStoreLoad(input: input, accountLinks: accountLinks, products: products)
         let ledger = try Ledger(
             input: input, accountLinks: accountLinks, products: products,
-            options: LedgerOptions(asOf: options.asOf, prematureWindow: options.prematureWindow), rejects: again)
+            options: options.ledgerOptions, rejects: again)
         return LedgerLoad(layout: layout, appStore: appStore, ledger: ledger, rates: rates, evidence: evidence)
     }
 

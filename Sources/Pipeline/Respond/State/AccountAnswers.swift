@@ -36,7 +36,7 @@ struct AccountAnswers {
         }
         guard let accounts = state.accounts else { preconditionFailure("accounts.csv's index was just built") }
         let products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: log) } ?? [:]
-        let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: options.appStore.currency, rejects: log)
+        let rates = try options.appStore.rates(layout, rejects: log)
         let evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: log)
         let store = try StateLookup(state: state, folder: folder, layout: layout)
         let directory = try AccountsIndex.Lookup(accounts, folder: folder, hash: state.hash)
@@ -65,7 +65,7 @@ struct AccountAnswers {
         let ledger = try ledger(
             input, directory: directory, accounts: holders, products: products, options: options, rejects: conflicts)
 
-        var attributor = Attributor(ledger: ledger, window: options.window, grace: options.grace, rates: rates)
+        var attributor = options.configuration.attributor(ledger: ledger, rates: rates, template: false)
         for account in holders.sorted(by: { $0.bytesPrecede($1) }) {
             try feed(try store.usage(of: StateKeys.account(account, state.hash)), account: account, to: &attributor)
         }
@@ -102,7 +102,7 @@ struct AccountAnswers {
         return try Ledger(
             input: input,
             accountLinks: try directory.rows(accounts: accounts.union(tokens), originals: originals, tokens: tokens),
-            products: products, options: LedgerOptions(asOf: options.asOf, prematureWindow: options.appStore.prematureWindow),
+            products: products, options: options.appStore.ledgerOptions,
             rejects: rejects)
     }
 

@@ -53,8 +53,7 @@ extension StateReading {
     private func readCostsOnce(
         _ paths: [String], pass: Pass, state: RespondState, rebuilding: Bool
     ) throws -> (records: CostRecords, later: Set<Int>, rejects: [Reject]) {
-        let rates = try ExchangeRates.read(
-            path: layout.exchangeRates, reportCurrency: options.appStore.currency, rejects: RejectLog())
+        let rates = try options.appStore.rates(layout, rejects: RejectLog())
         let hash = state.hash
         let lookups = Lookups()
         let earlier: (@Sendable (RequestEntry) -> RequestEntry?)?
