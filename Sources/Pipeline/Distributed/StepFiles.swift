@@ -7,6 +7,7 @@ import Support
 /// under the run's secret, then gzip), so a task never reads a stale, damaged or forged step.
 package enum StepFiles {
     static let seedsKind = "request seeds"
+    static let seedsVersion = 2
 
     package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws {
         try PackedFile.write(
@@ -42,11 +43,11 @@ package enum StepFiles {
     }
 
     package static func write(seeds: [RequestEntry], to path: String, secret: StepSecret) throws {
-        try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: 2, to: path, secret: secret)
+        try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: seedsVersion, to: path, secret: secret)
     }
 
     static func readSeeds(_ path: String, secret: StepSecret) throws -> [RequestEntry] {
-        let content = try PackedFile.read(path, kind: seedsKind, version: 2, secret: secret)
+        let content = try PackedFile.read(path, kind: seedsKind, version: seedsVersion, secret: secret)
         return try decode([RequestEntry].self, from: content, path: path)
     }
 

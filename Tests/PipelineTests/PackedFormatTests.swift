@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import Attribution
+@testable import Ingest
+@testable import Pipeline
+@testable import Support
+@testable import TestSupport
+
+/// A packed file is read by the same types that wrote it, which its format version guarantees:
+/// a change of a packed type's layout without a bump of its version would have a new binary
+/// read an old file as something else. The layout of each packed type, made from the sample
+/// (every kind of record present), is held to a committed digest with the version it was
+/// recorded at: a layout that changed under the same version fails and says which to bump.
+@Suite("packed formats")
+struct PackedFormatTests {
+    static var recordPath: String { TestFiles.packageRoot + "/Tests/Golden/packed-formats.txt" }
+
+    /// Each packed type's kind, version and layout, from the sample.
+    static func layouts() throws -> [(kind: String, version: Int, shape: String, versionName: String)] {
+        let data = try copyOfSample("packed")
+        let window = try #require(ReportWindow(month: "2026-10"))
+        var options = try reportOptions(data: data, out: try TestFiles.temporaryDirectory("packed-out"), window: window)
+        options.verifiedFilesRecord = nil
+        let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
+        let snapshot = try LedgerSnapshot(pipeline)
+        let layout = try InputLayout(root: data)
+        let partial = try CostPartial.run(
+            Pipeline(options), try snapshot.load(), files: layout.costFiles,
+            settings: PartialSettings(snapshot: "", options: options), requestKey: snapshot.requestKey, recordClaims: true)
+        let decoded = try DecodedFiles(
+            data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)
+        let piece = try CompactCoder.decode(DecodedPart.self, from: try #require(decoded.files.first?.pieces.first))
+        let folder = try TestFiles.temporaryDirectory("packed-state") + "/state"
+        try FileSystem.createDirectory(folder, mode: 0o700)
+        var respondOptions = options
+        respondOptions.data = FileSystem.resolvedPath(data)
+        let reading = StateReading(folder: folder, options: respondOptions, layout: try InputLayout(root: respondOptions.data))
+        let state = try reading.rebuilt(because: "the test").state
+        let sums = try InputSums.read(try #require(state.inputSums), in: folder)
+        return [
+            (LedgerSnapshot.kind, LedgerSnapshot.version, try CodingShape.of(snapshot), "LedgerSnapshot.version"),
+            (CostPartial.kind, CostPartial.version, try CodingShape.of(partial), "CostPartial.version"),
+            (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "DecodedFiles.version"),
+            (DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(piece), "DecodedFiles.version"),
+            (
+                StepFiles.seedsKind, StepFiles.seedsVersion,
+                try CodingShape.of(partial.reading.summaries.flatMap { $0.claims.map(\.entry) }),
+                "StepFiles.seedsVersion"
+            ),
+            (RespondState.kind, RespondState.version, try CodingShape.of(state), "RespondState.version"),
+            (InputSums.kind, InputSums.version, try CodingShape.of(sums), "InputSums.version"),
+        ]
+    }
+
+    @Test func aLayoutChangesOnlyWithItsVersion() throws {
+        let found = try Self.layouts().map { ($0.kind, $0.version, sha256($0.shape), $0.versionName) }
+        let lines = found.map { "\($0.0)\t\($0.1)\t\($0.2)" }
+        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" {
+            try TestFiles.write(lines.joined(separator: "\n") + "\n", to: Self.recordPath)
+            Issue.record(
+                "RECORD_GOLDENS=1: recorded the packed formats' layouts in Tests/Golden/packed-formats.txt; review the diff")
+            return
+        }
+        var recorded: [String: (version: Int, digest: String)] = [:]
+        for line in try TestFiles.read(Self.recordPath).split(separator: "\n") {
+            let fields = line.split(separator: "\t").map(String.init)
+            guard fields.count == 3, let version = Int(fields[1]) else { continue }
+            recorded[fields[0]] = (version, fields[2])
+        }
+        for (kind, version, digest, versionName) in found {
+            let kept = try #require(recorded[kind], "\(kind) is not in Tests/Golden/packed-formats.txt: record it")
+            if kept.version == version {
+                #expect(
+                    kept.digest == digest,
+                    "the layout of a \(kind) changed, but its version is still \(version): bump \(versionName) to \(version + 1), then record with RECORD_GOLDENS=1"
+                )
+            } else {
+                #expect(
+                    kept.digest != digest,
+                    "\(versionName) is \(version) (recorded \(kept.version)) but its layout did not change: record with RECORD_GOLDENS=1"
+                )
+                Issue.record("\(versionName) is now \(version): record the new layout with RECORD_GOLDENS=1")
+            }
+        }
+    }
+
+    @Test func theShapeSeesAFieldAdded() throws {
+        struct Before: Codable { var a = 1, b = "x" }
+        struct After: Codable { var a = 1, b = "x", c = [UInt8(1)] }
+        struct Renamed: Codable { var a = 1, d = "x" }
+        #expect(try CodingShape.of(Before()) == "{a:Int,b:String}")
+        #expect(try CodingShape.of(After()) == "{a:Int,b:String,c:Bytes}")
+        #expect(try CodingShape.of(Renamed()) != (try CodingShape.of(Before())))
+        #expect(try CodingShape.of([Before(), Before()]) == (try CodingShape.of([Before()])))
+        // A dictionary's keys are values: other keys, the same shape.
+        #expect(try CodingShape.of(["p": Before()]) == (try CodingShape.of(["q": Before(), "r": Before()])))
+    }
+
+    private func sha256(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { SHA256.digest(UnsafeRawBufferPointer($0)) }
+    }
+}
