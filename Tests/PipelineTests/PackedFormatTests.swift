@@ -7,8 +7,9 @@ import Testing
 @testable import Support
 @testable import TestSupport
 
-/// A packed file is read by the same types that wrote it, which its format version guarantees:
-/// a change of a packed type's layout without a bump of its version would have a new binary
+/// A packed file is read by the same types that wrote it, which its format version guarantees.
+///
+/// A change of a packed type's layout without a bump of its version would have a new binary
 /// read an old file as something else. The layout of each packed type, made from the sample
 /// (every kind of record present), is held to a committed digest with the version it was
 /// recorded at: a layout that changed under the same version fails and says which to bump.

@@ -1,6 +1,7 @@
-/// The shape of a value's `Codable` encoding, its values left out: every key in the order
-/// `encode(to:)` visits it, every primitive's type, every element shape of an array, as one
-/// canonical text. Two values of a type whose layout is the same have the same shape whatever
+/// The shape of a value's `Codable` encoding, its values left out.
+///
+/// Every key in the order `encode(to:)` visits it, every primitive's type, every element shape
+/// of an array, as one canonical text. Two values of a type whose layout is the same have the same shape whatever
 /// they hold (as long as the same optionals are present), so a digest of the shape of a fixed
 /// value changes exactly when a packed format's layout does.
 enum CodingShape {
