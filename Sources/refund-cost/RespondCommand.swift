@@ -33,7 +33,8 @@ enum RespondCommand: Command {
             429 waits for Retry-After, 5xx and network errors are retried with backoff, never past
             the request's deadline or --max-wait; 401 stops the run. The key, the token and the
             Authorization header never appear in any output. With --environment Sandbox the
-            sandbox host is used.
+            sandbox host is used; --environment Xcode or LocalTesting needs --api-url naming the
+            local server that knows that data (never one of Apple's hosts).
 
             Exit status: 0 every open request answered (or none open); 1 any refused, failed or
             missed since the journal began, a 401, a run that looks stuck, or input rejects beyond
@@ -63,7 +64,7 @@ enum RespondCommand: Command {
             start: .earliestAccepted, end: readUpTo.adding(TimeSpan(milliseconds: 1)), label: "respond")
         var report = common.runOptions(window: window, asOfDefault: readUpTo)
         if let heavyUse = try arguments.value(ReportCommand.heavyUse) { report.consumptionPolicy.heavyUse = heavyUse }
-        let baseURL = try APIOptions.baseURL(arguments, sandbox: common.environment == .sandbox)
+        let baseURL = try APIOptions.baseURL(arguments, environment: common.environment)
         let maxWait = try APIOptions.maxWait(arguments)
         var api: AppStoreServerAPI?
         var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
