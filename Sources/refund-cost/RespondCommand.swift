@@ -85,6 +85,7 @@ enum RespondCommand: Command {
                 option: "--start", value: "\(start)", expected: "a time at or before now (\(now))", command: spec.name)
         }
         options.dryRun = dryRun
+        options.journalAsOf = common.asOf
         options.tokenDescription = tokenDescription
         options.state = try arguments.value(Self.state)
         if let state = options.state {

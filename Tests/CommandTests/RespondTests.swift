@@ -120,6 +120,8 @@ struct RespondTests {
         let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
         let now = Timestamp(milliseconds: signed + hour).description
         #expect(try respond(data, stub: stub, journal: journal, extra: ["--as-of", now]).status == 0)
+        // Given --as-of, the journal says so beside each event's real time.
+        #expect(try TestFiles.read(journal).contains("\"as_of\":\"\(now)\""))
         let out = try TestFiles.temporaryDirectory("report")
         let day = Timestamp(milliseconds: signed).civilDate
         let window = ["--from", "\(day)", "--to", "\(Timestamp(milliseconds: signed + self.day).civilDate)"]

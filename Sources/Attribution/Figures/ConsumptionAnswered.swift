@@ -6,9 +6,13 @@ import Support
 package struct JournalEntry: Sendable, Hashable {
     /// The last event's state (`sent`, `refused`, `failed`, `skipped`, `missed`, `sending`).
     package var state: JournalEvent.State
+    /// When the last event happened: its `as_of` when the run was given `--as-of` (a trial over
+    /// past data), else its real time.
     package var lastAt: Timestamp
     package var appleErrorCode: Int?
-    /// When the first answer Apple took went out, and the `refundPreference` it sent.
+    /// When the first answer Apple took went out (its `as_of` when there is one, else its real
+    /// time: a live answer held up by retries is judged by when it really went), and the
+    /// `refundPreference` it sent.
     package var sentAt: Timestamp?
     package var sentPreference: RefundPreference?
 

@@ -42,13 +42,16 @@ package struct ConsumptionJournal: Sendable {
     private var wholeLength = 0
     /// The last line is whole but lacks its line feed: the next append writes one first.
     private var lacksLineFeed = false
+    /// The run's `--as-of`, journaled beside each event's real time (nil on the clock).
+    package var asOf: Timestamp?
 
     /// What a report reads of it: each request's last event and first answer taken.
     package var entries: [String: JournalEntry] {
         latest.mapValues { last in
             let sent = firstSent[last.notificationUUID]
             return JournalEntry(
-                state: last.state, lastAt: last.at, appleErrorCode: last.appleErrorCode, sentAt: sent?.at,
+                state: last.state, lastAt: last.asOf ?? last.at, appleErrorCode: last.appleErrorCode,
+                sentAt: sent.map { $0.asOf ?? $0.at },
                 sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)))
         }
     }
@@ -137,6 +140,11 @@ package struct ConsumptionJournal: Sendable {
     /// ends with a whole line; where it does not, the next run recognises the torn line.
     package mutating func append(contentsOf events: [JournalEvent]) throws {
         guard !events.isEmpty else { return }
+        let events = events.map { event in
+            var event = event
+            event.asOf = event.asOf ?? asOf
+            return event
+        }
         try write(Array(events.map(\.line).joined().utf8))
         for event in events { note(event) }
     }

@@ -25,6 +25,8 @@ package struct RespondOptions {
     package var dryRun = false
     /// Where respond keeps what it read between runs (`--state`; default: beside the journal).
     package var state: String?
+    /// The run's `--as-of`, journaled beside each event's real time (nil on the clock).
+    package var journalAsOf: Timestamp?
     /// What a token would claim, for `--dry-run` (never the token).
     package var tokenDescription = ""
     /// Where the dry run's lines and each answer's line go (stdout in the command).
@@ -87,6 +89,7 @@ package enum RespondRun {
         let lock = options.dryRun ? nil : try JournalLock(journal: options.journal)
         defer { withExtendedLifetime(lock) {} }
         var journal = try ConsumptionJournal(path: options.journal)
+        journal.asOf = options.journalAsOf
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
         outcome.warnings = journal.recovered.map { Diagnostic.warning($0) }
