@@ -20,9 +20,11 @@ struct JournalError: DiagnosticError {
 ///
 /// Only the tool writes it, a whole line a write, so the one line it may find damaged by its
 /// own hand is the last, cut short by a write that failed part-way (a full disk): that line
-/// has no end, and it named a request that was never sent (its `sending` line was not on disk
-/// when the request would have gone). Such a line is left out, said in `recovered`, and
-/// replaced by the next append. A damaged line anywhere else, or one that ends, is refused.
+/// has no end. Which line it was decides what it means (`TornLineRecovery`): a `sending` line,
+/// or a `missed` or `skipped` one, named a request that was never sent, and is left out; the
+/// answer line after a request's `sending` line (`sent`, `refused`, `failed`) says what Apple
+/// did with a request that went out, and is written again whole as far as it was read. Either
+/// way it is said in `recovered`. A damaged line anywhere else, or one that ends, is refused.
 package struct ConsumptionJournal: Sendable {
     package var path: String
     /// The last event of each request, by notification UUID.
@@ -44,6 +46,8 @@ package struct ConsumptionJournal: Sendable {
     private var lacksLineFeed = false
     /// The run's `--as-of`, journaled beside each event's real time (nil on the clock).
     package var asOf: Timestamp?
+    /// Apple's answer read from a torn last line, to be written again whole in its place.
+    private var mended: JournalEvent?
 
     /// What a report reads of it: each request's last event and first answer taken.
     package var entries: [String: JournalEntry] {
@@ -67,6 +71,8 @@ package struct ConsumptionJournal: Sendable {
         var events: [JournalEvent] = []
         var start = 0
         var line = 0
+        // The event of the last whole line (nil when that line was not an event).
+        var lastEvent: JournalEvent?
         try bytes.withUnsafeBytes { all in
             while start < all.count {
                 line += 1
@@ -78,14 +84,20 @@ package struct ConsumptionJournal: Sendable {
                     do {
                         if let start = try JournalLine.start(content) {
                             self.start = self.start ?? start
+                            lastEvent = nil
                         } else {
-                            events.append(try JournalLine.event(content))
+                            let event = try JournalLine.event(content)
+                            events.append(event)
+                            lastEvent = event
                         }
                     } catch let error as JSONError {
                         guard !ended else { throw JournalError(path: path, line: line, reason: error.description) }
-                        recovered.append(
-                            "\(path):\(line): the journal's last line was cut short (a write that failed part-way, such as on a "
-                                + "full disk); the request it named was not sent, so it is left out and sent again")
+                        let recovery = TornLineRecovery(JournalLine.torn(content), after: lastEvent)
+                        recovered.append("\(path):\(line): " + recovery.warning)
+                        if let answer = recovery.answer {
+                            events.append(answer)
+                            mended = answer
+                        }
                         break
                     }
                 }
@@ -119,6 +131,11 @@ package struct ConsumptionJournal: Sendable {
             lacksLineFeed = false
         }
         try file.synchronize()
+        // Apple's answer read from the torn line goes back whole where the torn line was.
+        if let mended {
+            try write(Array(mended.line.utf8))
+            self.mended = nil
+        }
     }
 
     /// Writes the journal's first line, flushed, before anything else.
