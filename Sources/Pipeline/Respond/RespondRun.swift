@@ -141,9 +141,11 @@ package enum RespondRun {
             if latest == nil, let start, deadline <= start.begins { continue }
             kept.insert(request.uuid)
             open.append(request)
-            if now < deadline && latest?.body == nil {
+            // A body recorded to be sent again is not worked out anew, but its figure says
+            // whether Apple decided since.
+            if now < deadline {
                 toWorkOut.append(request)
-                workedOut.insert(request.uuid)
+                if latest?.body == nil { workedOut.insert(request.uuid) }
             }
         }
         if RejectLimitError.exceeds(found.rejects, options.report.maxRejects) {
@@ -153,7 +155,7 @@ package enum RespondRun {
         }
         let answers = try found.answers(toWorkOut)
         let rejects = found.rejects.merged(with: answers.rejects)
-        if !toWorkOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
+        if !workedOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
             throw RejectLimitError(
                 rejects, maxRejects: options.report.maxRejects,
                 consequence: "Nothing was sent: an answer needs all of its evidence.")
@@ -161,7 +163,7 @@ package enum RespondRun {
         outcome.warnings += answers.warnings
         // A request with no answer worked out is not this run's (another environment's).
         let requests = open.filter { !workedOut.contains($0.uuid) || answers.figures[$0.uuid] != nil }
-        kept.subtract(toWorkOut.filter { answers.figures[$0.uuid] == nil }.map(\.uuid))
+        kept.subtract(workedOut.filter { answers.figures[$0] == nil })
         // What was read is kept before anything is sent: a run killed from here on reads only what comes next.
         if !options.dryRun { try found.keep(only: kept, journal: options.journal, stateFolder: stateFolder) }
         if found.nothingNew && requests.isEmpty && outcome.signedLater == 0 {
@@ -189,13 +191,17 @@ package enum RespondRun {
             }
             outcome.open += 1
             let body: String
-            if let recorded = latest?.body {
+            // Apple decided already: an answer, a first one or one sent again, is of no use.
+            let decided = answers.figures[uuid].flatMap(ConsumptionRules.decided)
+            if let recorded = latest?.body, decided == nil {
                 // Sent before (`sending` cut short, or `failed` with no sure answer): Apple may
                 // hold it already, so the same bytes go again, never a recomputed answer.
                 body = recorded
             } else {
                 guard let figure = answers.figures[uuid] else { continue }
-                if let reason = ConsumptionRules.refusal(figure, type: request.transactionID.flatMap { answers.types[$0] }) {
+                if let reason = decided
+                    ?? ConsumptionRules.refusal(figure, type: request.transactionID.flatMap { answers.types[$0] })
+                {
                     outcome.skipped += 1
                     options.say("skipped  \(uuid)  transaction \(transaction): \(reason)")
                     settled.append(
