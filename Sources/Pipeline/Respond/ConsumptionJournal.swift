@@ -48,6 +48,13 @@ package struct ConsumptionJournal: Sendable {
     package var asOf: Timestamp?
     /// Apple's answer read from a torn last line, to be written again whole in its place.
     private var mended: JournalEvent?
+    /// Refusals and misses journaled since the last run's summary line: a run exits 1 for
+    /// them until its own summary follows them (`JournalSummary`).
+    package private(set) var unreported: [JournalEvent] = []
+    /// Event lines since the last summary line: a run that finds any ends with a summary.
+    package private(set) var eventsSinceSummary = 0
+    /// Requests the journal has answered for good (`sent`, `refused` or `skipped`).
+    package var answered: Int { latest.values.filter { [.sent, .refused, .skipped].contains($0.state) }.count }
 
     /// What a report reads of it: each request's last event and first answer taken.
     package var entries: [String: JournalEntry] {
@@ -68,7 +75,8 @@ package struct ConsumptionJournal: Sendable {
         guard FileSystem.kind(path) != .missing || FileSystem.isSymbolicLink(path) else { return }
         let file = try FileDescriptor.openOwnForReading(path)
         let bytes = try file.readAll()
-        var events: [JournalEvent] = []
+        // The events in order, a summary line as nil.
+        var events: [JournalEvent?] = []
         var start = 0
         var line = 0
         // The event of the last whole line (nil when that line was not an event).
@@ -84,6 +92,9 @@ package struct ConsumptionJournal: Sendable {
                     do {
                         if let start = try JournalLine.start(content) {
                             self.start = self.start ?? start
+                            lastEvent = nil
+                        } else if try JournalLine.summary(content) != nil {
+                            events.append(nil)
                             lastEvent = nil
                         } else {
                             let event = try JournalLine.event(content)
@@ -106,10 +117,19 @@ package struct ConsumptionJournal: Sendable {
                 start = end + 1
             }
         }
-        for event in events { note(event) }
+        for event in events {
+            if let event { note(event) } else { noteSummary() }
+        }
+    }
+
+    private mutating func noteSummary() {
+        unreported = []
+        eventsSinceSummary = 0
     }
 
     private mutating func note(_ event: JournalEvent) {
+        eventsSinceSummary += 1
+        if event.state == .refused || event.state == .missed { unreported.append(event) }
         latest[event.notificationUUID] = event
         attempts[event.notificationUUID, default: 0] = max(attempts[event.notificationUUID] ?? 0, event.attempt)
         if event.state == .sent, firstSent[event.notificationUUID] == nil { firstSent[event.notificationUUID] = event }
@@ -143,6 +163,13 @@ package struct ConsumptionJournal: Sendable {
         precondition(isEmpty, "a journal begins once")
         try write(Array(start.line.utf8))
         self.start = start
+    }
+
+    /// Ends a run's part of the journal with its summary line, flushed: what the journal holds
+    /// up to it was reported.
+    package mutating func summarize(_ summary: JournalSummary) throws {
+        try write(Array(summary.line.utf8))
+        noteSummary()
     }
 
     /// Appends `event` and flushes it to disk before returning.

@@ -29,8 +29,11 @@ package struct RespondOptions {
     package var journalAsOf: Timestamp?
     /// What a token would claim, for `--dry-run` (never the token).
     package var tokenDescription = ""
-    /// Where the dry run's lines and each answer's line go (stdout in the command).
+    /// Where the dry run's lines and each answer's line go (stdout in the command, nothing
+    /// with --quiet).
     package var say: (String) -> Void = { _ in }
+    /// Where what needs a person goes: a refusal, a failure, a miss (stderr in the command).
+    package var alert: (String) -> Void = { _ in }
 
     package init(report: RunOptions, now: Timestamp, journal: String, api: AppStoreServerAPI?, baseURL: String) {
         self.report = report
@@ -39,33 +42,6 @@ package struct RespondOptions {
         self.api = api
         self.baseURL = baseURL
     }
-}
-
-/// How a respond run ended: what it did to each request.
-package struct RespondOutcome {
-    package var sent = 0
-    package var refused = 0
-    package var failed = 0
-    package var skipped = 0
-    package var missed = 0
-    /// The line this run began the journal with, when it did.
-    package var began: JournalStart?
-    /// Open requests answered before (sent, refused or skipped), left alone.
-    package var alreadyAnswered = 0
-    package var open = 0
-    /// Notifications signed after the data's as-of time: not read by this run (a request among
-    /// them is not open yet), so the next run reads again.
-    package var signedLater = 0
-    /// 401: the run stopped, with what to check.
-    package var unauthorized: String?
-    package var warnings: [Diagnostic] = []
-    /// How the run came by its state, when it read every file (one line for stderr).
-    package var note: String?
-    /// Nothing arrived since the last run, and nothing was left to answer.
-    package var upToDate = false
-
-    /// 0 when every answerable request was sent (or there was none); 1 otherwise.
-    package var status: Int32 { refused + failed + missed > 0 || unauthorized != nil ? 1 : 0 }
 }
 
 /// The 12-hour answer to every `CONSUMPTION_REQUEST`: work out the answer the report gives,
@@ -93,9 +69,24 @@ package enum RespondRun {
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
         outcome.warnings = journal.recovered.map { Diagnostic.warning($0) }
+        outcome.alreadyAnswered = journal.answered
+        if !options.dryRun {
+            outcome.unreported = journal.unreported
+            for line in unreportedLines(journal.unreported) { options.alert(line) }
+        }
+        try answer(options, journal: &journal, outcome: &outcome)
+        if !options.dryRun { try close(&journal, &outcome, options) }
+        return outcome
+    }
+
+    /// What the run does between reading the journal and ending its part of it.
+    private static func answer(
+        _ options: RespondOptions, journal: inout ConsumptionJournal, outcome: inout RespondOutcome
+    ) throws {
         let stateFolder = options.dryRun ? nil : options.state ?? options.journal + ".state"
         let found = try RespondRequests(options: options.report, stateFolder: stateFolder, journal: options.journal)
         outcome.note = found.note
+        outcome.nothingNew = found.nothingNew
         let now = options.now
         let asOf = options.report.asOf
         // A new journal begins now (or at --start): requests whose 12 hours ended before are
@@ -133,10 +124,7 @@ package enum RespondRun {
                 kept.insert(request.uuid)
                 continue
             }
-            if latest?.state.isFinal == true {
-                if now < deadline { outcome.alreadyAnswered += 1 }
-                continue
-            }
+            if latest?.state.isFinal == true { continue }
             // Counted in the journal's first line.
             if latest == nil, let start, deadline <= start.begins { continue }
             kept.insert(request.uuid)
@@ -168,7 +156,7 @@ package enum RespondRun {
         if !options.dryRun { try found.keep(only: kept, journal: options.journal, stateFolder: stateFolder) }
         if found.nothingNew && requests.isEmpty && outcome.signedLater == 0 {
             outcome.upToDate = true
-            return outcome
+            return
         }
 
         // Missed and skipped events: journaled together (one flush), before the next send and at the end.
@@ -182,7 +170,7 @@ package enum RespondRun {
             let attempt = (journal.attempts[uuid] ?? 0) + 1
             guard now < deadline else {
                 outcome.missed += 1
-                options.say("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
+                options.alert("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
                 settled.append(
                     JournalEvent(
                         notificationUUID: uuid, transactionID: transaction, state: .missed, at: Clock.now(), attempt: attempt,
@@ -256,7 +244,7 @@ package enum RespondRun {
                     "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's in-app purchase key "
                     + "from App Store Connect (Users and Access, Integrations, In-App Purchase) and --bundle-id its bundle id. "
                     + "Nothing more was sent; \(transaction) will be sent again by the next run."
-                return outcome
+                return
             case .failed(let reason, let status, let code):
                 event.httpStatus = status
                 event.appleErrorCode = code
@@ -268,13 +256,12 @@ package enum RespondRun {
             if let status = event.httpStatus { line += ": HTTP \(status)" }
             if let code = event.appleErrorCode { line += ", Apple error \(code)" }
             if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
-            options.say(line)
+            if event.state == .sent { options.say(line) } else { options.alert(line) }
         }
         if !options.dryRun {
             try journal.append(contentsOf: settled)
             settled = []
         }
-        return outcome
     }
 }
 
