@@ -21,7 +21,6 @@ With --scale, it runs `report --no-verify` on several sizes and prints wall time
 memory per account. Results go to bench/results/ (git-ignored).
 """
 import argparse
-import base64
 import csv
 import datetime
 import decimal
@@ -457,36 +456,53 @@ def main_allocation(options):
     return header + lines, same
 
 
-def signed_date(line):
-    """The signedDate of a notification line ({"signedPayload": JWS}), without checking it."""
-    payload = json.loads(line)["signedPayload"].split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["signedDate"]
+def held_back(accounts, rows_per_account, months, month, hours):
+    """A working copy of the bench set as `generate --hold-after` writes it: without what arrived
+    in the last `hours` before the month's end; then `generate --release-after --hold-after`
+    appends that slice to it, as servers append. Returns the copy, the slice's bytes by file
+    (to append again before each run) and the month's end.
 
-
-def split_arrivals(data, month, hours, suffix="-live"):
-    """A working copy of `data` (hard links but for the month's notification and cost files)
-    without what was signed or spent in the last `hours` before the month's end; returns it
-    with the lines held back, by file."""
+    The copy is hard links to a held-back set generated once, but for the files the slice
+    grows (the month's notifications and cost rows, the transaction histories), copied first so
+    the release never writes through a link."""
     end = (datetime.date.fromisoformat(month + "-01") + datetime.timedelta(days=32)).replace(day=1)
-    cut_ms = int(datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc).timestamp() * 1000)
-    cut_ms -= hours * 3_600_000
-    cut_text = datetime.datetime.fromtimestamp(cut_ms / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    work = data + suffix
+    end_time = datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc)
+    cut = (end_time - datetime.timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    common = ["--accounts", str(accounts), "--seed", "7", "--months", str(months), "--cost-rows-per-account",
+              str(rows_per_account), "--no-credit-use", "--open-requests", str(OPEN_REQUESTS), "--quiet"]
+    pristine = os.path.join(DATA, f"bench-{accounts}-{rows_per_account}-{months}-open{OPEN_REQUESTS}-held-{cut}")
+    if not os.path.isdir(os.path.join(pristine, "costs")):
+        print(f"generating {pristine} ...", flush=True)
+        subprocess.run([TOOL, "generate", "--out", pristine, "--hold-after", cut] + common, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def sizes(root):
+        return {os.path.relpath(os.path.join(folder, name), root): os.path.getsize(os.path.join(folder, name))
+                for folder, _, names in os.walk(root) for name in names}
+
+    before = sizes(pristine)
+    work = pristine + "-live"
     if os.path.exists(work):
         shutil.rmtree(work)
-    subprocess.run(["cp", "-al", data, work], check=True)
-    held = {}
-    for name, late in ((f"notifications/{month}.jsonl", lambda line: signed_date(line) >= cut_ms),
-                       (f"costs/{month}.csv", lambda line: line[:19] >= cut_text and line[:1].isdigit())):
+    subprocess.run(["cp", "-al", pristine, work], check=True)
+    grown = [f"notifications/{month}.jsonl", f"costs/{month}.csv", "transactions/history.jsonl"]
+    for name in grown:
         path = os.path.join(work, name)
-        kept, later = [], []
+        shutil.copyfile(path, path + ".private")
+        os.replace(path + ".private", path)
+    subprocess.run([TOOL, "generate", "--out", work, "--release-after", cut, "--hold-after",
+                    end_time.strftime("%Y-%m-%dT%H:%M:%SZ")] + common, check=True, stdout=subprocess.DEVNULL)
+    after = sizes(work)
+    if sizes(pristine) != before or any(after[name] != before[name] for name in after if name not in grown):
+        sys.exit(f"the release grew a file other than {grown}: the held-back set in {pristine} must be made again")
+    held = {}
+    for name in grown:
+        path = os.path.join(work, name)
         with open(path, "rb") as handle:
-            for raw in handle:
-                (later if late(raw.decode()) else kept).append(raw)
-        os.remove(path)
-        with open(path, "wb") as handle:
-            handle.writelines(kept)
-        held[path] = b"".join(later)
+            handle.seek(before[name])
+            held[path] = handle.read()
+        with open(path, "r+b") as handle:
+            handle.truncate(before[name])
     return work, held, end
 
 
@@ -500,7 +516,7 @@ def incremental_bench(accounts, month, runs, hours, verify):
     checks = (["--trust-root", os.path.join(data, "test-root.der")] if verify else ["--no-verify"]) + [
         "--verified-files", "none"]
     report_seconds, report_peaks, _ = report(data, month, os.path.join(DATA, "reports"), checks, 1)
-    work, held, end = split_arrivals(data, month, hours)
+    work, held, end = held_back(accounts, 40, 2, month, hours)
     appended = sum(len(b) for b in held.values())
     held_lines = sum(b.count(b"\n") for b in held.values())
     stub, port, key, log = start_stub(14400)
@@ -547,7 +563,7 @@ def incremental_bench(accounts, month, runs, hours, verify):
         again = timed_usage(common + ["--journal", journal], allowed=(0, 1))
         os.replace(original, rewritten)
         timed_usage(common + ["--journal", journal], allowed=(0, 1))
-        day = arrivals_of_a_day(work, month, common, journals)
+        day = arrivals_of_a_day(accounts, month, common, work, journals)
     finally:
         stub.terminate()
     return {"accounts": accounts, "report": report_seconds[0], "report_peak": report_peaks[0], "rebuild": first["seconds"],
@@ -561,30 +577,35 @@ def previous_month(month):
     return (first - datetime.timedelta(days=1)).strftime("%Y-%m")
 
 
-def arrivals_of_a_day(work, month, common, journals):
-    """The last 24 hours of the month held back, then appended in two-hour slices (as servers
-    append), each slice answered by a run, then a run with nothing new timed: what a day of cron
-    costs, and whether a run with nothing new stays flat through it."""
-    day_work, held, end = split_arrivals(work.removesuffix("-live"), month, 24, suffix="-day")
-    end_ms = int(datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc).timestamp() * 1000)
+def arrivals_of_a_day(accounts, month, common, work, journals):
+    """The last 24 hours of the month held back (`generate --hold-after`), then released in
+    two-hour slices appended as servers append (`--release-after T --hold-after T+2h`), each slice
+    answered by a run, then a run with nothing new timed: what a day of cron costs, and whether
+    a run with nothing new stays flat through it."""
+    end = (datetime.date.fromisoformat(month + "-01") + datetime.timedelta(days=32)).replace(day=1)
+    end_time = datetime.datetime(end.year, end.month, end.day, tzinfo=datetime.timezone.utc)
+    start = end_time - datetime.timedelta(hours=24)
+    generated = ["--accounts", str(accounts), "--seed", "7", "--months", "2", "--cost-rows-per-account", "40",
+                 "--no-credit-use", "--open-requests", str(OPEN_REQUESTS), "--quiet"]
+
+    def stamp(moment):
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    day_work = os.path.join(DATA, f"bench-{accounts}-day")
+    if os.path.exists(day_work):
+        shutil.rmtree(day_work)
+    subprocess.run([TOOL, "generate", "--out", day_work, "--hold-after", stamp(start)] + generated, check=True,
+                   stdout=subprocess.DEVNULL)
     journal = os.path.join(journals, "day", "journal.jsonl")
     os.makedirs(os.path.dirname(journal))
     day_common = [day_work if part == work else part for part in common]
     timed_usage(day_common + ["--journal", journal], allowed=(0, 1))
     arrivals, quiet, manifests = [], [], []
-    for slice_end_hours in range(22, -1, -2):
-        cut = end_ms - slice_end_hours * 3_600_000
-        cut_text = datetime.datetime.fromtimestamp(cut / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-        for path, content in held.items():
-            lines = content.split(b"\n")
-            if path.endswith(".jsonl"):
-                now = [x for x in lines if x and signed_date(x.decode()) < cut]
-            else:
-                now = [x for x in lines if x and x[:19].decode() < cut_text]
-            released = set(now)
-            held[path] = b"\n".join(x for x in lines if x and x not in released) + b"\n"
-            with open(path, "ab") as handle:
-                handle.write(b"".join(x + b"\n" for x in now))
+    for slice_number in range(12):
+        released = start + datetime.timedelta(hours=2 * slice_number)
+        subprocess.run([TOOL, "generate", "--out", day_work, "--release-after", stamp(released), "--hold-after",
+                        stamp(released + datetime.timedelta(hours=2))] + generated, check=True,
+                       stdout=subprocess.DEVNULL)
         arrivals.append(timed_usage(day_common + ["--journal", journal], allowed=(0, 1))["seconds"])
         quiet.append(timed_usage(day_common + ["--journal", journal], allowed=(0, 1))["seconds"])
         manifests.append(os.path.getsize(journal + ".state/manifest"))
@@ -595,8 +616,8 @@ def main_respond(options):
     sizes = [int(size) for size in options.respond_sizes.split(",")]
     checks = "every signature verified" if options.respond_verify else "--no-verify"
     lines = [f"refund-cost bench --respond-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
-             f"{os.cpu_count()} cores, 2 threads, {checks}; {options.hours} hours of notifications and cost rows "
-             "appended to the month's files since the last run", ""]
+             f"{os.cpu_count()} cores, 2 threads, {checks}; {options.hours} hours of notifications, cost rows and "
+             "histories held back by generate --hold-after and appended by --release-after since the last run", ""]
     results = [incremental_bench(size, options.month, options.runs, options.hours, options.respond_verify)
                for size in sizes]
     for result in results:

@@ -20,6 +20,15 @@ package enum APIBase {
     }
 }
 
+extension APIBase {
+    /// True when `url` is one of Apple's hosts (or any host under apple.com).
+    package static func isApples(_ url: String) -> Bool {
+        let rest = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
+        let host = rest.split(separator: ":").first.map { $0.lowercased() } ?? ""
+        return host == "apple.com" || host.hasSuffix(".apple.com")
+    }
+}
+
 package struct BaseURLError: Error {
     package var url: String
 }

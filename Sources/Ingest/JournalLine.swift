@@ -23,7 +23,12 @@ package struct JournalEvent: Sendable, Hashable {
     package var notificationUUID: String
     package var transactionID: String
     package var state: State
+    /// The real time of the event.
     package var at: Timestamp
+    /// The run's `--as-of` time, when it was given one (a trial over past data).
+    ///
+    /// What a report judges the answer's time by; nil on the clock.
+    package var asOf: Timestamp?
     package var httpStatus: Int?
     package var appleErrorCode: Int?
     /// The exact JSON body sent (compact), on `sending` and on the answer that follows.
@@ -32,13 +37,14 @@ package struct JournalEvent: Sendable, Hashable {
     package var reason: String?
 
     package init(
-        notificationUUID: String, transactionID: String, state: State, at: Timestamp, httpStatus: Int? = nil,
-        appleErrorCode: Int? = nil, body: String? = nil, attempt: Int, reason: String? = nil
+        notificationUUID: String, transactionID: String, state: State, at: Timestamp, asOf: Timestamp? = nil,
+        httpStatus: Int? = nil, appleErrorCode: Int? = nil, body: String? = nil, attempt: Int, reason: String? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.transactionID = transactionID
         self.state = state
         self.at = at
+        self.asOf = asOf
         self.httpStatus = httpStatus
         self.appleErrorCode = appleErrorCode
         self.body = body
@@ -69,6 +75,7 @@ package struct JournalEvent: Sendable, Hashable {
             ("notificationUUID", .string(notificationUUID)), ("transactionId", .string(transactionID)),
             ("state", .string(state.rawValue)), ("at", .string(at.description)),
         ]
+        if let asOf { members.append(("as_of", .string(asOf.description))) }
         if let httpStatus { members.append(("http_status", .integer(Int64(httpStatus)))) }
         if let appleErrorCode { members.append(("apple_error_code", .integer(Int64(appleErrorCode)))) }
         members.append(("attempt", .integer(Int64(attempt))))
@@ -163,6 +170,7 @@ package enum JournalLine {
         var transaction = ""
         var state: JournalEvent.State?
         var at: Timestamp?
+        var asOf: Timestamp?
         var status: Int?
         var code: Int?
         var body: String?
@@ -182,6 +190,8 @@ package enum JournalLine {
                 state = known
             } else if key == "at" {
                 at = try cursor.timestamp()
+            } else if key == "as_of" {
+                asOf = try cursor.timestamp()
             } else if key == "http_status" {
                 status = Int(try cursor.integer())
             } else if key == "apple_error_code" {
@@ -201,7 +211,7 @@ package enum JournalLine {
         guard let state else { throw JSONError(reason: "no state", field: "state") }
         guard let at else { throw JSONError(reason: "no time", field: "at") }
         return JournalEvent(
-            notificationUUID: uuid, transactionID: transaction, state: state, at: at, httpStatus: status, appleErrorCode: code,
-            body: body, attempt: attempt, reason: reason)
+            notificationUUID: uuid, transactionID: transaction, state: state, at: at, asOf: asOf, httpStatus: status,
+            appleErrorCode: code, body: body, attempt: attempt, reason: reason)
     }
 }

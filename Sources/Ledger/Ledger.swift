@@ -33,8 +33,9 @@ package struct Ledger: Sendable {
     /// The notifications the figures read (consumption requests, refund decisions, reversals),
     /// one per `notificationUUID`, in input order: the others are in the transactions' states.
     package var notifications: [NotificationRecord]
+    /// A REVOKE decides a refund request on its transaction as a REFUND does, dated or not.
     static let notificationTypesForFigures: Set<NotificationType> = [
-        .consumptionRequest, .refund, .refundDeclined, .refundReversed,
+        .consumptionRequest, .refund, .revoke, .refundDeclined, .refundReversed,
     ]
 
     package var products: [String: Product]

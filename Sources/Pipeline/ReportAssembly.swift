@@ -52,10 +52,11 @@ enum ReportAssembly {
         }
         let pipeline = Pipeline(options, rejects: rejects)
         let settled = try pipeline.settle(costs, with: attributor)
+        let journal = try options.journal.map { try ConsumptionJournal(path: $0) }
         let figures = try ReportFigures(
             ledger: loaded.ledger, totals: settled.totals, window: options.window, rates: loaded.rates,
             credits: settled.credits, draws: settled.draws, evidence: loaded.evidence, policy: options.consumptionPolicy,
-            allocation: costs.allocation, journal: try options.journal.map { try ConsumptionJournal(path: $0).entries })
+            allocation: costs.allocation, journal: journal?.entries, journalBegins: journal?.start?.begins)
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         // Pool cost given to usage rows is cost those rows carry.

@@ -4,7 +4,7 @@ import Support
 /// `consumption_requests.csv`: every CONSUMPTION_REQUEST of the window, the answer the
 /// evidence supports, and how it ended; `consumption_responses.jsonl`: the bodies to send.
 enum ConsumptionFiles {
-    /// With its last nine columns (what `respond` did about each request, and what its answer
+    /// With its journal columns (what `respond` did about each request, and what its answer
     /// earned) only when `report --journal` read a journal.
     static let requests = OutputFile(
         "consumption_requests.csv",
@@ -15,12 +15,12 @@ enum ConsumptionFiles {
             ("outcome", .text), ("outcome_at", .timestamp), ("delivered_cost", .money), ("past_respond_by", .boolean),
             ("answer_state", .text), ("answered_at", .timestamp), ("answered_in_time", .boolean), ("apple_error_code", .count),
             ("sent_preference", .text), ("decided_as_preferred", .boolean), ("price", .money), ("price_kept", .money),
-            ("price_refunded", .money),
+            ("price_refunded", .money), ("before_journal", .boolean), ("decided_before_answer", .boolean),
         ])
     /// The columns written with `--journal` only.
     static let journalColumns: Set<String> = [
         "answer_state", "answered_at", "answered_in_time", "apple_error_code", "sent_preference", "decided_as_preferred",
-        "price", "price_kept", "price_refunded",
+        "price", "price_kept", "price_refunded", "before_journal", "decided_before_answer",
     ]
     static let responses = OutputFile(
         "consumption_responses.jsonl", [("transaction_id", .text), ("body", .json)], jsonLines: true)
@@ -54,17 +54,23 @@ enum ConsumptionFiles {
                 if let code = answered?.appleErrorCode { file.integer(code) } else { file.empty() }
                 let sent = answered?.sentPreference
                 file.text(sent?.rawValue ?? "")
-                switch (sent, request.outcome) {
-                case (nil, _), (_, .pending): file.empty()
-                case (let preference?, let outcome): file.bool((preference == .decline) == (outcome == .declined))
+                // Only a decision signed after the answer can be as the answer preferred, or not.
+                let decision = request.decisionAfterAnswer
+                switch decision {
+                case .granted: file.bool(sent != .decline)
+                case .declined: file.bool(sent == .decline)
+                case .noAnswer, .pending, .decidedBefore: file.empty()
                 }
                 if let price = request.price { file.money(price) } else { file.empty() }
-                if sent != nil, request.outcome == .declined, let price = request.price {
+                // Kept for the answer's sake: declined after an answer that preferred a decline.
+                if decision == .declined, sent == .decline, let price = request.price {
                     file.money(price)
                 } else {
                     file.empty()
                 }
-                if sent != nil, let refunded = request.priceRefunded { file.money(refunded) } else { file.empty() }
+                if decision == .granted, let refunded = request.priceRefunded { file.money(refunded) } else { file.empty() }
+                file.bool(answered?.beforeJournal ?? false)
+                file.bool(decision == .decidedBefore)
             }
             try file.endRow()
             // Apple rejects a body without consent: only consented requests get one.

@@ -50,9 +50,25 @@ package func countLineFeeds(_ start: UnsafeRawPointer, _ count: Int) -> Int {
 
 /// Writes a line to standard error without buffering, for progress and diagnostics.
 package func writeStandardError(_ text: String) {
+    writeWhole(text, to: 2)
+}
+
+/// Writes a line to standard output at once, in one write: a run killed after it (cron's
+/// `kill -9`, an OOM) has not lost it in a buffer, as `print` into a pipe or a file would.
+package func writeStandardOutput(_ text: String) {
+    writeWhole(text, to: 1)
+}
+
+private func writeWhole(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
-        _ = Glibc.write(2, bytes.baseAddress, bytes.count)
+        var done = 0
+        while done < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+            // A closed or full output is not worth stopping the run for: its lines are lost, not its work.
+            if written <= 0 && errno != EINTR { return }
+            done += max(written, 0)
+        }
     }
 }
 

@@ -1,13 +1,14 @@
 import Ingest
 import Support
 
-/// Writes generated delivery-cost rows into one CSV per month, account by account, so memory
-/// does not grow with the number of rows.
+/// Writes generated delivery-cost rows into one CSV per month, in the order they were spent
+/// (made account by account, and put in time order a day at a time, so memory does not grow
+/// with the number of rows).
 struct CostRowWriter {
     private let options: GeneratorOptions
-    private var files: [String: CSVFileWriter] = [:]
-    /// `--cost-form helicone`: the api requests of each month, as Helicone exports them.
-    private var helicone: [String: CSVFileWriter] = [:]
+    /// The months of the window, by label: the files a row can go to.
+    private var months: [String] = []
+    private let rowsByTime: TimeOrderedRows
     /// `--cost-form focus`: the bill that pays for the pooled categories.
     private var bill = FocusBillWriter()
     private let root: String
@@ -27,14 +28,10 @@ struct CostRowWriter {
         self.root = root
         self.options = options
         try FileSystem.createDirectory(root + "/costs")
+        rowsByTime = try TimeOrderedRows()
         var month = options.windowStart
         while month < options.windowEnd {
-            let label = DatasetGenerator.monthLabel(month)
-            files[label] = try CSVFileWriter(path: root + "/costs/\(label).csv", header: CostRowWriter.header)
-            if options.costForm == .helicone {
-                helicone[label] = try CSVFileWriter(
-                    path: root + "/costs/helicone-\(label).csv", header: CostRowWriter.heliconeHeader)
-            }
+            months.append(DatasetGenerator.monthLabel(month))
             month = CivilDate.addingMonths(Timestamp(milliseconds: month), 1).milliseconds
         }
     }
@@ -65,7 +62,8 @@ struct CostRowWriter {
     }
 
     private mutating func writeRow(account: String, at: Int64, credits: Bool, random: inout SeededRandom) throws {
-        guard let file = files[DatasetGenerator.monthLabel(at)] else { return }
+        let label = DatasetGenerator.monthLabel(at)
+        guard months.contains(label) else { return }
         let category =
             credits
             ? ["api", "compute"][random.weighted([70, 30])]
@@ -89,8 +87,9 @@ struct CostRowWriter {
         let asHelicone = options.costForm == .helicone && category == "api" && !credits && !foreign
         for copy in 0..<copies {
             rows += 1
-            if asHelicone, let export = helicone[DatasetGenerator.monthLabel(at)] {
+            if asHelicone {
                 // The same request as a gateway logs it: tokens split into prompt and completion.
+                var export = CSVLine()
                 let prompt = quantity * 3 / 4
                 export.text("h-" + request)
                 export.timestamp(Timestamp(milliseconds: at))
@@ -103,9 +102,10 @@ struct CostRowWriter {
                 export.text("200")
                 // No random draw here: every form of a seed holds the same rows.
                 export.integer(Int(100 + quantity % 1900))
-                try export.endRow()
+                try rowsByTime.add(export.line, target: "helicone-\(label).csv", at: at)
                 continue
             }
+            var file = CSVLine()
             file.timestamp(Timestamp(milliseconds: at))
             file.text(account)
             file.text(category)
@@ -122,14 +122,28 @@ struct CostRowWriter {
             file.integer(Int(quantity))
             file.text(credits ? "credit" : unit)
             file.text(request)
-            try file.endRow()
+            try rowsByTime.add(file.line, target: "\(label).csv", at: at)
         }
     }
 
-    func finish(random: inout SeededRandom) throws -> Int {
-        for label in files.keys.sorted() { try files[label]?.commit() }
-        for label in helicone.keys.sorted() { try helicone[label]?.commit() }
-        if options.costForm == .focus { try bill.finish(root: root, monthFiles: files.keys.sorted().map { $0 + ".csv" }) }
+    /// Writes each month's rows, in the order they were spent, into `files`' slice.
+    func finish(into files: SlicedFiles) throws -> Int {
+        for label in months {
+            let file = try files.open(root + "/costs/\(label).csv", header: CSVLine.header(CostRowWriter.header))
+            try rowsByTime.drain("\(label).csv") { try file.append($0, at: $1) }
+        }
+        if options.costForm == .helicone {
+            for label in months {
+                let file = try files.open(
+                    root + "/costs/helicone-\(label).csv", header: CSVLine.header(CostRowWriter.heliconeHeader))
+                try rowsByTime.drain("helicone-\(label).csv") { try file.append($0, at: $1) }
+            }
+        }
         return rows
+    }
+
+    /// The FOCUS bill, its allocation and the allocated rows, from the month files once written.
+    func finishBill() throws {
+        if options.costForm == .focus { try bill.finish(root: root, monthFiles: months.map { $0 + ".csv" }) }
     }
 }

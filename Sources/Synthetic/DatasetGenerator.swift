@@ -5,7 +5,10 @@ import Support
 /// retries, out of order, a few V1 bodies and a CSV export), history pages, accounts.csv,
 /// products.csv, fx.csv and monthly cost files.
 ///
-/// Same options, same bytes.
+/// Same options, same bytes. The files that grow hold their lines in the order they arrive
+/// (notifications as received, history pages as their last transaction was signed, cost rows
+/// as spent), so `options.slice` can hold back what arrives after a time and release it later,
+/// appended (`ReleaseSlice`).
 package enum DatasetGenerator {
     /// The root of the dataset's own signing chain, written beside the data: a test root the
     /// tool never trusts unless `--trust-root` names it.
@@ -35,7 +38,8 @@ package enum DatasetGenerator {
             if household % 1000 == 0 { progress(builder.accountCount) }
         }
         builder.openRequests(options.openRequests)
-        summary.costRows = try costs.finish(random: &builder.random)
+        let files = try SlicedFiles(slice: options.slice)
+        summary.costRows = try costs.finish(into: files)
         summary.accounts = builder.accountCount
         summary.transactions = builder.transactions.count
         summary.scenarios = builder.scenarios
@@ -50,10 +54,15 @@ package enum DatasetGenerator {
         for (key, value) in counts { summary.scenarios[key] = value }
         try writeNotifications(
             lines, encoder: encoder, notifications: builder.notifications, root: root, windowEnd: options.windowEnd,
-            random: &random)
+            into: files)
         try writeHistory(
             builder.transactions, notifications: builder.notifications, root: root, encoder: encoder,
-            cut: options.cutHistories)
+            cut: options.cutHistories, into: files)
+        try files.commit()
+        summary.linesWritten = files.lines
+        // A release appends to the files that grow; the others were written by the run before.
+        guard options.slice.makesFiles else { return summary }
+        try costs.finishBill()
         try writeBytes(chain.root, to: root + "/" + DatasetGenerator.testRootName)
         try writeAccounts(builder.accountRows, root: root)
         try write(SyntheticCatalog.productsCSV, to: root + "/products.csv")
@@ -68,33 +77,37 @@ package enum DatasetGenerator {
         try file.commit()
     }
 
-    /// One JSON Lines file per month of `signedDate`, shuffled: Apple does not deliver in order.
+    /// One JSON Lines file per month of `signedDate`, in the order the lines were received: as
+    /// a server appends them, and not in the order Apple signed them (retries come hours late,
+    /// deliveries a few seconds apart cross).
     ///
     /// Notifications signed after the window go to a CSV export, to exercise that form too.
     private static func writeNotifications(
         _ lines: [NotificationEncoder.Line], encoder: NotificationEncoder, notifications: [SyntheticNotification],
-        root: String, windowEnd: Int64, random: inout SeededRandom
+        root: String, windowEnd: Int64, into files: SlicedFiles
     ) throws {
         try FileSystem.createDirectory(root + "/notifications")
         var byMonth: [String: [NotificationEncoder.Line]] = [:]
         for line in lines { byMonth[line.signed >= windowEnd ? "late" : monthLabel(line.signed), default: []].append(line) }
         for month in byMonth.keys.sorted() {
-            var monthLines = orderedBySignedThenText(byMonth[month] ?? [], encoder: encoder, notifications: notifications)
-            random.shuffle(&monthLines)
+            let bySigned = orderedBySignedThenText(byMonth[month] ?? [], encoder: encoder, notifications: notifications)
+            let monthLines = bySigned.enumerated().sorted { ($0.element.received, $0.offset) < ($1.element.received, $1.offset) }
+                .map(\.element)
             if month == "late" {
-                let writer = try CSVFileWriter(
-                    path: root + "/notifications/late-export.csv", header: ["received_at", "signed_payload"])
+                let file = try files.open(
+                    root + "/notifications/late-export.csv", header: CSVLine.header(["received_at", "signed_payload"]))
                 for line in monthLines {
                     guard let jws = encoder.text(line, notifications).jws else { continue }
-                    writer.timestamp(Timestamp(milliseconds: line.received))
-                    writer.text(jws)
-                    try writer.endRow()
+                    var row = CSVLine()
+                    row.timestamp(Timestamp(milliseconds: line.received))
+                    row.text(jws)
+                    try file.append(row.line, at: line.received)
                 }
-                try writer.commit()
             } else {
-                let file = try AtomicFileWriter(path: root + "/notifications/\(month).jsonl")
-                for line in monthLines { try file.append(encoder.text(line, notifications).text + "\n") }
-                try file.commit()
+                let file = try files.open(root + "/notifications/\(month).jsonl")
+                for line in monthLines {
+                    try file.append(Array((encoder.text(line, notifications).text + "\n").utf8), at: line.received)
+                }
             }
         }
     }
@@ -129,13 +142,14 @@ package enum DatasetGenerator {
         try file.commit()
     }
 
-    /// One Get Transaction History page per original transaction, every customer's in one file;
-    /// the first `cut` histories of two or more transactions stop after their first one with
-    /// `hasMore` (as a server that stored only the first page would have them), for
-    /// `fetch transactions --incomplete`.
+    /// One Get Transaction History page per original transaction, every customer's in one file,
+    /// in the order their last transaction was signed (as a server fetching each history after
+    /// its last change appends them); the first `cut` histories of two or more transactions stop
+    /// after their first one with `hasMore` (as a server that stored only the first page would
+    /// have them), for `fetch transactions --incomplete`.
     private static func writeHistory(
         _ transactions: [SyntheticTransaction], notifications: [SyntheticNotification], root: String,
-        encoder: NotificationEncoder, cut: Int
+        encoder: NotificationEncoder, cut: Int, into files: SlicedFiles
     ) throws {
         try FileSystem.createDirectory(root + "/transactions")
         var lastSigned: [String: Int64] = [:]
@@ -152,30 +166,36 @@ package enum DatasetGenerator {
                 chains.append((transaction.originalID, [transaction]))
             }
         }
-        let file = try AtomicFileWriter(path: root + "/transactions/history.jsonl")
+        // Which histories are cut is decided in the order of their first transaction; the
+        // pages then go out in the order their last transaction was signed, encoded one by one
+        // (a million customers' pages do not fit in memory together).
         var cutSoFar = 0
-        for chain in chains {
-            var page = JSONObjectBuilder()
+        var pages: [(chain: Int, isCut: Bool, signedAt: [Int64])] = []
+        for (index, chain) in chains.enumerated() {
             let isCut = cutSoFar < cut && chain.items.count > 1
-            if isCut {
-                cutSoFar += 1
+            if isCut { cutSoFar += 1 }
+            let items = isCut ? Array(chain.items.prefix(1)) : chain.items
+            pages.append((index, isCut, items.map { lastSigned[$0.id] ?? $0.purchase + 2000 }))
+        }
+        pages.sort { ($0.signedAt.max() ?? 0, $0.chain) < ($1.signedAt.max() ?? 0, $1.chain) }
+        let file = try files.open(root + "/transactions/history.jsonl")
+        for entry in pages {
+            let chain = chains[entry.chain]
+            var page = JSONObjectBuilder()
+            if entry.isCut {
                 page.string("revision", "cut-" + chain.original)
             } else {
                 page.integer("revision", Int64(chain.items.count))
             }
             page.string("bundleId", NotificationEncoder.bundleID)
             page.string("environment", "Production")
-            page.bool("hasMore", isCut)
-            let signed = (isCut ? Array(chain.items.prefix(1)) : chain.items).map { transaction in
-                encoder.jws(
-                    NotificationEncoder.transactionPayload(
-                        transaction, signed: lastSigned[transaction.id] ?? transaction.purchase + 2000))
+            page.bool("hasMore", entry.isCut)
+            let signed = zip(chain.items, entry.signedAt).map { transaction, at in
+                encoder.jws(NotificationEncoder.transactionPayload(transaction, signed: at))
             }
             page.value("signedTransactions", .array(signed.map(JSONValue.string)))
-            try file.append(page.object.compact)
-            try file.append("\n")
+            try file.append(Array((page.object.compact + "\n").utf8), at: entry.signedAt.max() ?? 0)
         }
-        try file.commit()
     }
 
     private static func writeAccounts(_ rows: [(account: String, original: String, token: String)], root: String) throws {

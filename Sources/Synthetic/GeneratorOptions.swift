@@ -20,6 +20,9 @@ package struct GeneratorOptions: Sendable, Hashable {
     package var costForm = CostForm.rows
     /// Transaction histories written cut after their first transaction, with `hasMore` (none by default).
     package var cutHistories = 0
+    /// What this run writes of the files that grow, by when their lines arrive (`--hold-after`,
+    /// `--release-after`): everything, made anew, by default.
+    package var slice = ReleaseSlice()
 
     package init(
         accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,
@@ -45,4 +48,6 @@ package struct GeneratorSummary: Sendable, Hashable {
     package var notificationLines = 0
     package var costRows = 0
     package var scenarios: [String: Int] = [:]
+    /// Lines this run wrote (or appended, releasing) to the files that grow.
+    package var linesWritten = 0
 }

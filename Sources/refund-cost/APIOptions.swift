@@ -22,8 +22,20 @@ enum APIOptions {
     static let specs = [key.spec, keyID.spec, issuerID.spec, apiURL.spec, maxWait.spec]
 
     /// Apple's host for the environment, or `--api-url` (plain http:// only to a loopback address).
-    static func baseURL(_ arguments: ParsedArguments, sandbox: Bool) throws(UsageError) -> String {
-        switch APIBase.url(sandbox: sandbox, override: try arguments.value(apiURL)) {
+    ///
+    /// Xcode's and LocalTesting's data name transactions no Apple server knows: they are
+    /// answered only at the local server `--api-url` names, never at Apple's hosts with the
+    /// app's real key.
+    static func baseURL(_ arguments: ParsedArguments, environment: AppStoreEnvironment) throws(UsageError) -> String {
+        let override = try arguments.value(apiURL)
+        if environment == .xcode || environment == .localTesting, override.map(APIBase.isApples) ?? true {
+            throw .needsAnother(
+                "--environment \(environment.rawValue) reads data that only Xcode or a local test server knows, never Apple's "
+                    + "hosts: give --api-url with the local server that answers for it (http://127.0.0.1:PORT), or leave "
+                    + "--environment out to answer Production's requests",
+                command: arguments.command)
+        }
+        switch APIBase.url(sandbox: environment == .sandbox, override: override) {
         case .success(let url): return url
         case .failure(let error):
             throw arguments.invalid(

@@ -26,7 +26,7 @@ enum FetchOptions {
         let data = try arguments.required(Self.data)
         guard FileSystem.kind(data) == .directory else { throw arguments.invalid(Self.data, expected: "an existing folder") }
         let sandbox = try arguments.value(environment) == .sandbox
-        let baseURL = try APIOptions.baseURL(arguments, sandbox: sandbox)
+        let baseURL = try APIOptions.baseURL(arguments, environment: sandbox ? .sandbox : .production)
         let credentials = try APIOptions.credentials(arguments, bundleID: try arguments.value(bundleID))
         let api = try AppStoreServerAPI(credentials: credentials, baseURL: baseURL, maxWait: try APIOptions.maxWait(arguments))
         var fetch = PagedFetch(api: api, maxPages: try arguments.value(maxPages) ?? 10_000)

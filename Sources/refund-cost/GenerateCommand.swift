@@ -12,10 +12,11 @@ enum GenerateCommand: Command {
         name: "generate",
         summary: "Write a synthetic, deterministic dataset in the input layout (for trials and benchmarks).",
         usage:
-            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM] [--cost-form rows|focus|helicone]",
+            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM] [--cost-form rows|focus|helicone] [--hold-after TIME] [--release-after TIME]",
         options: [
             out.spec, accounts.spec, seed.spec, months.spec, costRowsPerAccount.spec, lastMonth.spec, costForm.spec,
-            noCreditUse.spec, cutHistories.spec, openRequests.spec, DataOptions.quiet.spec, CommonOptions.help,
+            noCreditUse.spec, cutHistories.spec, openRequests.spec, holdAfter.spec, releaseAfter.spec, DataOptions.quiet.spec,
+            CommonOptions.help,
         ],
         discussion: """
             The dataset has families of one to five members sharing subscriptions and lifetime
@@ -29,6 +30,15 @@ enum GenerateCommand: Command {
             Every --cost-form of a seed holds the same rows with the same total cost: the report
             of the focus form equals the report of its allocated/ rows in costs/, and the helicone
             form, read with --cost-format 'helicone-*.csv:helicone', the report of the rows form.
+
+            The files that grow hold their lines in the order they arrive: notifications as
+            received, history pages as their last transaction was signed, cost rows as spent.
+            --hold-after TIME writes only what arrived by TIME (the rest is held back); a later
+            run with the same options and --release-after TIME appends what arrived after it to
+            the same files (up to its own --hold-after, or all of it), as servers append: a way to
+            try respond over a day. The slices appended together are the bytes of one run that
+            holds nothing back; a release after another time, or over other options, is refused
+            and appends nothing. Not with --cost-form focus (a bill is written whole).
             """,
         examples: [
             "refund-cost generate --out /tmp/refund-cost-example/trial --accounts 2000 --seed 1",
@@ -61,6 +71,10 @@ enum GenerateCommand: Command {
         "cut-histories", "N", help: "Write N transaction histories cut after their first page, hasMore true (default 0).")
     static let openRequests = Option<Int>.count(
         "open-requests", "N", help: "Add N refund requests still open at the data's end, with consent, for respond (default 0).")
+    static let holdAfter = Option<Timestamp>.time(
+        "hold-after", help: "Write only what arrived by TIME; hold the rest back for a later --release-after.")
+    static let releaseAfter = Option<Timestamp>.time(
+        "release-after", help: "Append to the files in --out what arrived after TIME (the last run's --hold-after).")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let out = try arguments.required(Self.out)
@@ -72,6 +86,20 @@ enum GenerateCommand: Command {
         options.costForm = try arguments.value(costForm) ?? options.costForm
         options.openRequests = try arguments.value(openRequests) ?? 0
         options.cutHistories = try arguments.value(cutHistories) ?? 0
+        options.slice = ReleaseSlice(
+            after: try arguments.value(releaseAfter)?.milliseconds, upTo: try arguments.value(holdAfter)?.milliseconds)
+        if options.slice.holdsBack, options.costForm == .focus {
+            throw UsageError.needsAnother(
+                "--hold-after and --release-after hold back lines of the files that grow; a FOCUS bill is written whole: "
+                    + "use --cost-form rows or helicone", command: spec.name)
+        }
+        if let after = options.slice.after, let upTo = options.slice.upTo, upTo <= after {
+            throw arguments.invalid(holdAfter, expected: "a time after --release-after (\(Timestamp(milliseconds: after)))")
+        }
+        if !options.slice.makesFiles, FileSystem.kind(out + "/notifications") != .directory {
+            throw arguments.invalid(
+                Self.out, expected: "the folder an earlier --hold-after run wrote, to append what it held back")
+        }
         let quiet = arguments.isSet(DataOptions.quiet)
         let started = Clock.monotonicSeconds()
         try FileSystem.createDirectory(out)
@@ -85,10 +113,21 @@ enum GenerateCommand: Command {
             print(out)
             return 0
         }
+        if let after = options.slice.after {
+            print(
+                "appended to \(out): \(Format.count(summary.linesWritten)) lines that arrived after \(Timestamp(milliseconds: after))"
+                    + (options.slice.upTo.map { " up to \(Timestamp(milliseconds: $0))" } ?? "")
+                    + " in \(Format.seconds(Clock.monotonicSeconds() - started))")
+            return 0
+        }
         print(
             "wrote \(out): \(Format.count(summary.accounts)) accounts, \(Format.count(summary.transactions)) transactions, "
                 + "\(Format.count(summary.notificationLines)) notification lines, \(Format.count(summary.costRows)) cost rows "
-                + "in \(Format.seconds(Clock.monotonicSeconds() - started))")
+                + "in \(Format.seconds(Clock.monotonicSeconds() - started))"
+                + (options.slice.upTo.map {
+                    "; held back what arrived after \(Timestamp(milliseconds: $0)) (\(Format.count(summary.linesWritten)) lines "
+                        + "written): --release-after \(Timestamp(milliseconds: $0)) appends it"
+                } ?? ""))
         print("scenarios:")
         for (name, count) in summary.scenarios.sorted(by: { $0.key < $1.key }) {
             print("  " + Format.padRight(name, 34) + Format.padLeft(Format.count(count), 10))

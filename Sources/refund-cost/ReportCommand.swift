@@ -179,14 +179,26 @@ enum ReportCommand: Command {
             let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
             print("  consumption requests \(counts.consumptionRequests): Apple's decision \(outcomes)")
             if let inTime = counts.consumptionAnsweredInTime {
-                print("  answered within 12 hours \(inTime) of \(counts.consumptionRequests) (from the journal)")
+                // Requests whose 12 hours ended before the journal began were never respond's to answer.
+                let before = counts.consumptionBeforeJournal ?? 0
+                print(
+                    "  answered within 12 hours \(inTime) of \(counts.consumptionRequests - before) (from the journal)"
+                        + (before > 0 ? "; \(before) more ended before the journal began" : ""))
             }
             if let answering = figures.answering, answering.answered > 0 {
+                let credited = answering.declined - answering.declinedAgainstAnswer
+                let baseline = answering.baseline
                 print(
-                    "  answering earned: Apple declined \(answering.declined) of \(answering.answered) answered refunds, keeping "
-                        + "\(answering.priceKept) \(currency); it decided \(answering.decidedAsPreferred) of \(answering.decided) "
-                        + "as the answer preferred; it refunded \(answering.priceRefunded) \(currency) on \(answering.granted), "
-                        + "whose delivery had cost \(answering.deliveryCostRefunded) \(currency)")
+                    "  answering earned: Apple declined \(credited) refund\(credited == 1 ? "" : "s") after an answer that "
+                        + "preferred it, keeping \(answering.priceKept) \(currency); it decided \(answering.decidedAsPreferred) of "
+                        + "\(answering.decided) as the answer preferred"
+                        + (answering.decidedBeforeAnswer > 0
+                            ? " (\(answering.decidedBeforeAnswer) more decided before the answer, not counted)" : "")
+                        + "; it refunded \(answering.priceRefunded) \(currency) on \(answering.granted), whose delivery had cost "
+                        + "\(answering.deliveryCostRefunded) \(currency)"
+                        + (baseline.requests > 0
+                            ? "; without an answer (the same reasons and months) it declined \(baseline.declined) of "
+                                + "\(baseline.decided) it decided" : ""))
             }
         }
         print("  \(conservation.sentence(currency: currency))")

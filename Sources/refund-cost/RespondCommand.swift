@@ -13,7 +13,7 @@ enum RespondCommand: Command {
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
         options: DataOptions.around(
             [journal.spec, state.spec, fullCheck.spec, start.spec] + APIOptions.specs
-                + [dryRun.spec, ReportCommand.heavyUse.spec],
+                + [dryRun.spec, summary.spec, ReportCommand.heavyUse.spec],
             asOfDefault: "now by this clock, with what Apple signed up to 5 minutes ahead of it"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
@@ -34,11 +34,23 @@ enum RespondCommand: Command {
             429 waits for Retry-After, 5xx and network errors are retried with backoff, never past
             the request's deadline or --max-wait; 401 stops the run. The key, the token and the
             Authorization header never appear in any output. With --environment Sandbox the
-            sandbox host is used.
+            sandbox host is used; --environment Xcode or LocalTesting needs --api-url naming the
+            local server that knows that data (never one of Apple's hosts).
 
-            Exit status: 0 every open request answered (or none open); 1 any refused, failed or
-            missed since the journal began, a 401, a run that looks stuck, or input rejects beyond
-            --max-rejects; 2 usage error.
+            Output: what needs a person goes to stderr, whatever --quiet says (a refusal, a
+            failure, a miss, a wrong key, a stuck lock, an error); the rest (answers sent,
+            requests skipped) to stdout, not with --quiet. Every line is written at once: a
+            killed run loses none. One summary line a run, with the real time first (what it
+            did, what it read, its exit status and why), on stdout without --quiet, and with
+            --summary whatever --quiet says. Under cron: --quiet --summary >> LOG, so the log
+            proves each run and cron mails only what needs a person.
+
+            Exit status: 1 while something needs a person: a request refused or missed since
+            the last run's summary (a run journals a summary line after its events, so each
+            refusal and each miss makes one run exit 1, or the next when a run was killed
+            before its summary), a request failed and not yet sent (every run until one sends
+            it), a 401, a run that looks stuck, or input rejects beyond --max-rejects; alert on
+            it. 0 otherwise (another run holding the journal, --dry-run); 2 usage error.
             """,
         examples: [
             "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der"
@@ -54,6 +66,9 @@ enum RespondCommand: Command {
     static let fullCheck = Flag(
         "full-check",
         help: "Hash every byte of every file the state read, and read again alone each that changed (once a day).")
+    static let summary = Flag(
+        "summary",
+        help: "Print one timestamped line of what the run did, even with --quiet (a log that proves cron ran).")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments)
@@ -67,7 +82,7 @@ enum RespondCommand: Command {
             start: .earliestAccepted, end: readUpTo.adding(TimeSpan(milliseconds: 1)), label: "respond")
         var report = common.runOptions(window: window, asOfDefault: readUpTo)
         if let heavyUse = try arguments.value(ReportCommand.heavyUse) { report.consumptionPolicy.heavyUse = heavyUse }
-        let baseURL = try APIOptions.baseURL(arguments, sandbox: common.environment == .sandbox)
+        let baseURL = try APIOptions.baseURL(arguments, environment: common.environment)
         let maxWait = try APIOptions.maxWait(arguments)
         var api: AppStoreServerAPI?
         var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
@@ -89,39 +104,39 @@ enum RespondCommand: Command {
         }
         options.dryRun = dryRun
         options.fullCheck = arguments.isSet(Self.fullCheck)
+        options.journalAsOf = common.asOf
         options.tokenDescription = tokenDescription
         options.state = try arguments.value(Self.state)
         if let state = options.state {
             try DataOptions.checkOutside(state, option: Self.state, data: common.data, arguments: arguments)
         }
-        options.say = { print($0) }
+        // What needs a person goes to stderr, whatever --quiet says; the rest to stdout, each
+        // line written at once (a killed run loses none).
+        let quiet = common.quiet
+        let summary = arguments.isSet(Self.summary)
+        options.say = { line in if !quiet { writeStandardOutput(line + "\n") } }
+        options.alert = { line in writeStandardError(line + "\n") }
+        let line = RespondSummaryLine(asOf: common.asOf, readUpTo: readUpTo, dryRun: dryRun)
+        func printSummary(_ text: String) { if !quiet || summary { writeStandardOutput(text + "\n") } }
         let outcome: RespondOutcome
         do {
             outcome = try RespondRun.execute(options)
         } catch let busy as RespondBusyError {
-            if busy.looksStuck(maxWait: TimeSpan(milliseconds: Int64(maxWait * 1000)), now: Clock.now()) { throw busy }
-            if !common.quiet { print(busy.busyLine) }
+            let stuck = busy.looksStuck(maxWait: TimeSpan(milliseconds: Int64(maxWait * 1000)), now: Clock.now())
+            printSummary(line.busy(busy, stuck: stuck))
+            if stuck { throw busy }
             return 0
+        } catch {
+            printSummary(line.stopped(by: error))
+            throw error
         }
-        for note in outcome.notes { writeStandardError("refund-cost respond: \(note)\n") }
+        if !quiet { for note in outcome.notes { writeStandardError("refund-cost respond: \(note)\n") } }
         printWarnings(outcome.warnings)
         if let unauthorized = outcome.unauthorized {
             writeStandardError(Diagnostic("\(unauthorized)").description + "\n")
-            return 1
         }
-        if outcome.upToDate {
-            if !common.quiet { print("refund-cost respond: nothing new since the last run, and nothing left to answer") }
-            return 0
-        }
-        if !common.quiet {
-            print(
-                "refund-cost respond as of \(now): \(outcome.open) open requests: \(outcome.sent) sent, \(outcome.refused) refused, "
-                    + "\(outcome.failed) failed, \(outcome.skipped) skipped, \(outcome.alreadyAnswered) answered before; "
-                    + "\(outcome.missed) missed"
-                    + (outcome.signedLater > 0
-                        ? "; \(outcome.signedLater) signed after \(readUpTo), read by a later run" : "")
-                    + (dryRun ? " (dry run: nothing sent, nothing journaled)" : ""))
-        }
-        return dryRun ? 0 : outcome.status
+        let status = dryRun ? 0 : outcome.status
+        printSummary(line.of(outcome, status: status))
+        return status
     }
 }

@@ -8,6 +8,8 @@ enum UsageError: DiagnosticError {
     case missingOption(String, command: String)
     case unexpectedArgument(String, command: String)
     case invalidValue(option: String, value: String, expected: String, command: String)
+    /// Options that cannot go together as given: what is wrong and what to give instead.
+    case needsAnother(String, command: String)
 
     var diagnostic: Diagnostic {
         let message =
@@ -27,6 +29,8 @@ enum UsageError: DiagnosticError {
                 "\(option) \(value): expected \(expected)" + hint(command)
             case .invalidValue(let option, let value, let expected, let command):
                 "\(option) '\(HumanText.unlessSecret(value))': expected \(expected)" + hint(command)
+            case .needsAnother(let message, let command):
+                message + hint(command)
             }
         return Diagnostic(message)
     }

@@ -235,7 +235,11 @@ extension RespondStateTests {
             try damage()
             try arrivals.append("notifications/2026-10.jsonl")
             try arrivals.append("costs/2026-10.csv")
-            let run = try respond(arrivals.live, stub: stub, journal: journal)
+            // A file of another size is found by every run; a block changed in place by the run
+            // that reads it, which may not be this one (its answers need none of it), and by
+            // the daily check for sure: this run makes it.
+            let inPlace = label.hasPrefix("an item record") || label.hasPrefix("a byte")
+            let run = try respond(arrivals.live, stub: stub, journal: journal, extra: inPlace ? ["--full-check"] : [])
             #expect(run.status == 0, "\(label): \(run.stdout)\(run.stderr)")
             #expect(Self.rebuildLines(run).count == 1, "\(label): said in one line: \(run.stderr)")
             answered = try expectAnswersOfARunFromScratch(arrivals.live, journal: journal, answeredBefore: answered, label)

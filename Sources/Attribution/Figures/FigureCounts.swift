@@ -30,6 +30,12 @@ package struct FigureCounts: Sendable {
     package var consumptionByRecommendation: [(RefundPreference, Int)] = []
     /// With a journal of `respond`: requests answered within Apple's 12 hours (nil: not known).
     package var consumptionAnsweredInTime: Int?
+    /// With a journal: requests whose 12 hours ended before the journal began (`before_journal`),
+    /// kept apart from the requests not answered in time, and the requests a person must look
+    /// at (refused, failed, still being sent, missed on respond's watch, answered late, never
+    /// named though due).
+    package var consumptionBeforeJournal: Int?
+    package var consumptionNeedingAttention: Int?
 
     package init() {}
 
@@ -54,6 +60,8 @@ package struct FigureCounts: Sendable {
         }
         if figures.journalRead {
             consumptionAnsweredInTime = figures.consumption.filter { $0.answered?.inTime ?? false }.count
+            consumptionBeforeJournal = figures.consumption.filter { $0.answered?.beforeJournal ?? false }.count
+            consumptionNeedingAttention = figures.consumption.filter(\.needsAttention).count
         }
         consumptionByRecommendation = RefundPreference.allCases.map { preference in
             (preference, figures.consumption.filter { $0.preference == preference }.count)
@@ -82,6 +90,8 @@ package struct FigureCounts: Sendable {
                 .object(consumptionByRecommendation.map { ($0.0.rawValue.lowercased(), count($0.1)) })
             ),
             ("consumption_answered_in_time", consumptionAnsweredInTime.map(count) ?? .null),
+            ("consumption_before_journal", consumptionBeforeJournal.map(count) ?? .null),
+            ("consumption_needing_attention", consumptionNeedingAttention.map(count) ?? .null),
         ])
     }
 }

@@ -49,7 +49,7 @@ package struct ReportFigures: Sendable {
         ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates, credits: CreditLedger,
         draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(),
         policy: ConsumptionPolicy = ConsumptionPolicy(),
-        allocation: PoolAllocation? = nil, journal: [String: JournalEntry]? = nil
+        allocation: PoolAllocation? = nil, journal: [String: JournalEntry]? = nil, journalBegins: Timestamp? = nil
     ) throws {
         self.allocation = allocation
         self.totals = totals
@@ -79,7 +79,8 @@ package struct ReportFigures: Sendable {
             // What respond did about each request, and what its answers earned (`report --journal`).
             for index in consumption.indices {
                 consumption[index].answered = ConsumptionAnswered(
-                    journal[consumption[index].notificationUUID], respondBy: consumption[index].respondBy)
+                    journal[consumption[index].notificationUUID], respondBy: consumption[index].respondBy,
+                    journalBegins: journalBegins)
             }
             journalRead = true
             answering = try AnsweringFigure(consumption)

@@ -20,9 +20,11 @@ struct JournalError: DiagnosticError {
 ///
 /// Only the tool writes it, a whole line a write, so the one line it may find damaged by its
 /// own hand is the last, cut short by a write that failed part-way (a full disk): that line
-/// has no end, and it named a request that was never sent (its `sending` line was not on disk
-/// when the request would have gone). Such a line is left out, said in `recovered`, and
-/// replaced by the next append. A damaged line anywhere else, or one that ends, is refused.
+/// has no end. Which line it was decides what it means (`TornLineRecovery`): a `sending` line,
+/// or a `missed` or `skipped` one, named a request that was never sent, and is left out; the
+/// answer line after a request's `sending` line (`sent`, `refused`, `failed`) says what Apple
+/// did with a request that went out, and is written again whole as far as it was read. Either
+/// way it is said in `recovered`. A damaged line anywhere else, or one that ends, is refused.
 package struct ConsumptionJournal: Sendable {
     package var path: String
     /// The last event of each request, by notification UUID.
@@ -42,13 +44,25 @@ package struct ConsumptionJournal: Sendable {
     private var wholeLength = 0
     /// The last line is whole but lacks its line feed: the next append writes one first.
     private var lacksLineFeed = false
+    /// The run's `--as-of`, journaled beside each event's real time (nil on the clock).
+    package var asOf: Timestamp?
+    /// Apple's answer read from a torn last line, to be written again whole in its place.
+    private var mended: JournalEvent?
+    /// Refusals and misses journaled since the last run's summary line: a run exits 1 for
+    /// them until its own summary follows them (`JournalSummary`).
+    package private(set) var unreported: [JournalEvent] = []
+    /// Event lines since the last summary line: a run that finds any ends with a summary.
+    package private(set) var eventsSinceSummary = 0
+    /// Requests the journal has answered for good (`sent`, `refused` or `skipped`).
+    package var answered: Int { latest.values.filter { [.sent, .refused, .skipped].contains($0.state) }.count }
 
     /// What a report reads of it: each request's last event and first answer taken.
     package var entries: [String: JournalEntry] {
         latest.mapValues { last in
             let sent = firstSent[last.notificationUUID]
             return JournalEntry(
-                state: last.state, lastAt: last.at, appleErrorCode: last.appleErrorCode, sentAt: sent?.at,
+                state: last.state, lastAt: last.asOf ?? last.at, appleErrorCode: last.appleErrorCode,
+                sentAt: sent.map { $0.asOf ?? $0.at },
                 sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)))
         }
     }
@@ -61,9 +75,12 @@ package struct ConsumptionJournal: Sendable {
         guard FileSystem.kind(path) != .missing || FileSystem.isSymbolicLink(path) else { return }
         let file = try FileDescriptor.openOwnForReading(path)
         let bytes = try file.readAll()
-        var events: [JournalEvent] = []
+        // The events in order, a summary line as nil.
+        var events: [JournalEvent?] = []
         var start = 0
         var line = 0
+        // The event of the last whole line (nil when that line was not an event).
+        var lastEvent: JournalEvent?
         try bytes.withUnsafeBytes { all in
             while start < all.count {
                 line += 1
@@ -75,14 +92,23 @@ package struct ConsumptionJournal: Sendable {
                     do {
                         if let start = try JournalLine.start(content) {
                             self.start = self.start ?? start
+                            lastEvent = nil
+                        } else if try JournalLine.summary(content) != nil {
+                            events.append(nil)
+                            lastEvent = nil
                         } else {
-                            events.append(try JournalLine.event(content))
+                            let event = try JournalLine.event(content)
+                            events.append(event)
+                            lastEvent = event
                         }
                     } catch let error as JSONError {
                         guard !ended else { throw JournalError(path: path, line: line, reason: error.description) }
-                        recovered.append(
-                            "\(path):\(line): the journal's last line was cut short (a write that failed part-way, such as on a "
-                                + "full disk); the request it named was not sent, so it is left out and sent again")
+                        let recovery = TornLineRecovery(JournalLine.torn(content), after: lastEvent)
+                        recovered.append("\(path):\(line): " + recovery.warning)
+                        if let answer = recovery.answer {
+                            events.append(answer)
+                            mended = answer
+                        }
                         break
                     }
                 }
@@ -91,10 +117,19 @@ package struct ConsumptionJournal: Sendable {
                 start = end + 1
             }
         }
-        for event in events { note(event) }
+        for event in events {
+            if let event { note(event) } else { noteSummary() }
+        }
+    }
+
+    private mutating func noteSummary() {
+        unreported = []
+        eventsSinceSummary = 0
     }
 
     private mutating func note(_ event: JournalEvent) {
+        eventsSinceSummary += 1
+        if event.state == .refused || event.state == .missed { unreported.append(event) }
         latest[event.notificationUUID] = event
         attempts[event.notificationUUID, default: 0] = max(attempts[event.notificationUUID] ?? 0, event.attempt)
         if event.state == .sent, firstSent[event.notificationUUID] == nil { firstSent[event.notificationUUID] = event }
@@ -116,6 +151,11 @@ package struct ConsumptionJournal: Sendable {
             lacksLineFeed = false
         }
         try file.synchronize()
+        // Apple's answer read from the torn line goes back whole where the torn line was.
+        if let mended {
+            try write(Array(mended.line.utf8))
+            self.mended = nil
+        }
     }
 
     /// Writes the journal's first line, flushed, before anything else.
@@ -123,6 +163,13 @@ package struct ConsumptionJournal: Sendable {
         precondition(isEmpty, "a journal begins once")
         try write(Array(start.line.utf8))
         self.start = start
+    }
+
+    /// Ends a run's part of the journal with its summary line, flushed: what the journal holds
+    /// up to it was reported.
+    package mutating func summarize(_ summary: JournalSummary) throws {
+        try write(Array(summary.line.utf8))
+        noteSummary()
     }
 
     /// Appends `event` and flushes it to disk before returning.
@@ -137,6 +184,11 @@ package struct ConsumptionJournal: Sendable {
     /// ends with a whole line; where it does not, the next run recognises the torn line.
     package mutating func append(contentsOf events: [JournalEvent]) throws {
         guard !events.isEmpty else { return }
+        let events = events.map { event in
+            var event = event
+            event.asOf = event.asOf ?? asOf
+            return event
+        }
         try write(Array(events.map(\.line).joined().utf8))
         for event in events { note(event) }
     }

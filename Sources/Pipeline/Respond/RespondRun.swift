@@ -27,10 +27,15 @@ package struct RespondOptions {
     package var state: String?
     /// Every byte of every file the state read is hashed again (`--full-check`, once a day).
     package var fullCheck = false
+    /// The run's `--as-of`, journaled beside each event's real time (nil on the clock).
+    package var journalAsOf: Timestamp?
     /// What a token would claim, for `--dry-run` (never the token).
     package var tokenDescription = ""
-    /// Where the dry run's lines and each answer's line go (stdout in the command).
+    /// Where the dry run's lines and each answer's line go (stdout in the command, nothing
+    /// with --quiet).
     package var say: (String) -> Void = { _ in }
+    /// Where what needs a person goes: a refusal, a failure, a miss (stderr in the command).
+    package var alert: (String) -> Void = { _ in }
 
     package init(report: RunOptions, now: Timestamp, journal: String, api: AppStoreServerAPI?, baseURL: String) {
         self.report = report
@@ -39,34 +44,6 @@ package struct RespondOptions {
         self.api = api
         self.baseURL = baseURL
     }
-}
-
-/// How a respond run ended: what it did to each request.
-package struct RespondOutcome {
-    package var sent = 0
-    package var refused = 0
-    package var failed = 0
-    package var skipped = 0
-    package var missed = 0
-    /// The line this run began the journal with, when it did.
-    package var began: JournalStart?
-    /// Open requests answered before (sent, refused or skipped), left alone.
-    package var alreadyAnswered = 0
-    package var open = 0
-    /// Notifications signed after the data's as-of time: not read by this run (a request among
-    /// them is not open yet), so the next run reads again.
-    package var signedLater = 0
-    /// 401: the run stopped, with what to check.
-    package var unauthorized: String?
-    package var warnings: [Diagnostic] = []
-    /// How the run came by its state: built from every file, or files read again alone (a line
-    /// each, for stderr).
-    package var notes: [String] = []
-    /// Nothing arrived since the last run, and nothing was left to answer.
-    package var upToDate = false
-
-    /// 0 when every answerable request was sent (or there was none); 1 otherwise.
-    package var status: Int32 { refused + failed + missed > 0 || unauthorized != nil ? 1 : 0 }
 }
 
 /// The 12-hour answer to every `CONSUMPTION_REQUEST`: work out the answer the report gives,
@@ -90,13 +67,29 @@ package enum RespondRun {
         let lock = options.dryRun ? nil : try RunLock.journal(options.journal)
         defer { withExtendedLifetime(lock) {} }
         var journal = try ConsumptionJournal(path: options.journal)
+        journal.asOf = options.journalAsOf
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
         outcome.warnings = journal.recovered.map { Diagnostic.warning($0) }
+        outcome.alreadyAnswered = journal.answered
+        if !options.dryRun {
+            outcome.unreported = journal.unreported
+            for line in unreportedLines(journal.unreported) { options.alert(line) }
+        }
+        try answer(options, journal: &journal, outcome: &outcome)
+        if !options.dryRun { try close(&journal, &outcome, options) }
+        return outcome
+    }
+
+    /// What the run does between reading the journal and ending its part of it.
+    private static func answer(
+        _ options: RespondOptions, journal: inout ConsumptionJournal, outcome: inout RespondOutcome
+    ) throws {
         let stateFolder = options.dryRun ? nil : options.state ?? options.journal + ".state"
         let found = try RespondRequests(
             options: options.report, stateFolder: stateFolder, journal: options.journal, fullCheck: options.fullCheck)
         outcome.notes = found.notes
+        outcome.nothingNew = found.nothingNew
         let now = options.now
         let asOf = options.report.asOf
         // A new journal begins now (or at --start): requests whose 12 hours ended before are
@@ -134,17 +127,16 @@ package enum RespondRun {
                 kept.insert(request.uuid)
                 continue
             }
-            if latest?.state.isFinal == true {
-                if now < deadline { outcome.alreadyAnswered += 1 }
-                continue
-            }
+            if latest?.state.isFinal == true { continue }
             // Counted in the journal's first line.
             if latest == nil, let start, deadline <= start.begins { continue }
             kept.insert(request.uuid)
             open.append(request)
-            if now < deadline && latest?.body == nil {
+            // A body recorded to be sent again is not worked out anew, but its figure says
+            // whether Apple decided since.
+            if now < deadline {
                 toWorkOut.append(request)
-                workedOut.insert(request.uuid)
+                if latest?.body == nil { workedOut.insert(request.uuid) }
             }
         }
         if RejectLimitError.exceeds(found.rejects, options.report.maxRejects) {
@@ -155,7 +147,7 @@ package enum RespondRun {
         let answers = try found.answers(toWorkOut)
         outcome.notes = found.notes
         let rejects = found.rejects.merged(with: answers.rejects)
-        if !toWorkOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
+        if !workedOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
             throw RejectLimitError(
                 rejects, maxRejects: options.report.maxRejects,
                 consequence: "Nothing was sent: an answer needs all of its evidence.")
@@ -163,12 +155,12 @@ package enum RespondRun {
         outcome.warnings += answers.warnings
         // A request with no answer worked out is not this run's (another environment's).
         let requests = open.filter { !workedOut.contains($0.uuid) || answers.figures[$0.uuid] != nil }
-        kept.subtract(toWorkOut.filter { answers.figures[$0.uuid] == nil }.map(\.uuid))
+        kept.subtract(workedOut.filter { answers.figures[$0] == nil })
         // What was read is kept before anything is sent: a run killed from here on reads only what comes next.
         if !options.dryRun { try found.keep(only: kept, journal: options.journal, stateFolder: stateFolder) }
         if found.nothingNew && requests.isEmpty && outcome.signedLater == 0 {
             outcome.upToDate = true
-            return outcome
+            return
         }
 
         // Missed and skipped events: journaled together (one flush), before the next send and at the end.
@@ -182,7 +174,7 @@ package enum RespondRun {
             let attempt = (journal.attempts[uuid] ?? 0) + 1
             guard now < deadline else {
                 outcome.missed += 1
-                options.say("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
+                options.alert("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
                 settled.append(
                     JournalEvent(
                         notificationUUID: uuid, transactionID: transaction, state: .missed, at: Clock.now(), attempt: attempt,
@@ -191,13 +183,17 @@ package enum RespondRun {
             }
             outcome.open += 1
             let body: String
-            if let recorded = latest?.body {
+            // Apple decided already: an answer, a first one or one sent again, is of no use.
+            let decided = answers.figures[uuid].flatMap(ConsumptionRules.decided)
+            if let recorded = latest?.body, decided == nil {
                 // Sent before (`sending` cut short, or `failed` with no sure answer): Apple may
                 // hold it already, so the same bytes go again, never a recomputed answer.
                 body = recorded
             } else {
                 guard let figure = answers.figures[uuid] else { continue }
-                if let reason = ConsumptionRules.refusal(figure, type: request.transactionID.flatMap { answers.types[$0] }) {
+                if let reason = decided
+                    ?? ConsumptionRules.refusal(figure, type: request.transactionID.flatMap { answers.types[$0] })
+                {
                     outcome.skipped += 1
                     options.say("skipped  \(uuid)  transaction \(transaction): \(reason)")
                     settled.append(
@@ -252,7 +248,7 @@ package enum RespondRun {
                     "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's in-app purchase key "
                     + "from App Store Connect (Users and Access, Integrations, In-App Purchase) and --bundle-id its bundle id. "
                     + "Nothing more was sent; \(transaction) will be sent again by the next run."
-                return outcome
+                return
             case .failed(let reason, let status, let code):
                 event.httpStatus = status
                 event.appleErrorCode = code
@@ -264,13 +260,12 @@ package enum RespondRun {
             if let status = event.httpStatus { line += ": HTTP \(status)" }
             if let code = event.appleErrorCode { line += ", Apple error \(code)" }
             if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
-            options.say(line)
+            if event.state == .sent { options.say(line) } else { options.alert(line) }
         }
         if !options.dryRun {
             try journal.append(contentsOf: settled)
             settled = []
         }
-        return outcome
     }
 }
 
