@@ -120,8 +120,17 @@ package final class Pipeline {
 
     /// The totals of `reading` with every credit row settled against its packs.
     package func settle(_ reading: ParallelCostReading.Result, with attributor: Attributor) throws -> Settled {
+        try settle(reading.totals, with: attributor)
+    }
+
+    /// The totals an attributor took the rows into itself (respond over a few accounts), settled.
+    package func settle(rowsOf attributor: Attributor) throws -> Settled {
+        try settle(attributor.totals, with: attributor)
+    }
+
+    private func settle(_ totals: AttributionTotals, with attributor: Attributor) throws -> Settled {
         var attributor = attributor
-        var totals = reading.totals
+        var totals = totals
         let draws = try attributor.settle(&totals)
         return Settled(totals: totals, credits: attributor.credits, draws: draws)
     }

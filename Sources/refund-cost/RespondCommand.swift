@@ -84,19 +84,18 @@ enum RespondCommand: Command {
         if let heavyUse = try arguments.value(ReportCommand.heavyUse) { report.consumptionPolicy.heavyUse = heavyUse }
         let baseURL = try APIOptions.baseURL(arguments, environment: common.environment)
         let maxWait = try APIOptions.maxWait(arguments)
-        var api: AppStoreServerAPI?
+        var sender: AppStoreServerAPI?
         var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
         // A dry run needs no key, but checks and describes one when it is given.
         if !dryRun || arguments.text(APIOptions.key) != nil {
             let credentials = try APIOptions.credentials(arguments, bundleID: common.bundleID)
             tokenDescription = credentials.describeToken(now: Clock.now())
             if !dryRun {
-                api = try AppStoreServerAPI(
-                    credentials: credentials, baseURL: baseURL, maxWait: maxWait)
+                sender = try AppStoreServerAPI(credentials: credentials, baseURL: baseURL, maxWait: maxWait)
             }
         }
         try common.checkFolder(arguments)
-        var options = RespondOptions(report: report, now: now, journal: journal, api: api, baseURL: baseURL)
+        var options = RespondOptions(report: report, now: now, journal: journal, sender: sender, baseURL: baseURL)
         options.start = try arguments.value(Self.start)
         if let start = options.start, start > now {
             throw UsageError.invalidValue(
@@ -105,7 +104,6 @@ enum RespondCommand: Command {
         options.dryRun = dryRun
         options.fullCheck = arguments.isSet(Self.fullCheck)
         options.journalAsOf = common.asOf
-        options.tokenDescription = tokenDescription
         options.state = try arguments.value(Self.state)
         if let state = options.state {
             try DataOptions.checkOutside(state, option: Self.state, data: common.data, arguments: arguments)
@@ -114,8 +112,13 @@ enum RespondCommand: Command {
         // line written at once (a killed run loses none).
         let quiet = common.quiet
         let summary = arguments.isSet(Self.summary)
-        options.say = { line in if !quiet { writeStandardOutput(line + "\n") } }
-        options.alert = { line in writeStandardError(line + "\n") }
+        let lines = RespondLines(tokenDescription: tokenDescription)
+        options.events = { event in
+            switch lines.line(event) {
+            case (.output, let line): if !quiet { writeStandardOutput(line + "\n") }
+            case (.attention, let line): writeStandardError(line + "\n")
+            }
+        }
         let line = RespondSummaryLine(asOf: common.asOf, readUpTo: readUpTo, dryRun: dryRun)
         func printSummary(_ text: String) { if !quiet || summary { writeStandardOutput(text + "\n") } }
         let outcome: RespondOutcome

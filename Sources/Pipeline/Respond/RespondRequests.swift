@@ -12,10 +12,15 @@ import Support
 /// share it never write it both; a state found damaged while answers are worked out is built
 /// again from every file, and the answers worked out from that.
 final class RespondRequests {
-    struct Request: Sendable, Hashable {
-        var uuid: String
-        var transactionID: String?
-        var signedAt: Timestamp
+    typealias Request = RespondTriage.Request
+
+    /// The answers worked out, with what was read for them.
+    struct Answers {
+        var figures: [String: ConsumptionFigure] = [:]
+        /// Each answered transaction's type, for Apple's rules on the percentage.
+        var types: [String: ProductType] = [:]
+        var rejects = RejectTally()
+        var warnings: [Diagnostic] = []
     }
 
     /// Every request not answered for good yet (and, from a reading of everything, those too),
@@ -117,15 +122,13 @@ final class RespondRequests {
 
     /// The answers to `wanted` and their transactions' types, with the rejects and warnings of
     /// what was read for them.
-    func answers(_ wanted: [Request]) throws -> (
-        figures: [String: ConsumptionFigure], types: [String: ProductType], rejects: RejectTally, warnings: [Diagnostic]
-    ) {
+    func answers(_ wanted: [Request]) throws -> Answers {
         switch source {
         case .everything(let answers):
             let figures = Dictionary(answers.requests.map { ($0.notificationUUID, $0) }, uniquingKeysWith: { first, _ in first })
-            return (figures, answers.types, RejectTally(), answers.warnings)
+            return Answers(figures: figures, types: answers.types, warnings: answers.warnings)
         case .state(let reading, var state):
-            guard !wanted.isEmpty else { return ([:], [:], RejectTally(), []) }
+            guard !wanted.isEmpty else { return Answers() }
             let computed: AccountAnswers
             do {
                 computed = try answers(wanted, from: &state, reading: reading)
@@ -139,15 +142,17 @@ final class RespondRequests {
             // accounts.csv's index, when it was built now, is kept with the state.
             source = .state(reading, state)
             changed = true
-            return (computed.figures, computed.types, computed.rejects, computed.warnings)
+            return Answers(
+                figures: computed.figures, types: computed.types, rejects: computed.rejects, warnings: computed.warnings)
         }
     }
 
     private func answers(_ wanted: [Request], from state: inout RespondState, reading: StateReading) throws -> AccountAnswers {
         let uuids = Set(wanted.map(\.uuid))
+        let accounts = try AccountsIndex.upToDate(in: &state, layout: reading.layout, folder: reading.folder)
         return try AccountAnswers.compute(
-            Self.firstOfEach(state, layout: reading.layout).filter { uuids.contains($0.uuid) }, state: &state,
-            folder: reading.folder, options: options, layout: reading.layout)
+            Self.firstOfEach(state, layout: reading.layout).filter { uuids.contains($0.uuid) }, state: state,
+            accounts: accounts, folder: reading.folder, options: options, layout: reading.layout)
     }
 
     /// Keeps the state for the next run without the requests answered for good: the requests

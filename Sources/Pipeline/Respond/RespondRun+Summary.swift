@@ -16,29 +16,10 @@ extension RespondRun {
         outcome.refusedSinceSummary = journal.unreported.filter { $0.state == .refused }.count
         outcome.missedSinceSummary = journal.unreported.filter { $0.state == .missed }.count
         guard journal.eventsSinceSummary > 0 else { return }
-        var summary = JournalSummary(at: Clock.now(), asOf: options.journalAsOf)
+        var summary = JournalSummary(at: options.clock(), asOf: options.journalAsOf)
         (summary.sent, summary.refused, summary.failed) = (outcome.sent, outcome.refused, outcome.failed)
         (summary.skipped, summary.missed) = (outcome.skipped, outcome.missed)
         summary.status = outcome.status
         try journal.summarize(summary)
-    }
-
-    /// The refusals and misses an earlier run journaled and never reported, one line each, for
-    /// the alert: what they were, and that this run reports them.
-    static func unreportedLines(_ events: [JournalEvent]) -> [String] {
-        events.map { event in
-            var line = "\(event.state.rawValue.padded(to: 8))  \(event.notificationUUID)  transaction \(event.transactionID)"
-            if let status = event.httpStatus { line += ": HTTP \(status)" }
-            if let code = event.appleErrorCode { line += ", Apple error \(code)" }
-            if let reason = event.reason { line += (event.httpStatus == nil ? ": " : " ") + "(\(reason))" }
-            return line + " (journaled at \(event.at) by a run that stopped before its summary)"
-        }
-    }
-}
-
-extension String {
-    /// The text, padded with spaces to `width`.
-    fileprivate func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -19,8 +19,8 @@ package struct RespondOptions {
     /// Requests whose 12 hours ended between this time and now are missed one by one. A journal
     /// that began keeps its start.
     package var start: Timestamp?
-    /// Nil with `--dry-run`: nothing is signed or sent.
-    package var api: AppStoreServerAPI?
+    /// Where answers go; nil with `--dry-run`: nothing is signed or sent.
+    package var sender: (any ConsumptionSender)?
     package var baseURL: String
     package var dryRun = false
     /// Where respond keeps what it read between runs (`--state`; default: beside the journal).
@@ -29,19 +29,16 @@ package struct RespondOptions {
     package var fullCheck = false
     /// The run's `--as-of`, journaled beside each event's real time (nil on the clock).
     package var journalAsOf: Timestamp?
-    /// What a token would claim, for `--dry-run` (never the token).
-    package var tokenDescription = ""
-    /// Where the dry run's lines and each answer's line go (stdout in the command, nothing
-    /// with --quiet).
-    package var say: (String) -> Void = { _ in }
-    /// Where what needs a person goes: a refusal, a failure, a miss (stderr in the command).
-    package var alert: (String) -> Void = { _ in }
+    /// The real time, for the journal's events and the time left to send (a test's own clock).
+    package var clock: @Sendable () -> Timestamp = { Clock.now() }
+    /// Hears what the run does as it does it (the command writes a line for each).
+    package var events: (RespondEvent) -> Void = { _ in }
 
-    package init(report: RunOptions, now: Timestamp, journal: String, api: AppStoreServerAPI?, baseURL: String) {
+    package init(report: RunOptions, now: Timestamp, journal: String, sender: (any ConsumptionSender)?, baseURL: String) {
         self.report = report
         self.now = now
         self.journal = journal
-        self.api = api
+        self.sender = sender
         self.baseURL = baseURL
     }
 }
@@ -74,14 +71,15 @@ package enum RespondRun {
         outcome.alreadyAnswered = journal.answered
         if !options.dryRun {
             outcome.unreported = journal.unreported
-            for line in unreportedLines(journal.unreported) { options.alert(line) }
+            for event in journal.unreported { options.events(.unreported(event)) }
         }
         try answer(options, journal: &journal, outcome: &outcome)
         if !options.dryRun { try close(&journal, &outcome, options) }
         return outcome
     }
 
-    /// What the run does between reading the journal and ending its part of it.
+    /// What the run does between reading the journal and ending its part of it: the requests,
+    /// their triage, the answers worked out, the state kept, then each request's decision done.
     private static func answer(
         _ options: RespondOptions, journal: inout ConsumptionJournal, outcome: inout RespondOutcome
     ) throws {
@@ -90,126 +88,88 @@ package enum RespondRun {
             options: options.report, stateFolder: stateFolder, journal: options.journal, fullCheck: options.fullCheck)
         outcome.notes = found.notes
         outcome.nothingNew = found.nothingNew
-        let now = options.now
-        let asOf = options.report.asOf
+        let (now, asOf) = (options.now, options.report.asOf)
         // A new journal begins now (or at --start): requests whose 12 hours ended before are
         // counted in its first line, not missed one by one.
-        var start = journal.start
         if journal.isEmpty {
-            var first = JournalStart(begins: min(options.start ?? now, now), at: Clock.now())
-            for request in found.requests
-            where request.signedAt <= asOf && ConsumptionDeadline.of(request.signedAt) <= first.begins {
-                first.count(signed: request.signedAt)
-            }
+            let first = RespondTriage.start(
+                of: found.requests, begins: min(options.start ?? now, now), asOf: asOf, at: options.clock())
             if !options.dryRun { try journal.begin(first) }
-            start = first
             outcome.began = first
-            if first.missed > 0 {
-                options.say(
-                    "missed   \(first.missed) requests whose 12 hours ended before this journal began (\(first.begins)), "
-                        + "signed \(first.oldest.map(\.description) ?? "") to \(first.newest.map(\.description) ?? ""): one line in the journal"
-                )
-            }
+            if first.missed > 0 { options.events(.began(first)) }
         }
-
-        // What each request needs: nothing (answered, or before the journal), a `missed` line,
-        // the body sent before once more, or its answer worked out.
-        var kept = Set<String>()
-        var open: [RespondRequests.Request] = []
-        var toWorkOut: [RespondRequests.Request] = []
-        var workedOut = Set<String>()
-        for request in found.requests {
-            let latest = journal.latest[request.uuid]
-            let deadline = ConsumptionDeadline.of(request.signedAt)
-            if request.signedAt > asOf {
-                // Not open yet (signed after the time read up to): a later run answers it.
-                outcome.signedLater += 1
-                kept.insert(request.uuid)
-                continue
-            }
-            if latest?.state.isFinal == true { continue }
-            // Counted in the journal's first line.
-            if latest == nil, let start, deadline <= start.begins { continue }
-            kept.insert(request.uuid)
-            open.append(request)
-            // A body recorded to be sent again is not worked out anew, but its figure says
-            // whether Apple decided since.
-            if now < deadline {
-                toWorkOut.append(request)
-                if latest?.body == nil { workedOut.insert(request.uuid) }
-            }
-        }
-        if RejectLimitError.exceeds(found.rejects, options.report.maxRejects) {
-            throw RejectLimitError(
-                found.rejects, maxRejects: options.report.maxRejects,
-                consequence: "Nothing was sent: an answer needs all of its evidence.")
-        }
-        let answers = try found.answers(toWorkOut)
+        let triage = RespondTriage.of(
+            found.requests, journaled: journal.latest.mapValues { .init(state: $0.state, body: $0.body) },
+            start: journal.start ?? outcome.began, now: now, asOf: asOf)
+        outcome.signedLater = triage.signedLater
+        try refuseBeyondLimit(found.rejects, options)
+        let answers = try found.answers(triage.figuresNeeded)
         outcome.notes = found.notes
-        let rejects = found.rejects.merged(with: answers.rejects)
-        if !workedOut.isEmpty, RejectLimitError.exceeds(rejects, options.report.maxRejects) {
-            throw RejectLimitError(
-                rejects, maxRejects: options.report.maxRejects,
-                consequence: "Nothing was sent: an answer needs all of its evidence.")
-        }
+        if !triage.answersNeeded.isEmpty { try refuseBeyondLimit(found.rejects.merged(with: answers.rejects), options) }
         outcome.warnings += answers.warnings
         // A request with no answer worked out is not this run's (another environment's).
-        let requests = open.filter { !workedOut.contains($0.uuid) || answers.figures[$0.uuid] != nil }
-        kept.subtract(workedOut.filter { answers.figures[$0] == nil })
+        let requests = triage.open.filter { !triage.answersNeeded.contains($0.uuid) || answers.figures[$0.uuid] != nil }
+        let kept = triage.kept.subtracting(triage.answersNeeded.filter { answers.figures[$0] == nil })
         // What was read is kept before anything is sent: a run killed from here on reads only what comes next.
         if !options.dryRun { try found.keep(only: kept, journal: options.journal, stateFolder: stateFolder) }
         if found.nothingNew && requests.isEmpty && outcome.signedLater == 0 {
             outcome.upToDate = true
             return
         }
+        try send(requests, answers: answers, options: options, journal: &journal, outcome: &outcome)
+    }
 
-        // Missed and skipped events: journaled together (one flush), before the next send and at the end.
+    private static func refuseBeyondLimit(_ rejects: RejectTally, _ options: RespondOptions) throws {
+        guard RejectLimitError.exceeds(rejects, options.report.maxRejects) else { return }
+        throw RejectLimitError(
+            rejects, maxRejects: options.report.maxRejects, consequence: "Nothing was sent: an answer needs all of its evidence.")
+    }
+
+    /// Each open request's decision, done: missed and skipped journaled together (one flush,
+    /// before the next send and at the end), each send journaled `sending`, sent, its answer
+    /// journaled.
+    private static func send(
+        _ requests: [RespondTriage.Request], answers: RespondRequests.Answers, options: RespondOptions,
+        journal: inout ConsumptionJournal, outcome: inout RespondOutcome
+    ) throws {
         var settled: [JournalEvent] = []
         defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }
         for request in requests {
-            let uuid = request.uuid
-            let transaction = request.transactionID ?? ""
-            let latest = journal.latest[uuid]
+            let (uuid, transaction) = (request.uuid, request.transactionID ?? "")
             let deadline = ConsumptionDeadline.of(request.signedAt)
             let attempt = (journal.attempts[uuid] ?? 0) + 1
-            guard now < deadline else {
-                outcome.missed += 1
-                options.alert("missed   \(uuid)  transaction \(transaction): its 12 hours ended \(deadline)")
-                settled.append(
-                    JournalEvent(
-                        notificationUUID: uuid, transactionID: transaction, state: .missed, at: Clock.now(), attempt: attempt,
-                        reason: "the 12 hours ended \(deadline) with no answer sent"))
-                continue
-            }
-            outcome.open += 1
+            let decision = RespondDecision.of(
+                request, now: options.now, recordedBody: journal.latest[uuid]?.body, figure: answers.figures[uuid],
+                type: request.transactionID.flatMap { answers.types[$0] })
+            if case .missed = decision {} else { outcome.open += 1 }
             let body: String
-            // Apple decided already: an answer, a first one or one sent again, is of no use.
-            let decided = answers.figures[uuid].flatMap(ConsumptionRules.decided)
-            if let recorded = latest?.body, decided == nil {
-                // Sent before (`sending` cut short, or `failed` with no sure answer): Apple may
-                // hold it already, so the same bytes go again, never a recomputed answer.
-                body = recorded
-            } else {
-                guard let figure = answers.figures[uuid] else { continue }
-                if let reason = decided
-                    ?? ConsumptionRules.refusal(figure, type: request.transactionID.flatMap { answers.types[$0] })
-                {
-                    outcome.skipped += 1
-                    options.say("skipped  \(uuid)  transaction \(transaction): \(reason)")
-                    settled.append(
-                        JournalEvent(
-                            notificationUUID: uuid, transactionID: transaction, state: .skipped, at: Clock.now(),
-                            attempt: attempt, reason: reason))
-                    continue
-                }
-                body = figure.requestBody.compact
+            switch decision {
+            case .none:
+                continue
+            case .missed:
+                outcome.missed += 1
+                let event = JournalEvent(
+                    notificationUUID: uuid, transactionID: transaction, state: .missed, at: options.clock(), attempt: attempt,
+                    reason: "the 12 hours ended \(deadline) with no answer sent")
+                settled.append(event)
+                options.events(.journaled(event, deadline: deadline))
+                continue
+            case .skipped(let reason):
+                outcome.skipped += 1
+                let event = JournalEvent(
+                    notificationUUID: uuid, transactionID: transaction, state: .skipped, at: options.clock(), attempt: attempt,
+                    reason: reason)
+                settled.append(event)
+                options.events(.journaled(event, deadline: deadline))
+                continue
+            case .send(let chosen):
+                body = chosen
             }
-            let path = AppStoreServerAPI.consumptionPath(transaction)
-            guard !options.dryRun, let api = options.api else {
-                options.say(
-                    "would send PUT \(options.baseURL)\(path)  (\(uuid), answer by \(deadline))\n"
-                        + "  Content-Type: application/json; Authorization: Bearer <a fresh token>; \(options.tokenDescription)\n"
-                        + "  body \(body)")
+            guard !options.dryRun, let sender = options.sender else {
+                options.events(
+                    .wouldSend(
+                        url: options.baseURL + AppStoreServerAPI.consumptionPath(transaction), uuid: uuid, deadline: deadline,
+                        body: body))
                 continue
             }
             // What was settled so far goes to disk first, in one write, then this request's `sending`.
@@ -217,15 +177,16 @@ package enum RespondRun {
             settled = []
             try journal.append(
                 JournalEvent(
-                    notificationUUID: uuid, transactionID: transaction, state: .sending, at: Clock.now(), body: body,
+                    notificationUUID: uuid, transactionID: transaction, state: .sending, at: options.clock(), body: body,
                     attempt: attempt))
             // Tokens and retries run on the real clock; --as-of only decides which requests are open,
             // so the time left is the request's, counted from now.
-            let timeLeft = TimeSpan(milliseconds: deadline.milliseconds - now.milliseconds)
-            let answer = try api.sendConsumption(
-                transactionID: transaction, body: Array(body.utf8), deadline: Clock.now().adding(timeLeft))
+            let timeLeft = TimeSpan(milliseconds: deadline.milliseconds - options.now.milliseconds)
+            let answer = try sender.sendConsumption(
+                transactionID: transaction, body: Array(body.utf8), deadline: options.clock().adding(timeLeft))
             var event = JournalEvent(
-                notificationUUID: uuid, transactionID: transaction, state: .failed, at: Clock.now(), body: body, attempt: attempt)
+                notificationUUID: uuid, transactionID: transaction, state: .failed, at: options.clock(), body: body,
+                attempt: attempt)
             switch answer {
             case .accepted(let response):
                 event.state = .sent
@@ -256,21 +217,11 @@ package enum RespondRun {
                 outcome.failed += 1
             }
             try journal.append(event)
-            var line = "\(event.state.rawValue.padding(8))  \(uuid)  transaction \(transaction)"
-            if let status = event.httpStatus { line += ": HTTP \(status)" }
-            if let code = event.appleErrorCode { line += ", Apple error \(code)" }
-            if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
-            if event.state == .sent { options.say(line) } else { options.alert(line) }
+            options.events(.journaled(event, deadline: deadline))
         }
         if !options.dryRun {
             try journal.append(contentsOf: settled)
             settled = []
         }
-    }
-}
-
-extension String {
-    fileprivate func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

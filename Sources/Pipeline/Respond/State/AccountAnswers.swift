@@ -21,20 +21,14 @@ struct AccountAnswers {
     var rejects = RejectTally()
     var warnings: [Diagnostic] = []
 
-    /// The answers to `requests`; accounts.csv's index is built into `state` when it is missing
-    /// or the file changed.
+    /// The answers to `requests` from `state`, whose accounts.csv index is `accounts`
+    /// (`AccountsIndex.upToDate`).
     static func compute(
-        _ requests: [StateRequest], state: inout RespondState, folder: String, options: RunOptions, layout: InputLayout
+        _ requests: [StateRequest], state: RespondState, accounts: AccountsIndex, folder: String, options: RunOptions,
+        layout: InputLayout
     ) throws -> AccountAnswers {
         let log = RejectLog()
         for refused in layout.refused { try log.record(refused) }
-        if let current = try state.accounts?.current(layout.accounts) {
-            state.accounts = current
-        } else {
-            state.accounts = try AccountsIndex.build(
-                path: layout.accounts, folder: folder, number: state.nextNumber(), hash: state.hash)
-        }
-        guard let accounts = state.accounts else { preconditionFailure("accounts.csv's index was just built") }
         let products = try layout.products.map { try ProductCatalogReader.read(path: $0, rejects: log) } ?? [:]
         let rates = try options.appStore.rates(layout, rejects: log)
         let evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: log)
@@ -65,17 +59,19 @@ struct AccountAnswers {
         let ledger = try ledger(
             input, directory: directory, accounts: holders, products: products, options: options, rejects: conflicts)
 
+        // The report's own stages over these accounts: the ledger, their rows attributed and
+        // settled, the consumption figures.
+        let pipeline = Pipeline(options)
+        let loaded = LedgerLoad(
+            layout: layout, appStore: AppStoreLoad(input: input, accountLinks: [], products: products), ledger: ledger,
+            rates: rates, evidence: evidence)
         var attributor = options.configuration.attributor(ledger: ledger, rates: rates, template: false)
         for account in holders.sorted(by: { $0.bytesPrecede($1) }) {
             try feed(try store.usage(of: StateKeys.account(account, state.hash)), account: account, to: &attributor)
         }
-        var totals = attributor.totals
-        let draws = try attributor.settle(&totals)
         let wanted = Set(requests.map(\.uuid))
         var answers = AccountAnswers()
-        for figure in ConsumptionFigure.all(
-            ledger: ledger, totals: totals, credits: attributor.credits, draws: draws, evidence: evidence,
-            window: options.window, policy: options.consumptionPolicy)
+        for figure in pipeline.consumption(loaded, try pipeline.settle(rowsOf: attributor))
         where wanted.contains(figure.notificationUUID) {
             answers.figures[figure.notificationUUID] = figure
             if let index = figure.transactionIndex, let id = figure.transactionID, let type = ledger.transactions[index].type {

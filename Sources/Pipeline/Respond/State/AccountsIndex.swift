@@ -38,6 +38,18 @@ struct AccountsIndex: Sendable, Codable, Hashable {
         return [(files.rows, rowsSums.length), (files.index, indexSums.length)]
     }
 
+    /// The index of accounts.csv as `layout` has it now: `state`'s when it was built from these
+    /// bytes, else built again under a new number of the state's.
+    static func upToDate(in state: inout RespondState, layout: InputLayout, folder: String) throws -> AccountsIndex {
+        if let current = try state.accounts?.current(layout.accounts) {
+            state.accounts = current
+            return current
+        }
+        let built = try build(path: layout.accounts, folder: folder, number: state.nextNumber(), hash: state.hash)
+        state.accounts = built
+        return built
+    }
+
     /// The CRC-64 of accounts.csv's bytes when it was read.
     var crc: UInt64 = 0
 
