@@ -10,7 +10,7 @@ import Support
 /// retries. The key file must be readable by its
 /// owner only.
 enum APIOptions {
-    static let key = Option(
+    static let key = Option.path(
         "key", "FILE", help: "The in-app purchase key from App Store Connect (.p8, readable by you only).")
     static let keyID = Option("key-id", "ID", help: "The key's id (10 characters, in App Store Connect beside the key).")
     static let issuerID = Option(

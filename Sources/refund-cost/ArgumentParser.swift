@@ -39,10 +39,11 @@ enum ArgumentParser {
                 value = arguments[index]
                 index += 1
             }
-            if let kind = option.value, kind.contains("DIR") || kind.contains("FILE"), value.trimmingSpaces.isEmpty {
+            if option.takesPath, value.trimmingSpaces.isEmpty {
                 // An empty path would mean the current folder, or put a report at the filesystem root.
                 throw .invalidValue(
-                    option: "--" + name, value: value, expected: "a path (\(kind)), not an empty value", command: command.name)
+                    option: "--" + name, value: value, expected: "a path (\(option.value ?? "")), not an empty value",
+                    command: command.name)
             }
             if option.repeatable {
                 parsed.values[name, default: []].append(value)

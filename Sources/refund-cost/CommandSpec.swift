@@ -5,6 +5,9 @@ struct OptionSpec {
     var value: String?
     var help: String
     var repeatable = false
+    /// Its value is a path: an empty one is refused (it would mean the current folder, or put a
+    /// report at the filesystem root).
+    var takesPath = false
 }
 
 /// What a subcommand accepts and how its help page reads.

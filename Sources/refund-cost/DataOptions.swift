@@ -3,29 +3,24 @@ import Ingest
 import Pipeline
 import Support
 
-/// The options every command that reads `--data` takes (docs/contract.md, Common options), parsed
-/// once into types and checked against ranges that make sense, so no command sees text.
+/// The options every command that reads `--data` takes (docs/contract.md, Common options), each
+/// declared once with where its value goes (`bindings`): parsed into types, checked against
+/// ranges that make sense, and applied to the run's options, so no command sees text.
 struct DataOptions {
-    var data: String
+    /// What the options say of the run, but its window, its time and its output (each command's).
+    var run = RunOptions(
+        data: "", out: "", window: ReportWindow(start: .earliestAccepted, end: .latestAccepted, label: ""))
     /// Nil when not given: each command has its own default (a report's window end, else everything).
     var asOf: Timestamp?
-    var environment: AppStoreEnvironment = .production
-    /// Where notifications that name no environment belong; nil: left out of every run.
-    var unlabeledEnvironment: AppStoreEnvironment?
-    var grace: TimeSpan = .hours(1)
-    var prematureWindow: TimeSpan = .hours(2)
-    var currency: CurrencyCode = .usd
-    var maxRejects = 0
-    var threads = FileSystem.processorCount
-    var costColumns: CostColumnMap = [:]
     var quiet = false
-    /// `--trust-root` certificates as DER, one per certificate in the files named.
-    var trustRoots: [[UInt8]] = []
+    /// `--trust-root` as given, for messages.
     var trustRootFiles: [String] = []
-    var verifySignatures = true
-    var bundleID: String?
-    var appAppleID: Int64?
-    var verifiedFilesRecord = VerifiedFiles.defaultLocation
+
+    var data: String { run.data }
+    var environment: AppStoreEnvironment { run.appStore.environment }
+    var currency: CurrencyCode { run.appStore.currency }
+    var bundleID: String? { run.appStore.bundleID }
+    var maxRejects: Int { run.maxRejects }
 
     /// The longest grace or premature window accepted: a year is already far beyond any use.
     static let longestDuration = TimeSpan.days(366)
@@ -50,7 +45,7 @@ struct DataOptions {
         static let everything = "none: everything signed is read"
     }
 
-    static let data = Option("data", "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...).")
+    static let data = Option.path("data", "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...).")
     static let asOf = Option<Timestamp>.time("as-of", help: "Ignore data Apple signed after TIME.")
     static let environment = Option<AppStoreEnvironment>.choice(
         "environment", "ENV",
@@ -88,7 +83,7 @@ struct DataOptions {
     ) { $0.isEmpty ? nil : $0 }
     static let trustRoot = Option<[Certificate]>(
         "trust-root", "FILE", help: "Also trust this root certificate (DER or PEM) for signed data; for test data. Repeatable.",
-        repeatable: true, expected: "a readable certificate file, DER or PEM"
+        repeatable: true, takesPath: true, expected: "a readable certificate file, DER or PEM"
     ) { path in
         let certificates = (try? Certificate.load(path: path)) ?? []
         return certificates.isEmpty ? nil : certificates
@@ -99,42 +94,53 @@ struct DataOptions {
     ) { Int64($0).flatMap { $0 > 0 ? $0 : nil } }
     static let noVerify = Flag(
         "no-verify", help: "Read signed data without checking signatures (recorded in run.json and on the page).")
-    static let verifiedFiles = Option(
+    static let verifiedFiles = Option.path(
         "verified-files", "FILE",
         help:
             "Remember files whose signatures verified here, so reruns skip them (default ~/.cache/refund-cost/verified-files.tsv; none: off)."
     )
     static let quiet = Flag("quiet", help: "No progress lines on stderr.")
 
-    /// The shared group, in the order the help pages list it.
-    static let specs: [OptionSpec] = [
-        data.spec, asOf.spec, environment.spec, unlabeledEnvironment.spec, grace.spec, prematureWindow.spec, currency.spec,
-        maxRejects.spec, threads.spec, costColumn.spec, costFormat.spec, usageField.spec, trustRoot.spec, bundleID.spec,
-        appAppleID.spec, noVerify.spec, verifiedFiles.spec, quiet.spec,
+    /// In milliunits: use at or above it leans DECLINE (report, respond, the distributed steps).
+    static let heavyUse = Option<Int64>(
+        "heavy-use", "PERCENT", help: "Consumption requests: use at or above this share leans DECLINE (default 50).",
+        expected: "a whole percentage from 1 to 100"
+    ) { Int64($0).flatMap { (1...100).contains($0) ? $0 * 1000 : nil } }
+
+    /// The shared group, in the order the help pages list it, each with where its value goes:
+    /// an option that changes a figure is one line here and its field in `RunConfiguration`.
+    static let bindings: [Bound<DataOptions>] = [
+        data.into(\.run.data),
+        asOf.into(\.asOf),
+        environment.into(\.run.appStore.environment),
+        unlabeledEnvironment.into(\.run.appStore.unlabeledEnvironment),
+        grace.into(\.run.configuration.grace),
+        prematureWindow.into(\.run.appStore.prematureWindow),
+        currency.into(\.run.appStore.currency),
+        heavyUse.into(\.run.configuration.consumptionPolicy.heavyUse),
+        maxRejects.into(\.run.maxRejects),
+        threads.into(\.run.threads),
+        costColumn.intoAll(\.run.configuration.costColumns.rules) { $0 },
+        costFormat.intoAll(\.run.configuration.costColumns.formats) { $0 },
+        usageField.into(\.run.configuration.costColumns.usageField),
+        trustRoot.intoAll(\.run.appStore.extraTrustRoots) { $0.flatMap { $0.map(\.der) } },
+        bundleID.into(\.run.appStore.bundleID),
+        appAppleID.into(\.run.appStore.appAppleID),
+        noVerify.into(\.run.appStore.verifySignatures, setting: false),
+        verifiedFiles.into(\.run.verifiedFilesRecord) { $0 == "none" ? nil : $0 },
+        quiet.into(\.quiet),
     ]
 
+    static var specs: [OptionSpec] { bindings.map(\.spec) }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        data = try arguments.required(Self.data)
-        asOf = try arguments.value(Self.asOf)
-        environment = try arguments.value(Self.environment) ?? .production
-        unlabeledEnvironment = try arguments.value(Self.unlabeledEnvironment)
-        grace = try arguments.value(Self.grace) ?? grace
-        prematureWindow = try arguments.value(Self.prematureWindow) ?? prematureWindow
-        currency = try arguments.value(Self.currency) ?? .usd
-        maxRejects = try arguments.value(Self.maxRejects) ?? 0
-        threads = try arguments.value(Self.threads) ?? min(threads, Self.maximumThreads)
-        costColumns = CostColumnMap(rules: try arguments.values(Self.costColumn))
-        costColumns.formats = try arguments.values(Self.costFormat)
-        if let field = try arguments.value(Self.usageField) { costColumns.usageField = field }
-        quiet = arguments.isSet(Self.quiet)
-        verifySignatures = !arguments.isSet(Self.noVerify)
-        if let record = try arguments.value(Self.verifiedFiles) { verifiedFilesRecord = record == "none" ? nil : record }
-        if let record = verifiedFilesRecord {
+        run.threads = min(run.threads, Self.maximumThreads)
+        run.verifiedFilesRecord = VerifiedFiles.defaultLocation
+        for binding in Self.bindings { try binding.apply(arguments, &self) }
+        guard !run.data.isEmpty else { throw .missingOption(Self.data.flag, command: arguments.command) }
+        if let record = run.verifiedFilesRecord {
             try Self.checkOutside(record, option: Self.verifiedFiles, data: data, arguments: arguments)
         }
-        bundleID = try arguments.value(Self.bundleID)
-        appAppleID = try arguments.value(Self.appAppleID)
-        trustRoots = try arguments.values(Self.trustRoot).flatMap { $0.map(\.der) }
         trustRootFiles = arguments.texts(Self.trustRoot)
     }
 
@@ -179,30 +185,13 @@ struct DataOptions {
         return CostColumnMap.FormatRule(glob: glob, format: format)
     }
 
-    /// What the ledger is built with, as of `asOf` or else `fallback`.
-    func ledgerOptions(asOfDefault fallback: Timestamp) -> LedgerLoad.Options {
-        var options = LedgerLoad.Options(asOf: asOf ?? fallback)
-        options.environment = environment
-        options.unlabeledEnvironment = unlabeledEnvironment
-        options.prematureWindow = prematureWindow
-        options.currency = currency
-        options.extraTrustRoots = trustRoots
-        options.verifySignatures = verifySignatures
-        options.bundleID = bundleID
-        options.appAppleID = appAppleID
-        return options
-    }
-
     /// The run these options ask for over `window`: its configuration (every option that
     /// changes a figure, `--as-of` or else `fallback` for its time) and how this machine runs it.
     func runOptions(window: ReportWindow, asOfDefault fallback: Timestamp, out: String = "") -> RunOptions {
-        var configuration = RunConfiguration(window: window, appStore: ledgerOptions(asOfDefault: fallback))
-        configuration.grace = grace
-        configuration.costColumns = costColumns
-        var options = RunOptions(data: data, out: out, configuration: configuration)
-        options.maxRejects = maxRejects
-        options.threads = threads
-        options.verifiedFilesRecord = verifiedFilesRecord
+        var options = run
+        options.window = window
+        options.asOf = asOf ?? fallback
+        options.out = out
         return options
     }
 

@@ -15,12 +15,12 @@ enum DecodeCommand: Command {
             "refund-cost decode --file notifications/n.jsonl --decoded /tmp/refund-cost-example/work/decoded/a.decoded --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
 
-    static let list = Option(
+    static let list = Option.path(
         "list", "FILE", help: "Write the App Store files the groups must cover, one per line: its size, a tab, its path.")
     static let file = Option(
         "file", "APPSTOREFILE", help: "An App Store file to decode: its path as --list writes it, or inside --data.",
         repeatable: true)
-    static let decoded = Option("decoded", "FILE", help: "Where to write the decoded files.")
+    static let decoded = Option.path("decoded", "FILE", help: "Where to write the decoded files.")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)

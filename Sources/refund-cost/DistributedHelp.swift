@@ -39,10 +39,10 @@ enum DistributedHelp {
     static func stepOptions(_ extra: [OptionSpec]) -> [OptionSpec] {
         typealias R = ReportCommand
         return DataOptions.around(
-            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.heavyUse.spec, R.allowEmpty.spec, R.journal.spec] + extra,
+            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.allowEmpty.spec, R.journal.spec] + extra,
             asOfDefault: DataOptions.AsOfDefault.windowEnd)
     }
 
-    static let snapshot = Option("snapshot", "FILE", help: "The ledger snapshot (step 1).")
-    static let partials = Option("partials", "DIR", help: "The folder of the partials (every *.partial in it).")
+    static let snapshot = Option.path("snapshot", "FILE", help: "The ledger snapshot (step 1).")
+    static let partials = Option.path("partials", "DIR", help: "The folder of the partials (every *.partial in it).")
 }

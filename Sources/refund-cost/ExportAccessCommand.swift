@@ -25,7 +25,7 @@ enum ExportAccessCommand: Command {
             "refund-cost export-access --data Data/sample --as-of 2026-11-01 --out /tmp/refund-cost-example/access.csv --trust-root Data/sample/test-root.der"
         ])
 
-    static let out = Option("out", "FILE", help: "The CSV to write: account_id,start_ms,class,product_id,start,end.")
+    static let out = Option.path("out", "FILE", help: "The CSV to write: account_id,start_ms,class,product_id,start,end.")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments)

@@ -5,7 +5,7 @@ import Support
 
 /// What every `fetch` takes: where to write, which host, and the key.
 enum FetchOptions {
-    static let data = Option(
+    static let data = Option.path(
         "data", "DIR", help: "The input folder to complete (files land in notifications/ or transactions/).")
     static let bundleID = Option("bundle-id", "ID", help: "The app's bundle id (the token's bid).")
     static let environment = Option<AppStoreEnvironment>(

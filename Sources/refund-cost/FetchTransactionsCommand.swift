@@ -29,7 +29,7 @@ enum FetchTransactionsCommand: Command {
         "original-transaction-id", "ID", help: "A customer's transaction id. Repeatable.", repeatable: true,
         expected: "a transaction id (the digits App Store Connect and the notifications show)"
     ) { id in id.isEmpty || id.utf8.contains { $0 <= 0x20 || $0 == 0x7F } ? nil : id }
-    static let accounts = Option("accounts", "FILE", help: "Every original_transaction_id of this accounts.csv.")
+    static let accounts = Option.path("accounts", "FILE", help: "Every original_transaction_id of this accounts.csv.")
     static let incomplete = Flag("incomplete", help: "The pages after every history of the data whose last page says hasMore.")
     static let refunds = Flag("refunds", help: "Also each customer's refund history (refunds-<id>.jsonl).")
 

@@ -46,7 +46,7 @@ enum GenerateCommand: Command {
             "refund-cost generate --out /tmp/refund-cost-example/billed --accounts 2000 --seed 1 --cost-form focus",
         ])
 
-    static let out = Option("out", "DIR", help: "Folder to write (created; files in it are replaced).")
+    static let out = Option.path("out", "DIR", help: "Folder to write (created; files in it are replaced).")
     static let accounts = Option<Int>.count(
         "accounts", "N", help: "Number of accounts (purchasers, family members, buyers of credits, anonymous users).",
         in: 1...1_000_000_000)

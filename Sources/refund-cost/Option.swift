@@ -15,10 +15,10 @@ struct Option<Value>: Sendable {
     let convert: @Sendable (String) -> Value?
 
     init(
-        _ name: String, _ placeholder: String, help: String, repeatable: Bool = false, expected: String,
-        convert: @escaping @Sendable (String) -> Value?
+        _ name: String, _ placeholder: String, help: String, repeatable: Bool = false, takesPath: Bool = false,
+        expected: String, convert: @escaping @Sendable (String) -> Value?
     ) {
-        spec = OptionSpec(name: name, value: placeholder, help: help, repeatable: repeatable)
+        spec = OptionSpec(name: name, value: placeholder, help: help, repeatable: repeatable, takesPath: takesPath)
         self.expected = expected
         self.convert = convert
     }
@@ -28,9 +28,16 @@ struct Option<Value>: Sendable {
 }
 
 extension Option where Value == String {
-    /// Any text (a path, an id, a URL checked later).
+    /// Any text (an id, a URL checked later).
     init(_ name: String, _ placeholder: String, help: String, repeatable: Bool = false) {
         self.init(name, placeholder, help: help, repeatable: repeatable, expected: "a value") { $0 }
+    }
+
+    /// A path to a file or a folder (`FILE`, `DIR`): never empty.
+    static func path(_ name: String, _ placeholder: String, help: String, repeatable: Bool = false) -> Option {
+        Option(name, placeholder, help: help, repeatable: repeatable, takesPath: true, expected: "a path") {
+            $0.trimmingSpaces.isEmpty ? nil : $0
+        }
     }
 }
 

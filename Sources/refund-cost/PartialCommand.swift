@@ -18,8 +18,8 @@ enum PartialCommand: Command {
     static let file = Option(
         "file", "COSTFILE", help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.",
         repeatable: true)
-    static let partial = Option("partial", "FILE", help: "Where to write the partial.")
-    static let seeds = Option("seeds", "FILE", help: "Request ids settled in other partials (from settle).")
+    static let partial = Option.path("partial", "FILE", help: "Where to write the partial.")
+    static let seeds = Option.path("seeds", "FILE", help: "Request ids settled in other partials (from settle).")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)

@@ -3,7 +3,7 @@ import Support
 
 /// `refund-cost publish`: a finished report folder into PostgreSQL or SQLite, for dashboards.
 enum PublishCommand: Command {
-    static let report = Option("report", "DIR", help: "A folder refund-cost report wrote, like out/2026-10.")
+    static let report = Option.path("report", "DIR", help: "A folder refund-cost report wrote, like out/2026-10.")
     static let database = Option(
         "database", "URL",
         help: "postgresql://USER@HOST:PORT/DB (libpq's URL) or sqlite:PATH (a file, created when missing).")

@@ -14,7 +14,7 @@ enum ReportCommand: Command {
         usage:
             "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
         options: DataOptions.around(
-            [month.spec, from.spec, to.spec, out.spec, heavyUse.spec, journal.spec, allowEmpty.spec, publish.spec],
+            [month.spec, from.spec, to.spec, out.spec, journal.spec, allowEmpty.spec, publish.spec],
             asOfDefault: DataOptions.AsOfDefault.windowEnd),
         discussion: """
             Every cost row gets one class: \(CostClass.ruleOrder.map(\.reportName).joined(separator: ", ")),
@@ -61,14 +61,9 @@ enum ReportCommand: Command {
     static let to = Option<CivilDate>(
         "to", "DATE", help: "End of a custom window (YYYY-MM-DD, excluded).",
         expected: "a date like 2026-10-01, from 1970 to 2199", convert: acceptedDate)
-    static let out = Option(
+    static let out = Option.path(
         "out", "DIR", help: "Where to write; files go to DIR/YYYY-MM/ (or DIR/FROM_TO/), replaced as a whole.")
-    /// In milliunits: use at or above it leans DECLINE (report and respond).
-    static let heavyUse = Option<Int64>(
-        "heavy-use", "PERCENT", help: "Consumption requests: use at or above this share leans DECLINE (default 50).",
-        expected: "a whole percentage from 1 to 100"
-    ) { Int64($0).flatMap { (1...100).contains($0) ? $0 * 1000 : nil } }
-    static let journal = Option(
+    static let journal = Option.path(
         "journal", "FILE",
         help: "The journal of refund-cost respond: say which refund requests were answered within 12 hours.")
     static let allowEmpty = Flag(
@@ -116,7 +111,6 @@ enum ReportCommand: Command {
         var options = common.runOptions(window: window, asOfDefault: window.end, out: out)
         options.allowEmpty = arguments.isSet(allowEmpty)
         options.journal = try arguments.value(journal)
-        if let heavyUse = try arguments.value(heavyUse) { options.consumptionPolicy.heavyUse = heavyUse }
         try common.checkFolder(arguments)
         return (options, common.quiet)
     }

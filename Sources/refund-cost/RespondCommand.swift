@@ -13,7 +13,7 @@ enum RespondCommand: Command {
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
         options: DataOptions.around(
             [journal.spec, state.spec, fullCheck.spec, start.spec] + APIOptions.specs
-                + [dryRun.spec, summary.spec, ReportCommand.heavyUse.spec],
+                + [dryRun.spec, summary.spec],
             asOfDefault: "now by this clock, with what Apple signed up to 5 minutes ahead of it"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
@@ -56,9 +56,9 @@ enum RespondCommand: Command {
             "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der"
         ])
 
-    static let journal = Option(
+    static let journal = Option.path(
         "journal", "FILE", help: "What was sent and how Apple answered (JSON lines; created).")
-    static let state = Option(
+    static let state = Option.path(
         "state", "DIR", help: "What respond keeps between runs, to read only what arrived since (default: JOURNAL.state).")
     static let start = Option<Timestamp>.time(
         "start", help: "A new journal begins at TIME, not now: what was missed since is journaled one by one.")
@@ -80,8 +80,7 @@ enum RespondCommand: Command {
         let readUpTo = common.asOf ?? now.adding(RespondRun.clockSkew)
         let window = ReportWindow(
             start: .earliestAccepted, end: readUpTo.adding(TimeSpan(milliseconds: 1)), label: "respond")
-        var report = common.runOptions(window: window, asOfDefault: readUpTo)
-        if let heavyUse = try arguments.value(ReportCommand.heavyUse) { report.consumptionPolicy.heavyUse = heavyUse }
+        let report = common.runOptions(window: window, asOfDefault: readUpTo)
         let baseURL = try APIOptions.baseURL(arguments, environment: common.environment)
         let maxWait = try APIOptions.maxWait(arguments)
         var sender: AppStoreServerAPI?

@@ -14,11 +14,11 @@ enum SnapshotCommand: Command {
             "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
 
-    static let snapshotOut = Option("snapshot", "FILE", help: "Where to write the ledger snapshot.")
-    static let costFiles = Option(
+    static let snapshotOut = Option.path("snapshot", "FILE", help: "Where to write the ledger snapshot.")
+    static let costFiles = Option.path(
         "cost-files", "FILE", help: "Also write the cost files the partials must cover, one per line, as --file takes them.")
 
-    static let decoded = Option(
+    static let decoded = Option.path(
         "decoded", "DIR",
         help: "Build it from the App Store files step 0 decoded (every *.decoded in DIR) instead of reading them.")
 

@@ -34,7 +34,7 @@ enum ValidateCommand: Command {
             "refund-cost validate --data Data/sample --cost-column 'vendor-*.csv:cost=amount_usd' --trust-root Data/sample/test-root.der",
         ])
 
-    static let rejectsFile = Option(
+    static let rejectsFile = Option.path(
         "rejects", "FILE", help: "Write every rejected row to FILE as CSV: file,line,field,value,reason,rows.")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

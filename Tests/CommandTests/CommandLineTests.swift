@@ -22,9 +22,9 @@ struct CommandLineTests {
         #expect(parsed.texts(DataOptions.costColumn) == ["cost=amount", "timestamp=ts"])
         #expect(try parsed.value(DataOptions.maxRejects) == 3)
         let options = try DataOptions(parsed)
-        #expect(options.costColumns == [.cost: "amount", .timestamp: "ts"])
+        #expect(options.run.costColumns == [.cost: "amount", .timestamp: "ts"])
         #expect(options.maxRejects == 3 && options.quiet && options.data == "in")
-        #expect(options.currency == .usd && options.grace == .hours(1))
+        #expect(options.currency == .usd && options.run.grace == .hours(1))
     }
 
     @Test func typedOptionsConvertOrNameWhatTheyExpect() throws {
