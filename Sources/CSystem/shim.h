@@ -8,6 +8,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -59,5 +60,14 @@ static inline void refund_cost_keep_freed_memory(void) {
 // Where `needle` first occurs in `haystack` (GNU memmem), or NULL.
 static inline const void *refund_cost_find_bytes(const void *haystack, size_t count, const void *needle, size_t length) {
     return memmem(haystack, count, needle, length);
+}
+
+// When the file at `path` was made (statx's birth time, in nanoseconds since 1970), or -1 when
+// the file system does not keep it: an inode number can be reused by a file made after another
+// was removed, its birth time cannot.
+static inline long long refund_cost_birth_time(const char *path) {
+    struct statx info;
+    if (statx(AT_FDCWD, path, 0, STATX_BTIME, &info) != 0 || !(info.stx_mask & STATX_BTIME)) return -1;
+    return (long long)info.stx_btime.tv_sec * 1000000000LL + info.stx_btime.tv_nsec;
 }
 #endif

@@ -38,9 +38,15 @@ package enum FileSystem {
         package var inode: UInt64
         package var device: UInt64
         package var modified: Int64
+        /// When the file was made (statx's birth time), or -1 when the file system does not say.
+        package var born: Int64 = -1
 
-        /// The same file (device and inode), whatever its size and times.
-        package func isSameFile(as other: Identity) -> Bool { inode == other.inode && device == other.device }
+        /// The same file (device, inode, and the birth time where both are known: an inode
+        /// number freed by a removed file is given to the next one made), whatever its size and
+        /// times.
+        package func isSameFile(as other: Identity) -> Bool {
+            inode == other.inode && device == other.device && (born < 0 || other.born < 0 || born == other.born)
+        }
     }
 
     /// The identity of the file at `path`, following symbolic links; nil when there is none.
@@ -50,7 +56,15 @@ package enum FileSystem {
         return Identity(
             bytes: Int(info.st_size), changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
             inode: UInt64(info.st_ino), device: UInt64(info.st_dev),
-            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            born: Int64(refund_cost_birth_time(path)))
+    }
+
+    /// How many names the file at `path` has (hard links), not following a symbolic link.
+    package static func linkCount(_ path: String) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Int(info.st_nlink)
     }
 
     /// Who owns `path` and who may write it: what a file trusted with a decision must show

@@ -83,6 +83,13 @@ package final class FileDescriptor {
     }
 
     /// The file's size now.
+    /// How many names the open file has (hard links).
+    package func linkCount() throws(SystemError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the status of", path: path, code: errno) }
+        return Int(info.st_nlink)
+    }
+
     package func size() throws(SystemError) -> Int {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the size of", path: path, code: errno) }

@@ -293,7 +293,7 @@ extension RespondStateTests {
             let foreign = try respond(arrivals.live, stub: stub, journal: journal)
             #expect(foreign.status == 1, "\(foreign.stdout)\(foreign.stderr)")
             #expect(foreign.stderr.contains("owned by another user"), "\(foreign.stderr)")
-            #expect(foreign.stderr.contains("Remove the state folder"), "it says what to do: \(foreign.stderr)")
+            #expect(foreign.stderr.contains("remove the state folder"), "it says what to do: \(foreign.stderr)")
             #expect(stub.requests.count == sentBefore, "nothing sent")
             #expect(chown(usage, 0, 0) == 0)
         }
@@ -400,5 +400,60 @@ extension String {
     fileprivate func dropLastLine() -> String {
         guard let last = lastIndex(of: "\n") else { return "" }
         return String(self[...last])
+    }
+}
+
+extension RespondStateTests {
+    @Test func aStateFolderOfOtherFilesIsNeverRemovedFrom() throws {
+        let arrivals = try Arrivals(label: "notmine", accounts: 120, seed: 73)
+        let stub = try APIStub([["status": 202]])
+        let folder = try TestFiles.temporaryDirectory("notmine")
+        // The operator's own folder, its journal and notes in it, given as --state.
+        try TestFiles.write("mine\n", to: folder + "/notes.txt")
+        let run = try respond(arrivals.live, stub: stub, journal: folder + "/journal.jsonl", extra: ["--state", folder])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("not respond's state") && run.stderr.contains("notes.txt"), "\(run.stderr)")
+        #expect(run.stderr.contains("give --state a folder of its own"), "it says what to do: \(run.stderr)")
+        #expect(try TestFiles.read(folder + "/notes.txt") == "mine\n", "nothing of the operator's is removed")
+        #expect(stub.requests.isEmpty, "nothing sent")
+        // A folder of its own (new, or empty) is made the state's, and the journal may live in it.
+        let own = try TestFiles.temporaryDirectory("own")
+        let first = try respond(arrivals.live, stub: stub, journal: own + "/journal.jsonl", extra: ["--state", own])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        try arrivals.appendTheRest()
+        let second = try respond(arrivals.live, stub: stub, journal: own + "/journal.jsonl", extra: ["--state", own])
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(FileManager.default.fileExists(atPath: own + "/journal.jsonl"), "the journal beside the state is left alone")
+        #expect(Self.rebuildLines(second).isEmpty, "\(second.stderr)")
+    }
+
+    @Test func aHardLinkInTheStateIsNeverWrittenThrough() throws {
+        let arrivals = try Arrivals(label: "hardlink", accounts: 120, seed: 79)
+        let stub = try APIStub([["status": 202]])
+        let folder = try TestFiles.temporaryDirectory("journal-hardlink")
+        let journal = folder + "/journal.jsonl"
+        let state = journal + ".state"
+        #expect(try respond(arrivals.live, stub: stub, journal: journal).status == 0)
+        let sentBefore = stub.requests.count
+        try arrivals.appendTheRest()
+        for name in [
+            "lock", try #require(try Self.stateFiles(state, "items.").first).split(separator: "/").last.map(String.init) ?? "",
+        ] {
+            let victim = folder + "/victim-\(name)"
+            try TestFiles.write("the operator's bytes\n", to: victim)
+            let path = state + "/" + name
+            try FileManager.default.removeItem(atPath: path)
+            #expect(link(victim, path) == 0)
+            let run = try respond(arrivals.live, stub: stub, journal: journal)
+            #expect(run.status == 1, "\(name): \(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("hard link"), "\(name): \(run.stderr)")
+            #expect(try TestFiles.read(victim) == "the operator's bytes\n", "\(name): never written through")
+            #expect(stub.requests.count == sentBefore, "nothing sent")
+            try FileManager.default.removeItem(atPath: path)
+        }
+        // With the links gone, the state is rebuilt (its items went with one) and the run answers.
+        let mended = try respond(arrivals.live, stub: stub, journal: journal)
+        #expect(mended.status == 0, "\(mended.stdout)\(mended.stderr)")
+        #expect(stub.requests.count > sentBefore)
     }
 }

@@ -60,10 +60,9 @@ final class RespondRequests {
         let reading = StateReading(folder: folder, options: options, layout: layout)
         let found: StateReading.Outcome
         do {
-            if FileSystem.isSymbolicLink(folder) { throw StateFolderError(path: folder) }
-            if FileSystem.kind(folder) == .missing { try FileSystem.createDirectory(folder, mode: 0o700) }
+            // The folder is inspected before anything is written in it, the lock file included.
+            let distrust = try StateFolder.prepare(folder, journal: journal)
             lock = try RunLock(path: folder + "/lock", guarding: "the state \(folder)")
-            let distrust = try StateFolder.prepare(folder)
             found = try reading.upToDate(journal: journal, fullCheck: fullCheck, distrust: distrust)
         } catch let bill as PoolsNeedOneProcessError {
             let answers = try ConsumptionAnswers.compute(options)

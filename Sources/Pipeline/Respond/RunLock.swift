@@ -12,6 +12,12 @@ final class RunLock {
     /// Takes the lock of `guarded` (the journal, or the state folder) at `path`.
     init(path: String, guarding guarded: String) throws {
         file = try FileDescriptor.openForLocking(path)
+        // A second name of another file (a hard link planted here) is never written through.
+        guard try file.linkCount() == 1 else {
+            throw StateTrustError(
+                path: path, problem: "the lock file has another name (a hard link)",
+                advice: "remove it (the next run makes its own)")
+        }
         _ = try file.makeOwnerOnly()
         guard try file.tryLockExclusively() else {
             let bytes = (try? FileDescriptor.readAll(path)) ?? []

@@ -76,7 +76,7 @@ struct RespondState: Sendable, Codable {
 
     /// Every file name the state names.
     var named: Set<String> {
-        var names: Set<String> = ["manifest", "lock", "items.\(items.number)"]
+        var names: Set<String> = ["manifest", "lock", StateFolder.marker, "items.\(items.number)"]
         for runs in [index, usage, claims, repeats] { names.formUnion(runs.names) }
         if let inputSums { names.insert("sums.\(inputSums.number)") }
         if let accounts { names.formUnion(accounts.names) }

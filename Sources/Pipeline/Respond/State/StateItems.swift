@@ -29,6 +29,9 @@ struct StateItems {
         init(path: String, sums: BlockSums) throws {
             if FileSystem.isSymbolicLink(path) { throw StateDamageError(what: "\(StateFolder.name(path)) is a link") }
             file = try FileDescriptor.openForAppending(path)
+            guard try file.linkCount() == 1 else {
+                throw StateTrustError(path: path, problem: "a file of the state has another name (a hard link)")
+            }
             _ = try file.makeOwnerOnly()
             let size = try file.size()
             guard size >= sums.length else {
