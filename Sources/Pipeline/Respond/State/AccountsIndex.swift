@@ -91,9 +91,13 @@ struct AccountsIndex: Sendable, Codable, Hashable {
         var runs = [records]
         records = []
         let indexSums = try SortedWriting.write(runs: &runs, to: files.index)
-        return AccountsIndex(
+        var index = AccountsIndex(
             path: path, identity: identity, rejects: log.tally, number: number, rowsSums: rowsSums, indexSums: indexSums,
             crc: try path.map(Self.crc) ?? 0)
+        // Written while it was read: its rows may be of other bytes than those summed; the next
+        // answer builds the index again.
+        if path.flatMap(FileSystem.identity) != identity { index.crc = 0 }
+        return index
     }
 
     /// The keys rows are found under (apart from the App Store lines' keys: an account id is

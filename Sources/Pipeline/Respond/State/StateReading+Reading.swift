@@ -17,6 +17,10 @@ extension StateReading {
         sums: inout InputSums, rebuilding: Bool
     ) throws -> [String] {
         var reading = Pass()
+        // Each file as it is before anything of it is read: one written while this run reads it
+        // is not believed (below).
+        let before = Dictionary(
+            (whole + spans.keys).map { ($0, FileSystem.identity($0)) }, uniquingKeysWith: { first, _ in first })
         for (path, grown) in spans {
             reading.numbers[path] = grown.number
             reading.spans[path] = grown.span
@@ -31,8 +35,14 @@ extension StateReading {
         if layout.costFiles.contains(where: { reading.numbers[$0] != nil }) {
             costs = try readCosts(&reading, into: &state, rebuilding: rebuilding)
         }
-        try track(reading, in: &state, sums: &sums)
+        try whileReading?()
+        try track(reading, in: &state, sums: &sums, before: before)
         for number in state.files.indices where state.files[number].retired { sums[number] = BlockSums() }
+        // fx.csv and prices.csv as the costs were read with them: changed meanwhile, the next run
+        // reads every cost file again.
+        for index in state.fixedInputs.indices where FileSystem.identity(state.fixedInputs[index].path) != state.fixedInputs[index].identity {
+            state.fixedInputs[index].crc = 0
+        }
 
         // The records into the sorted files; merging drops the records of files taken out.
         let retired = state.files.map(\.retired)
@@ -81,7 +91,14 @@ extension StateReading {
 
     /// Each file of the pass as read now: its line feeds and sums counted over what is new (on
     /// every core), its rejects those kept and those found now.
-    private func track(_ pass: Pass, in state: inout RespondState, sums: inout InputSums) throws {
+    ///
+    /// A file whose identity moved between `before` (looked at before its lines were read) and
+    /// now was written while this run read it: the lines read may be of other bytes than those
+    /// summed. It is kept with the identity it had before and no sums, so the next run reads it
+    /// again whole (an append during the read costs that once).
+    private func track(
+        _ pass: Pass, in state: inout RespondState, sums: inout InputSums, before: [String: FileSystem.Identity?]
+    ) throws {
         let paths = pass.numbers.keys.sorted()
         let files = state.files
         let known = sums
@@ -96,6 +113,10 @@ extension StateReading {
             let number = pass.numbers[path] ?? 0
             var (file, fileSums) = tracked[position]
             if let found = pass.rejects[path] { file.rejects = file.rejects.merged(with: found) }
+            if let earlier = before[path] ?? nil, FileSystem.identity(path) != earlier {
+                file.identity = earlier
+                fileSums = BlockSums()
+            }
             state.files[number] = file
             sums[number] = fileSums
         }

@@ -15,6 +15,9 @@ struct StateReading {
     let layout: InputLayout
     /// What the state is bound to: every option that changes what it holds.
     let settings: String
+    /// What happens between the reading of the files and their tracking: nothing in a run; in a
+    /// test, a file changed while the run reads it.
+    var whileReading: (@Sendable () throws -> Void)?
 
     init(folder: String, options: RunOptions, layout: InputLayout) {
         self.folder = folder
