@@ -82,7 +82,6 @@ package final class FileDescriptor {
         return true
     }
 
-    /// The file's size now.
     /// How many names the open file has (hard links).
     package func linkCount() throws(SystemError) -> Int {
         var info = stat()
@@ -90,6 +89,7 @@ package final class FileDescriptor {
         return Int(info.st_nlink)
     }
 
+    /// The file's size now.
     package func size() throws(SystemError) -> Int {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the size of", path: path, code: errno) }

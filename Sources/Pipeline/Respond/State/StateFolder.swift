@@ -12,9 +12,10 @@ import Support
 ///   state is rebuilt: what others could have written is not believed.
 /// - Anything else of the tool's own, damaged or not, is read and checked as an input.
 enum StateFolder {
-    /// Makes the folder when it is missing (owner-only) and inspects it; returns why its content
-    /// cannot be trusted (and was made owner-only now), or nil. `journal`'s files may lie in it
-    /// (a journal kept in its own state's folder).
+    /// Makes the folder when it is missing (owner-only) and inspects it.
+    ///
+    /// Returns why its content cannot be trusted (and was made owner-only now), or nil.
+    /// `journal`'s files may lie in it (a journal kept in its own state's folder).
     static func prepare(_ folder: String, journal: String) throws -> String? {
         if FileSystem.isSymbolicLink(folder) { throw StateFolderError(path: folder) }
         if FileSystem.kind(folder) == .missing {

@@ -40,8 +40,9 @@ extension StateReading {
         for number in state.files.indices where state.files[number].retired { sums[number] = BlockSums() }
         // fx.csv and prices.csv as the costs were read with them: changed meanwhile, the next run
         // reads every cost file again.
-        for index in state.fixedInputs.indices where FileSystem.identity(state.fixedInputs[index].path) != state.fixedInputs[index].identity {
-            state.fixedInputs[index].crc = 0
+        for index in state.fixedInputs.indices {
+            let fixed = state.fixedInputs[index]
+            if FileSystem.identity(fixed.path) != fixed.identity { state.fixedInputs[index].crc = 0 }
         }
 
         // The records into the sorted files; merging drops the records of files taken out.
