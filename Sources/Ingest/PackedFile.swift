@@ -5,7 +5,9 @@ import Support
 /// version, then the check of its content, then the content gzipped.
 ///
 /// The check is the SHA-256 of the content, or, for a file between the steps of a distributed
-/// run, an HMAC-SHA256 under the run's secret (`StepSecret`) of the first line and the content:
+/// run, an HMAC-SHA256 under the run's secret (`StepSecret`) of the first line and the gzipped
+/// content, checked before a byte of it is inflated (a forged file of a few kilobytes could
+/// inflate to gigabytes):
 /// a file of another kind or version, cut short, altered, or made by someone without the secret
 /// is refused with what it is, so a task never computes from a stale, damaged or forged step.
 package enum PackedFile {
@@ -15,8 +17,9 @@ package enum PackedFile {
         _ content: [UInt8], kind: String, version: Int, to path: String, ownerOnly: Bool = false, secret: StepSecret? = nil
     ) throws {
         let first = "refund-cost \(kind) \(version)\n"
+        let compressed = try Gzip.compress(content, name: path)
         let check =
-            secret.map { "hmac-sha256 " + HMACSHA256.mac(key: $0.key, [Array(first.utf8), content]) }
+            secret.map { "hmac-sha256 " + HMACSHA256.mac(key: $0.key, [Array(first.utf8), compressed]) }
             ?? "sha256 \(content.withUnsafeBytes(SHA256.digest))"
         // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
@@ -24,7 +27,7 @@ package enum PackedFile {
         }
         let file = try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
         try file.append(Array((first + check + "\n").utf8))
-        try file.append(try Gzip.compress(content, name: path))
+        try file.append(compressed)
         try file.commit()
     }
 
@@ -46,14 +49,14 @@ package enum PackedFile {
             )
         }
         let check = String(decoding: lines[1], as: UTF8.self)
-        let content = try Gzip.decompress(Array(lines[2]), name: path)
+        let compressed = Array(lines[2])
         if let secret {
             guard check.hasPrefix("hmac-sha256 ") else {
                 throw PackedFileError(
                     path: path,
                     problem: "it is not authenticated with a secret (made without \(StepSecret.variable)): make it again")
             }
-            let mac = HMACSHA256.mac(key: secret.key, [Array((first + "\n").utf8), content])
+            let mac = HMACSHA256.mac(key: secret.key, [Array((first + "\n").utf8), compressed])
             guard HMACSHA256.equal(check, "hmac-sha256 " + mac) else {
                 throw PackedFileError(
                     path: path,
@@ -61,10 +64,11 @@ package enum PackedFile {
                         "its content is not authenticated by this run's secret (altered, or made with another "
                         + "\(StepSecret.variable)): make it again")
             }
-        } else {
-            guard check == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
-                throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
-            }
+            return try Gzip.decompress(compressed, name: path)
+        }
+        let content = try Gzip.decompress(compressed, name: path)
+        guard check == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
+            throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
         }
         return content
     }

@@ -14,8 +14,13 @@ package struct StepSecret: Sendable {
 
     package let key: [UInt8]
 
+    /// The fewest different characters it holds: `aaaa...` is no secret.
+    package static let fewestDistinct = 8
+
     package init(_ text: String) throws {
-        guard text.utf8.count >= Self.shortest else { throw StepSecretError.tooShort }
+        guard text.utf8.count >= Self.shortest, Set(text.utf8).count >= Self.fewestDistinct else {
+            throw StepSecretError.tooShort
+        }
         key = Array(text.utf8)
     }
 
@@ -40,8 +45,9 @@ package enum StepSecretError: DiagnosticError {
                     + "e.g. export \(StepSecret.variable)=$(openssl rand -hex 32) (scaleout/driver.py does it for Spark)")
         case .tooShort:
             Diagnostic(
-                "\(StepSecret.variable) is shorter than \(StepSecret.shortest) characters: give it a secret that cannot be "
-                    + "guessed, e.g. $(openssl rand -hex 32)")
+                "\(StepSecret.variable) is shorter than \(StepSecret.shortest) characters, or holds fewer than "
+                    + "\(StepSecret.fewestDistinct) different ones: give it a secret that cannot be guessed, "
+                    + "e.g. $(openssl rand -hex 32)")
         }
     }
 }

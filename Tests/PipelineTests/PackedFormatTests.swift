@@ -46,7 +46,10 @@ struct PackedFormatTests {
             (DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(piece), "DecodedFiles.version"),
             (
                 StepFiles.seedsKind, StepFiles.seedsVersion,
-                try CodingShape.of(partial.reading.summaries.flatMap { $0.claims.map(\.entry) }),
+                try CodingShape.of(
+                    PartialSeeds(
+                        files: partial.files, snapshot: "",
+                        entries: partial.reading.summaries.flatMap { $0.claims.map(\.entry) })),
                 "StepFiles.seedsVersion"
             ),
             (RespondState.kind, RespondState.version, try CodingShape.of(state), "RespondState.version"),

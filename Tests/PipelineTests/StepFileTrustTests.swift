@@ -29,10 +29,11 @@ struct StepFileTrustTests {
         let first = String(decoding: lines[0], as: UTF8.self)
         var content = try Gzip.decompress(Array(lines[2]), name: path)
         #expect(edit(&content), "the forger finds what to change in \(path)")
+        let compressed = try Gzip.compress(content, name: path)
         let check =
-            macKey.map { "hmac-sha256 " + HMACSHA256.mac(key: Array($0.utf8), [Array((first + "\n").utf8), content]) }
+            macKey.map { "hmac-sha256 " + HMACSHA256.mac(key: Array($0.utf8), [Array((first + "\n").utf8), compressed]) }
             ?? "sha256 " + content.withUnsafeBytes(SHA256.digest)
-        let forged = Array((first + "\n" + check + "\n").utf8) + (try Gzip.compress(content, name: path))
+        let forged = Array((first + "\n" + check + "\n").utf8) + compressed
         try Data(forged).write(to: URL(fileURLWithPath: path))
     }
 

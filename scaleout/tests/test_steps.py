@@ -64,6 +64,16 @@ def main():
         settled = run([binary, "settle", "--snapshot", snapshot, "--partials", parts]).stdout.splitlines()
         if not settled:
             failures.append("settle found no request id in two partials, but the dataset repeats them across files")
+        # Seeds settled for one partial, taken by another (a file copied over another's in the
+        # storage between the steps), are refused: they would drop a row nobody else counts.
+        if settled:
+            wrong_seeds = settled[0].split("\t")[1]
+            wrong_index = (int(os.path.basename(settled[0].split("\t")[0])[1:3]) + 1) % len(files)
+            taken = subprocess.run(
+                [binary, "partial", "--snapshot", snapshot, "--file", files[wrong_index], "--partial",
+                 os.path.join(root, "wrong.partial"), "--seeds", wrong_seeds] + args, capture_output=True, text=True)
+            if taken.returncode == 0 or "settled for another partial" not in taken.stderr:
+                failures.append("a partial took the seeds of another: %r" % taken.stderr)
         for line in settled:
             partial, seeds = line.split("\t")
             index = int(os.path.basename(partial)[1:3])

@@ -70,7 +70,18 @@ package enum DistributedRun {
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
             throw PoolsNeedOneProcessError(file: bill)
         }
-        let seeds = try seedsPath.map { try StepFiles.readSeeds($0, secret: secret) } ?? []
+        let seeds =
+            try seedsPath.map { path -> [RequestEntry] in
+                let seeds = try StepFiles.readSeeds(path, secret: secret)
+                guard seeds.files == ordered, seeds.snapshot == sha256 else {
+                    throw PackedFileError(
+                        path: path,
+                        problem:
+                            "these seeds were settled for another partial (of \(seeds.files.count) other files or another snapshot): "
+                            + "give this partial the seeds settle wrote beside it")
+                }
+                return seeds.entries
+            } ?? []
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
         for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
@@ -93,7 +104,8 @@ package enum DistributedRun {
         var again: [(String, String)] = []
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
             let seedsPath = paths[index] + ".seeds"
-            try StepFiles.write(seeds: entries, to: seedsPath, secret: secret)
+            let seeds = PartialSeeds(files: partials[index].files, snapshot: partials[index].settings.snapshot, entries: entries)
+            try StepFiles.write(seeds: seeds, to: seedsPath, secret: secret)
             again.append((paths[index], seedsPath))
         }
         return again

@@ -7,7 +7,7 @@ import Support
 /// under the run's secret, then gzip), so a task never reads a stale, damaged or forged step.
 package enum StepFiles {
     static let seedsKind = "request seeds"
-    static let seedsVersion = 2
+    static let seedsVersion = 3
 
     package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws {
         try PackedFile.write(
@@ -42,13 +42,13 @@ package enum StepFiles {
         return try decode(DecodedFiles.self, from: content, path: path)
     }
 
-    package static func write(seeds: [RequestEntry], to path: String, secret: StepSecret) throws {
+    package static func write(seeds: PartialSeeds, to path: String, secret: StepSecret) throws {
         try PackedFile.write(try CompactCoder.encode(seeds), kind: seedsKind, version: seedsVersion, to: path, secret: secret)
     }
 
-    static func readSeeds(_ path: String, secret: StepSecret) throws -> [RequestEntry] {
+    static func readSeeds(_ path: String, secret: StepSecret) throws -> PartialSeeds {
         let content = try PackedFile.read(path, kind: seedsKind, version: seedsVersion, secret: secret)
-        return try decode([RequestEntry].self, from: content, path: path)
+        return try decode(PartialSeeds.self, from: content, path: path)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from content: [UInt8], path: String) throws -> T {
@@ -58,4 +58,13 @@ package enum StepFiles {
             throw PackedFileError(path: path, problem: "its content cannot be read (\(error))")
         }
     }
+}
+
+/// The request ids a partial must count as claimed elsewhere, bound to that partial: its cost
+/// files and its snapshot, so seeds settled for one partial are never taken by another (a seeds
+/// file copied over another's would drop a row nobody else counts).
+package struct PartialSeeds: Sendable, Codable, Hashable {
+    package var files: [String]
+    package var snapshot: String
+    package var entries: [RequestEntry]
 }
