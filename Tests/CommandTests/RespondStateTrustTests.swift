@@ -457,3 +457,36 @@ extension RespondStateTests {
         #expect(stub.requests.count > sentBefore)
     }
 }
+
+extension RespondStateTests {
+    /// An App Store CSV export is read again whole each time it grows: the lines of its earlier
+    /// readings stay in the items until they are most of them, then the state is built anew.
+    @Test func theItemsOfAFileReadAgainAndAgainStayBounded() throws {
+        let arrivals = try Arrivals(label: "export", accounts: 150, seed: 83)
+        let stub = try APIStub([["status": 202]])
+        let journal = try TestFiles.temporaryDirectory("journal-export") + "/journal.jsonl"
+        let state = journal + ".state"
+        #expect(try respond(arrivals.live, stub: stub, journal: journal).status == 0)
+        func itemsSize() throws -> Int {
+            try Self.stateFiles(state, "items.").compactMap { FileSystem.fileSize($0) }.reduce(0, +)
+        }
+        let first = try itemsSize()
+        let export = arrivals.live + "/notifications/late-export.csv"
+        let lines = try TestFiles.read(export).split(separator: "\n")
+        var rebuilt = 0
+        for round in 0..<24 {
+            // The export grows by one of its own lines (Apple's retry of a notification).
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: export))
+            handle.seekToEndOfFile()
+            handle.write(Data((lines[1 + round % (lines.count - 1)] + "\n").utf8))
+            try handle.close()
+            let run = try respond(arrivals.live, stub: stub, journal: journal)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            if Self.rebuildLines(run).contains(where: { $0.contains("built anew, smaller") }) { rebuilt += 1 }
+            let size = try itemsSize()
+            #expect(size <= 3 * first, "round \(round): \(size) bytes of items, \(first) at first")
+        }
+        let last = try itemsSize()
+        #expect(rebuilt >= 1, "the items were built anew at least once (\(first) bytes at first, \(last) now)")
+    }
+}

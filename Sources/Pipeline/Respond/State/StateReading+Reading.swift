@@ -29,7 +29,10 @@ extension StateReading {
         let appStore = appStoreFiles.filter { reading.numbers[$0] != nil }
         var index: [[ItemRecord]] = []
         if !appStore.isEmpty {
-            index = [try readAppStore(appStore, pass: reading, into: &state, rejects: &reading.rejects)]
+            index = [
+                try readAppStore(
+                    appStore, pass: reading, into: &state, rejects: &reading.rejects, itemBytes: &reading.itemBytes)
+            ]
         }
         var costs = CostRecords()
         if layout.costFiles.contains(where: { reading.numbers[$0] != nil }) {
@@ -73,6 +76,8 @@ extension StateReading {
         var rejects: [String: RejectTally] = [:]
         /// A line for each file taken out while reading, saying why.
         var readAgain: [String] = []
+        /// Bytes each App Store file's lines added to the items file.
+        var itemBytes: [String: Int] = [:]
 
         /// A file read whole, under a new number.
         mutating func add(_ path: String, kind: TrackedFile.Kind, to state: inout RespondState) throws {
@@ -114,6 +119,7 @@ extension StateReading {
             let number = pass.numbers[path] ?? 0
             var (file, fileSums) = tracked[position]
             if let found = pass.rejects[path] { file.rejects = file.rejects.merged(with: found) }
+            file.itemBytes += pass.itemBytes[path] ?? 0
             if let earlier = before[path] ?? nil, FileSystem.identity(path) != earlier {
                 file.identity = earlier
                 fileSums = BlockSums()
@@ -128,7 +134,8 @@ extension StateReading {
     /// Decodes (and verifies) the pass's App Store files over their spans into the items;
     /// returns the keys of the lines kept.
     private func readAppStore(
-        _ paths: [String], pass: Pass, into state: inout RespondState, rejects: inout [String: RejectTally]
+        _ paths: [String], pass: Pass, into state: inout RespondState, rejects: inout [String: RejectTally],
+        itemBytes: inout [String: Int]
     ) throws -> [ItemRecord] {
         let log = RejectLog(keepingAll: true)
         // A file verified by an earlier run on this machine is not verified again when read whole.
@@ -162,6 +169,7 @@ extension StateReading {
             found += part.rejects
             for line in part.lines {
                 let offset = try writer.append(encoded: line.encoded, file: file, line: line.line)
+                itemBytes[part.path, default: 0] += StateItems.headerSize + line.encoded.count
                 for key in line.keys { keys.append(ItemRecord(key: key, offset: UInt64(offset))) }
                 if var request = line.request {
                     request.item = offset

@@ -94,6 +94,13 @@ struct StateReading {
         var state = loaded
         var outcome = Outcome(state: loaded, changed: false)
         if fullCheck { try state.checkEveryBlock(in: folder) }
+        // Lines of files read again stay in the items until the state is built again: once they
+        // are most of it (an App Store CSV export read again whole at each growth), it is.
+        let dead = state.files.filter(\.retired).reduce(0) { $0 + $1.itemBytes }
+        if dead > 0, 2 * dead > state.items.sums.length {
+            return try rebuilt(
+                because: "most of its items are lines of files read again since it was built (it is built anew, smaller)")
+        }
         var stored: InputSums?
         func sums() throws -> InputSums {
             if let stored { return stored }

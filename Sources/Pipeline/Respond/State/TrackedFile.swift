@@ -35,6 +35,9 @@ struct TrackedFile: Sendable, Codable, Hashable {
     var retired = false
     /// What reading it refused: its lines, or the whole file.
     var rejects = RejectTally()
+    /// Bytes of the items file its lines take (an App Store file's): what a file taken out
+    /// leaves there until the state is built again.
+    var itemBytes = 0
 
     /// How many blocks besides the first and the last read a run checks of a file that grew.
     static let sampledBlocks = 8
@@ -139,6 +142,7 @@ struct TrackedFile: Sendable, Codable, Hashable {
             path: path, kind: kind, bytes: offset, identity: identity, endsLine: offset == 0 || last == 0x0A,
             lineFeeds: lineFeeds)
         tracked.rejects = start > 0 ? before?.file.rejects ?? RejectTally() : RejectTally()
+        tracked.itemBytes = start > 0 ? before?.file.itemBytes ?? 0 : 0
         return (tracked, sums)
     }
 }
