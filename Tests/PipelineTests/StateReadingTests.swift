@@ -49,7 +49,7 @@ struct StateReadingTests {
         let loaded = try #require(try? RespondState.load(folder, settings: next.settings).get())
         let costFile = try #require(loaded.files.firstIndex { $0.path == FileSystem.resolvedPath(costs) })
         let sums = try InputSums.read(try #require(loaded.inputSums), in: folder)
-        let change = try loaded.files[costFile].compared(sums: { sums[costFile] })
+        let change = try loaded.files[costFile].compared(sums: { sums[costFile] }, key: loaded.hash)
         #expect(change != .same, "\(how): \(change)")
         if case .changed = change {} else { Issue.record("\(how): read again whole, not \(change)") }
     }

@@ -8,9 +8,11 @@ import Synchronization
 /// before is known unchanged, or where it changed, by its blocks alone.
 ///
 /// A block is 256 KB; its sum is the CRC-64 of its bytes (the last block's, of the bytes it
-/// holds so far). respond's manifest keeps the sums of each of its own files, and of each input
-/// file it read, so a file cut short, grown, emptied or changed in place is found as soon as a
-/// run reads the part that changed.
+/// holds so far), or, for an input file, their SipHash-1-3 under the state's own random key
+/// (`keyed`): a CRC finds damage, but an edit can be made to keep it (it is linear), and no one
+/// who does not know the key can make an edit that keeps a keyed hash. respond's manifest keeps
+/// the sums of each of its own files, and of each input file it read, so a file cut short,
+/// grown, emptied or changed in place is found as soon as a run reads the part that changed.
 struct BlockSums: Sendable, Codable, Hashable {
     static let blockSize = 1 << 18
 
@@ -31,22 +33,32 @@ struct BlockSums: Sendable, Codable, Hashable {
         (block * Self.blockSize)..<min(length, (block + 1) * Self.blockSize)
     }
 
-    /// The sums of `bytes`, a whole file.
-    static func of(_ bytes: UnsafeRawBufferPointer) -> BlockSums {
-        var builder = Builder()
-        builder.add(bytes)
-        return builder.sums
+    /// The sum of `bytes` (one block's, or the start of one): keyed when `key` is given.
+    static func sum(_ bytes: UnsafeRawBufferPointer, key: SipHash?) -> UInt64 {
+        key.map { $0.hash64(bytes) } ?? Checksum.crc64(bytes)
+    }
+
+    /// These sums without the last block when it is part-full: keyed sums cannot go on from a
+    /// block's sum, so its bytes are summed again from the block's start.
+    var wholeBlocks: BlockSums {
+        guard length % Self.blockSize != 0 else { return self }
+        return BlockSums(length: length / Self.blockSize * Self.blockSize, packed: Array(packed.dropLast(8)))
     }
 
     /// Sums kept as the bytes of a file are written, from its start or from the end of a file
-    /// already summed (a block left part-full goes on from its sum: the CRC carries on).
+    /// already summed (a CRC block left part-full goes on from its sum; keyed sums go on from
+    /// `wholeBlocks`).
     struct Builder: Sendable {
         private(set) var sums: BlockSums
-        /// The sum of the last block so far, when it is part-full.
+        private let key: SipHash?
+        /// The last block so far, when it is part-full: its CRC, or (keyed) its bytes.
         private var open: UInt64?
+        private var openBytes: [UInt8] = []
 
-        init(continuing sums: BlockSums = BlockSums()) {
+        init(continuing sums: BlockSums = BlockSums(), key: SipHash? = nil) {
+            precondition(key == nil || sums.length % BlockSums.blockSize == 0, "keyed sums go on from whole blocks")
             self.sums = sums
+            self.key = key
             if sums.length % BlockSums.blockSize != 0 {
                 open = sums.sum(ofBlock: sums.blocks - 1)
                 self.sums.packed.removeLast(8)
@@ -58,15 +70,28 @@ struct BlockSums: Sendable, Codable, Hashable {
             while offset < bytes.count {
                 let room = BlockSums.blockSize - sums.length % BlockSums.blockSize
                 let count = min(room, bytes.count - offset)
-                let crc = Checksum.crc64(
-                    UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]), continuing: open ?? 0)
+                let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
                 sums.length += count
                 offset += count
-                if sums.length % BlockSums.blockSize == 0 {
-                    append(crc)
-                    open = nil
+                let full = sums.length % BlockSums.blockSize == 0
+                if let key {
+                    if full && openBytes.isEmpty {
+                        append(key.hash64(piece))
+                    } else {
+                        openBytes.append(contentsOf: piece)
+                        if full {
+                            append(openBytes.withUnsafeBytes { key.hash64($0) })
+                            openBytes.removeAll(keepingCapacity: true)
+                        }
+                    }
                 } else {
-                    open = crc
+                    let crc = Checksum.crc64(piece, continuing: open ?? 0)
+                    if full {
+                        append(crc)
+                        open = nil
+                    } else {
+                        open = crc
+                    }
                 }
             }
         }
@@ -78,8 +103,13 @@ struct BlockSums: Sendable, Codable, Hashable {
         /// The sums of everything added.
         var finished: BlockSums {
             var copy = self
-            if let open { copy.append(open) }
+            if let key, !openBytes.isEmpty {
+                copy.append(openBytes.withUnsafeBytes { key.hash64($0) })
+            } else if let open {
+                copy.append(open)
+            }
             copy.open = nil
+            copy.openBytes = []
             return copy.sums
         }
 

@@ -85,7 +85,7 @@ extension StateReading {
                 throw StateDamageError(what: "it names more files than a state can (\(RequestIDRecord.files))")
             }
             numbers[path] = state.files.count
-            state.files.append(try TrackedFile.read(path, kind: kind, through: 0).file)
+            state.files.append(try TrackedFile.read(path, kind: kind, through: 0, key: state.hash).file)
             spans[path] = FileSpan(start: 0, firstLine: 1, end: FileSystem.fileSize(path) ?? 0)
             rejects[path] = nil
         }
@@ -107,13 +107,14 @@ extension StateReading {
     ) throws {
         let paths = pass.numbers.keys.sorted()
         let files = state.files
+        let hash = state.hash
         let known = sums
         let tracked = try Parallel.map(paths.count, threads: options.threads) { position -> (TrackedFile, BlockSums) in
             let path = paths[position]
             let number = pass.numbers[path] ?? 0
             let span = pass.spans[path] ?? FileSpan(start: 0, firstLine: 1, end: 0)
             let before = span.start > 0 ? (files[number], known[number]) : nil
-            return try TrackedFile.read(path, kind: files[number].kind, through: span.end, continuing: before)
+            return try TrackedFile.read(path, kind: files[number].kind, through: span.end, continuing: before, key: hash)
         }
         for (position, path) in paths.enumerated() {
             let number = pass.numbers[path] ?? 0

@@ -118,7 +118,7 @@ struct StateReading {
                 again[number] = "it is gone (removed or renamed)"
                 continue
             }
-            switch try file.compared(sums: { try sums()[number] }, everyByte: fullCheck) {
+            switch try file.compared(sums: { try sums()[number] }, key: state.hash, everyByte: fullCheck) {
             case .same:
                 if file.kind == .cost, let costsChanged { again[number] = costsChanged }
             case .gone:

@@ -58,7 +58,8 @@ struct TrackedFile: Sendable, Codable, Hashable {
     /// `sums` gives the sums of the bytes read (only
     /// called when the bytes must be looked at); with `everyByte`, every byte read is hashed
     /// again whatever its identity says (the daily check).
-    func compared(sums: () throws -> BlockSums, everyByte: Bool = false) throws -> Change {
+    /// The sums are keyed with `key`, the state's.
+    func compared(sums: () throws -> BlockSums, key: SipHash, everyByte: Bool = false) throws -> Change {
         guard FileSystem.kind(path) == .regularFile, let now = FileSystem.identity(path) else { return .gone }
         if now == identity && now.bytes == bytes && !everyByte { return .same }
         guard now.isSameFile(as: identity) else { return .changed("another file has its name") }
@@ -67,12 +68,12 @@ struct TrackedFile: Sendable, Codable, Hashable {
         guard sums.length == bytes else { return .changed("its sums do not cover the bytes read") }
         let file = try FileDescriptor.openForReading(path)
         if now.bytes == bytes || everyByte {
-            guard try Self.matches(file, sums, blocks: Array(0..<sums.blocks)) else {
+            guard try Self.matches(file, sums, key: key, blocks: Array(0..<sums.blocks)) else {
                 return .changed(everyByte ? "its bytes are not those read (found by --full-check)" : "its bytes changed in place")
             }
             if now.bytes == bytes { return now == identity ? .same : .metadata(now) }
         } else {
-            guard try Self.matches(file, sums, blocks: Self.grownProof(sums)) else {
+            guard try Self.matches(file, sums, key: key, blocks: Self.grownProof(sums)) else {
                 return .changed("its earlier bytes are not those read")
             }
         }
@@ -93,7 +94,7 @@ struct TrackedFile: Sendable, Codable, Hashable {
         return chosen.sorted()
     }
 
-    private static func matches(_ file: FileDescriptor, _ sums: BlockSums, blocks: [Int]) throws -> Bool {
+    private static func matches(_ file: FileDescriptor, _ sums: BlockSums, key: SipHash, blocks: [Int]) throws -> Bool {
         var buffer = [UInt8](repeating: 0, count: BlockSums.blockSize)
         for block in blocks {
             let range = sums.range(ofBlock: block)
@@ -101,8 +102,8 @@ struct TrackedFile: Sendable, Codable, Hashable {
                 try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<range.count]), at: range.lowerBound)
             }
             guard read == range.count else { return false }
-            let crc = buffer.withUnsafeBytes { Checksum.crc64(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
-            if crc != sums.sum(ofBlock: block) { return false }
+            let sum = buffer.withUnsafeBytes { BlockSums.sum(UnsafeRawBufferPointer(rebasing: $0[..<read]), key: key) }
+            if sum != sums.sum(ofBlock: block) { return false }
         }
         return true
     }
@@ -111,18 +112,21 @@ struct TrackedFile: Sendable, Codable, Hashable {
     /// have grown since), going on from `before` and its sums when the bytes up to
     /// `before.bytes` were read by an earlier run.
     static func read(
-        _ path: String, kind: Kind, through end: Int, continuing before: (file: TrackedFile, sums: BlockSums)? = nil
+        _ path: String, kind: Kind, through end: Int, continuing before: (file: TrackedFile, sums: BlockSums)? = nil,
+        key: SipHash
     ) throws -> (file: TrackedFile, sums: BlockSums) {
         guard let identity = FileSystem.identity(path) else { throw StateDamageError(what: "\(path) is gone") }
         let file = try FileDescriptor.openForReading(path)
         let bytes = min(end, identity.bytes)
         let start = before.map { min($0.file.bytes, bytes) } ?? 0
-        var builder = BlockSums.Builder(continuing: start > 0 ? before?.sums ?? BlockSums() : BlockSums())
+        // Keyed sums go on from the last whole block: the part-full one is summed again.
+        let resumed = start > 0 ? (before?.sums ?? BlockSums()).wholeBlocks : BlockSums()
+        var builder = BlockSums.Builder(continuing: resumed, key: key)
         var lineFeeds = start > 0 ? before?.file.lineFeeds ?? 0 : 0
         var last: UInt8? = start > 0 ? (before?.file.endsLine == true ? 0x0A : 0) : nil
         let block = 1 << 20
         var buffer = [UInt8](repeating: 0, count: block)
-        var offset = start
+        var offset = resumed.length
         while offset < bytes {
             let wanted = min(block, bytes - offset)
             let read = try buffer.withUnsafeMutableBytes { raw in
@@ -130,9 +134,10 @@ struct TrackedFile: Sendable, Codable, Hashable {
             }
             guard read > 0 else { break }
             buffer.withUnsafeBytes { raw in
-                let piece = UnsafeRawBufferPointer(rebasing: raw[..<read])
-                builder.add(piece)
-                lineFeeds += piece.baseAddress.map { Support.countLineFeeds($0, read) } ?? 0
+                builder.add(UnsafeRawBufferPointer(rebasing: raw[..<read]))
+                // Line feeds of the bytes after those read before only.
+                let fresh = max(0, start - offset)
+                if fresh < read, let base = raw.baseAddress { lineFeeds += Support.countLineFeeds(base + fresh, read - fresh) }
             }
             last = buffer[read - 1]
             offset += read
