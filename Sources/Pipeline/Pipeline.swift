@@ -21,11 +21,17 @@ import Support
 package final class Pipeline {
     package let options: RunOptions
     package let rejects: RejectLog
-    package private(set) var warnings: [Diagnostic] = []
+    /// Where the stages say what they do not stop for (the command prints them in one place).
+    package let diagnostics: DiagnosticCollector
 
-    package init(_ options: RunOptions, rejects: RejectLog = RejectLog()) {
+    package var warnings: [Diagnostic] { diagnostics.diagnostics }
+
+    package init(
+        _ options: RunOptions, rejects: RejectLog = RejectLog(), diagnostics: DiagnosticCollector = DiagnosticCollector()
+    ) {
         self.options = options
         self.rejects = rejects
+        self.diagnostics = diagnostics
     }
 
     // MARK: inputs and ledger
@@ -46,7 +52,7 @@ package final class Pipeline {
             progress: { bytes, lines in
                 progress(ReportProgress(file: "notifications and history", bytes: bytes, rows: lines, unit: "lines"))
             })
-        warnings += loaded.warnings + loaded.incompleteHistories
+        diagnostics.emit(contentsOf: loaded.warnings + loaded.incompleteHistories)
         return loaded
     }
 
@@ -147,8 +153,8 @@ package final class Pipeline {
     /// `--max-rejects` allows.
     package func refuseBeyondLimit(consequence: String) throws {
         let tally = rejects.tally
-        if RejectLimitError.exceeds(tally, options.maxRejects) {
-            throw RejectLimitError(tally, maxRejects: options.maxRejects, consequence: consequence)
+        if let verdict = RejectLimitError.verdict(tally, maxRejects: options.maxRejects, consequence: consequence) {
+            throw verdict
         }
     }
 

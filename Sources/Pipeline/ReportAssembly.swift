@@ -42,9 +42,12 @@ enum ReportAssembly {
             filesVerifiedEarlier: counts.filesVerifiedEarlier, readSequentially: costs.readSequentially,
             costRows: summaries.reduce(0) { $0 + $1.rows }, costBytes: summaries.reduce(0) { $0 + $1.bytes },
             costSeconds: timings.costRows)
-        // --max-rejects counts rows: a file refused whole weighs all of its rows.
-        guard rejects.rows <= options.maxRejects else {
-            return .refused(ReportRefused(folder: folder.destination, rejectsFile: folder.rejectsFile, reading: reading))
+        if let verdict = RejectLimitError.verdict(
+            tally, maxRejects: options.maxRejects,
+            consequence:
+                "The previous report in \(folder.destination)/, if any, is unchanged; every rejected line is in \(folder.rejectsFile)."
+        ) {
+            return .refused(ReportRefused(verdict: verdict, reading: reading))
         }
         if !options.allowEmpty {
             try EmptyWindowError.check(

@@ -42,9 +42,8 @@ package struct ReportWritten: Sendable {
 
 /// A report refused for its rejects: nothing in `folder` changed.
 package struct ReportRefused: Sendable {
-    package var folder: String
-    /// Where every rejected line went (`OUT/LABEL.rejects.csv`).
-    package var rejectsFile: String
+    /// Why, and what was done: the one verdict every command gives.
+    package var verdict: RejectLimitError
     package var reading: ReportReading
 
     package var warnings: [Diagnostic] { reading.warnings }

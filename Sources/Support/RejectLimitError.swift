@@ -13,8 +13,13 @@ package struct RejectLimitError: DiagnosticError {
         self.consequence = consequence
     }
 
-    /// True when `tally` is beyond what `maxRejects` allows: rows are counted, not lines.
-    package static func exceeds(_ tally: RejectTally, _ maxRejects: Int) -> Bool { tally.rows > maxRejects }
+    /// The one verdict every command gives on what it rejected.
+    ///
+    /// Nil within `maxRejects`, else the error that stops it, saying `consequence`. Rows are
+    /// counted, not lines: a file refused whole weighs all of its rows.
+    package static func verdict(_ tally: RejectTally, maxRejects: Int, consequence: String) -> RejectLimitError? {
+        tally.rows > maxRejects ? RejectLimitError(tally, maxRejects: maxRejects, consequence: consequence) : nil
+    }
 
     /// The first rejects, then the verdict (how many rows, the most common reason, what was done
     /// and what to do), then the files refused whole.

@@ -126,12 +126,7 @@ enum ReportCommand: Command {
             writeStandardError(diagnostic.description + "\n")
             return 1
         case .refused(let refused):
-            let verdict = RejectLimitError(
-                refused.reading.rejects, maxRejects: options.maxRejects,
-                consequence:
-                    "The previous report in \(refused.folder)/, if any, is unchanged; every rejected line is in \(refused.rejectsFile)."
-            )
-            writeStandardError(verdict.description + "\n")
+            writeStandardError(refused.verdict.description + "\n")
             return 1
         case .succeeded(let report):
             written = report

@@ -171,8 +171,7 @@ enum ValidateCommand: Command {
         for (reason, count) in tally.reasons { print("  \(Format.padLeft(Format.count(count), 10))  \(reason)") }
         for line in RejectAdvice.wholeFileLines(tally.wholeFiles) { print(line) }
         let whereToLook = file.map { "all of them are in \($0)" } ?? "add --rejects FILE to get all of them as CSV"
-        if RejectLimitError.exceeds(tally, maxRejects) {
-            let verdict = RejectLimitError(tally, maxRejects: maxRejects, consequence: "Listed: \(whereToLook).")
+        if let verdict = RejectLimitError.verdict(tally, maxRejects: maxRejects, consequence: "Listed: \(whereToLook).") {
             writeStandardError(verdict.description + "\n")
             return 1
         }

@@ -320,7 +320,7 @@ struct ReportFolderTests {
             Issue.record("more rejects than --max-rejects must refuse the report")
             return
         }
-        #expect(refused.rejectsFile == out + "/2026-10.rejects.csv" && refused.reading.rejects.rows == 1)
+        #expect(refused.verdict.consequence.contains(out + "/2026-10.rejects.csv") && refused.reading.rejects.rows == 1)
         let after = try FileSystem.list(good.folder).map { ($0.name, try TestFiles.read(good.folder + "/" + $0.name)) }
         #expect(after.map(\.0) == before.map(\.0) && after.map(\.1) == before.map(\.1))
         #expect(try TestFiles.read(out + "/2026-10.rejects.csv").contains("costs/costs.csv,3,timestamp,yesterday,"))

@@ -11,12 +11,12 @@ struct ConsumptionAnswers {
     /// Each request's transaction type, for Apple's rules on the percentage.
     package var types: [String: ProductType]
     package var rejects: RejectTally
-    package var warnings: [Diagnostic]
     /// Notifications signed after the as-of time, not read (a request among them is not open yet).
     package var signedLater: Int
 
-    package static func compute(_ options: RunOptions) throws -> ConsumptionAnswers {
-        let pipeline = Pipeline(options)
+    package static func compute(_ options: RunOptions, diagnostics: DiagnosticCollector) throws -> ConsumptionAnswers {
+        // Run every few minutes: what Apple added is said, cut histories are the report's to name.
+        let pipeline = Pipeline(options, diagnostics: DiagnosticCollector())
         let loaded = try pipeline.load()
         let attributor = pipeline.attributor(loaded)
         let reading = try pipeline.attribute(loaded, with: attributor)
@@ -27,10 +27,9 @@ struct ConsumptionAnswers {
             guard let index = request.transactionIndex, let id = request.transactionID else { continue }
             if let type = loaded.ledger.transactions[index].type { types[id] = type }
         }
+        diagnostics.emit(contentsOf: loaded.warnings)
         return ConsumptionAnswers(
             requests: requests, types: types, rejects: pipeline.rejects.tally,
-            // Run every few minutes: what Apple added is said, cut histories are the report's to name.
-            warnings: loaded.warnings,
             signedLater: loaded.appStore.input.counts.notificationsSignedAfterAsOf)
     }
 }

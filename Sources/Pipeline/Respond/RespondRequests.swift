@@ -20,7 +20,6 @@ final class RespondRequests {
         /// Each answered transaction's type, for Apple's rules on the percentage.
         var types: [String: ProductType] = [:]
         var rejects = RejectTally()
-        var warnings: [Diagnostic] = []
     }
 
     /// Every request not answered for good yet (and, from a reading of everything, those too),
@@ -38,6 +37,8 @@ final class RespondRequests {
     private let temporary: String?
     /// Held from the reading of the state until it is kept.
     private var lock: RunLock?
+    /// Where what the reading says but does not stop for goes.
+    private let diagnostics: DiagnosticCollector
 
     private enum Source {
         case state(StateReading, RespondState)
@@ -48,7 +49,11 @@ final class RespondRequests {
     ///
     /// `stateFolder` nil for a dry run (the state is built aside and
     /// left behind). `fullCheck` hashes every byte of every file the state read (`--full-check`).
-    init(options: RunOptions, stateFolder: String?, journal: String, fullCheck: Bool = false) throws {
+    init(
+        options: RunOptions, stateFolder: String?, journal: String, fullCheck: Bool = false,
+        diagnostics: DiagnosticCollector
+    ) throws {
+        self.diagnostics = diagnostics
         // The state names files by their paths: one spelling of the folder (`./exports` or
         // `/srv/app/exports`) reads the state another wrote.
         var options = options
@@ -65,7 +70,7 @@ final class RespondRequests {
             lock = try RunLock(path: folder + "/lock", guarding: "the state \(folder)")
             found = try reading.upToDate(journal: journal, fullCheck: fullCheck, distrust: distrust)
         } catch let bill as PoolsNeedOneProcessError {
-            let answers = try ConsumptionAnswers.compute(options)
+            let answers = try ConsumptionAnswers.compute(options, diagnostics: diagnostics)
             source = .everything(answers)
             requests = answers.requests.map {
                 Request(uuid: $0.notificationUUID, transactionID: $0.transactionID, signedAt: $0.signedAt)
@@ -125,7 +130,7 @@ final class RespondRequests {
         switch source {
         case .everything(let answers):
             let figures = Dictionary(answers.requests.map { ($0.notificationUUID, $0) }, uniquingKeysWith: { first, _ in first })
-            return Answers(figures: figures, types: answers.types, warnings: answers.warnings)
+            return Answers(figures: figures, types: answers.types)
         case .state(let reading, var state):
             guard !wanted.isEmpty else { return Answers() }
             let computed: AccountAnswers
@@ -142,7 +147,7 @@ final class RespondRequests {
             source = .state(reading, state)
             changed = true
             return Answers(
-                figures: computed.figures, types: computed.types, rejects: computed.rejects, warnings: computed.warnings)
+                figures: computed.figures, types: computed.types, rejects: computed.rejects)
         }
     }
 
@@ -151,7 +156,7 @@ final class RespondRequests {
         let accounts = try AccountsIndex.upToDate(in: &state, layout: reading.layout, folder: reading.folder)
         return try AccountAnswers.compute(
             Self.firstOfEach(state, layout: reading.layout).filter { uuids.contains($0.uuid) }, state: state,
-            accounts: accounts, folder: reading.folder, options: options, layout: reading.layout)
+            accounts: accounts, folder: reading.folder, options: options, layout: reading.layout, diagnostics: diagnostics)
     }
 
     /// Keeps the state for the next run without the requests answered for good: the requests

@@ -67,25 +67,29 @@ package enum RespondRun {
         journal.asOf = options.journalAsOf
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()
-        outcome.warnings = journal.recovered.map { Diagnostic.warning($0) }
+        let diagnostics = DiagnosticCollector()
+        diagnostics.warn(journal.recovered)
         outcome.alreadyAnswered = journal.answered
         if !options.dryRun {
             outcome.unreported = journal.unreported
             for event in journal.unreported { options.events(.unreported(event)) }
         }
-        try answer(options, journal: &journal, outcome: &outcome)
+        try answer(options, journal: &journal, outcome: &outcome, diagnostics: diagnostics)
         if !options.dryRun { try close(&journal, &outcome, options) }
+        outcome.warnings = diagnostics.diagnostics
         return outcome
     }
 
     /// What the run does between reading the journal and ending its part of it: the requests,
     /// their triage, the answers worked out, the state kept, then each request's decision done.
     private static func answer(
-        _ options: RespondOptions, journal: inout ConsumptionJournal, outcome: inout RespondOutcome
+        _ options: RespondOptions, journal: inout ConsumptionJournal, outcome: inout RespondOutcome,
+        diagnostics: DiagnosticCollector
     ) throws {
         let stateFolder = options.dryRun ? nil : options.state ?? options.journal + ".state"
         let found = try RespondRequests(
-            options: options.report, stateFolder: stateFolder, journal: options.journal, fullCheck: options.fullCheck)
+            options: options.report, stateFolder: stateFolder, journal: options.journal, fullCheck: options.fullCheck,
+            diagnostics: diagnostics)
         outcome.notes = found.notes
         outcome.nothingNew = found.nothingNew
         let (now, asOf) = (options.now, options.report.asOf)
@@ -106,7 +110,6 @@ package enum RespondRun {
         let answers = try found.answers(triage.figuresNeeded)
         outcome.notes = found.notes
         if !triage.answersNeeded.isEmpty { try refuseBeyondLimit(found.rejects.merged(with: answers.rejects), options) }
-        outcome.warnings += answers.warnings
         // A request with no answer worked out is not this run's (another environment's).
         let requests = triage.open.filter { !triage.answersNeeded.contains($0.uuid) || answers.figures[$0.uuid] != nil }
         let kept = triage.kept.subtracting(triage.answersNeeded.filter { answers.figures[$0] == nil })
@@ -120,9 +123,11 @@ package enum RespondRun {
     }
 
     private static func refuseBeyondLimit(_ rejects: RejectTally, _ options: RespondOptions) throws {
-        guard RejectLimitError.exceeds(rejects, options.report.maxRejects) else { return }
-        throw RejectLimitError(
+        if let verdict = RejectLimitError.verdict(
             rejects, maxRejects: options.report.maxRejects, consequence: "Nothing was sent: an answer needs all of its evidence.")
+        {
+            throw verdict
+        }
     }
 
     /// Each open request's decision, done: missed and skipped journaled together (one flush,

@@ -19,13 +19,12 @@ struct AccountAnswers {
     /// What reading accounts.csv, products.csv, fx.csv and the evidence refused, and the
     /// conflicts of the accounts answered for.
     var rejects = RejectTally()
-    var warnings: [Diagnostic] = []
 
     /// The answers to `requests` from `state`, whose accounts.csv index is `accounts`
     /// (`AccountsIndex.upToDate`).
     static func compute(
         _ requests: [StateRequest], state: RespondState, accounts: AccountsIndex, folder: String, options: RunOptions,
-        layout: InputLayout
+        layout: InputLayout, diagnostics: DiagnosticCollector
     ) throws -> AccountAnswers {
         let log = RejectLog()
         for refused in layout.refused { try log.record(refused) }
@@ -79,7 +78,7 @@ struct AccountAnswers {
             }
         }
         answers.rejects = log.tally.merged(with: accounts.rejects).merged(with: conflicts.tally)
-        answers.warnings = input.counts.newValueWarnings.map { Diagnostic.warning($0) }
+        diagnostics.warn(input.counts.newValueWarnings)
         return answers
     }
 
