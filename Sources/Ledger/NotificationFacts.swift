@@ -14,34 +14,53 @@ struct NotificationFacts {
     var undatedExit: [String: (signed: Timestamp, notice: Timestamp, uuid: String)] = [:]
     var reversals: [String: [Timestamp]] = [:]
 
+    /// One fact a notification can say of its transaction: which notifications say it, and
+    /// what is taken from one. The table is the one place both are written: what `init` reads
+    /// and what `reads` keeps for it (the keep-filter before the ledger) cannot drift apart.
+    private struct Fact {
+        /// True when the notification says this fact (its transaction is given).
+        let says: @Sendable (NotificationRecord, NotifiedTransaction) -> Bool
+        let take: @Sendable (inout NotificationFacts, NotificationRecord, NotifiedTransaction) -> Void
+    }
+
+    /// The facts in the order a notification is asked: the first that it says is taken.
+    private static let facts: [Fact] = [
+        // A reversal (REFUND_REVERSED): access given back.
+        Fact(says: { notification, _ in notification.type == .refundReversed }) { facts, notification, transaction in
+            facts.reversals[transaction.transactionID, default: []].append(notification.signedDate)
+        },
+        // A revocation: a REFUND, or any notification (of a type known or not) whose copy shows one.
+        Fact(says: { notification, transaction in transaction.revocationDate != nil || notification.type == .refund }) {
+            facts, notification, transaction in
+            let id = transaction.transactionID
+            if facts.revocationNotice[id].map({ notification.noticeTime < $0.at }) ?? true {
+                facts.revocationNotice[id] = (notification.noticeTime, notification.uuid)
+            }
+        },
+        // An undated REVOKE of a FAMILY_SHARED transaction: the member left the family.
+        Fact(says: { notification, transaction in notification.type == .revoke && transaction.ownership == .familyShared }) {
+            facts, notification, transaction in
+            let id = transaction.transactionID
+            if facts.undatedExit[id].map({ notification.signedDate < $0.signed }) ?? true {
+                facts.undatedExit[id] = (notification.signedDate, notification.noticeTime, notification.uuid)
+            }
+        },
+    ]
+
     init(_ notifications: [NotificationRecord], firstRevokedCopy: [String: Timestamp]) {
         self.firstRevokedCopy = firstRevokedCopy
         for notification in notifications {
-            guard let transaction = notification.transaction else { continue }
-            let id = transaction.transactionID
-            let type = notification.type
-            if type == .refundReversed {
-                reversals[id, default: []].append(notification.signedDate)
-                continue
-            }
-            if transaction.revocationDate != nil || type == .refund {
-                if revocationNotice[id].map({ notification.noticeTime < $0.at }) ?? true {
-                    revocationNotice[id] = (notification.noticeTime, notification.uuid)
-                }
-            } else if type == .revoke, transaction.ownership == .familyShared {
-                if undatedExit[id].map({ notification.signedDate < $0.signed }) ?? true {
-                    undatedExit[id] = (notification.signedDate, notification.noticeTime, notification.uuid)
-                }
-            }
+            guard let transaction = notification.transaction,
+                let fact = Self.facts.first(where: { $0.says(notification, transaction) })
+            else { continue }
+            fact.take(&self, notification, transaction)
         }
         for id in reversals.keys { reversals[id]?.sort() }
     }
 
-    /// True when `init` reads `notification`: a reversal, a refund, a REVOKE, or any
-    /// notification (of a type known or not) whose copy shows a revocation.
+    /// True when `init` reads `notification`: it says one of the facts.
     static func reads(_ notification: NotificationRecord) -> Bool {
         guard let transaction = notification.transaction else { return false }
-        let type = notification.type
-        return type == .refundReversed || type == .refund || type == .revoke || transaction.revocationDate != nil
+        return facts.contains { $0.says(notification, transaction) }
     }
 }
