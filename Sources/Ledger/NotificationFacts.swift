@@ -14,8 +14,9 @@ struct NotificationFacts {
     var undatedExit: [String: (signed: Timestamp, notice: Timestamp, uuid: String)] = [:]
     var reversals: [String: [Timestamp]] = [:]
 
-    /// One fact a notification can say of its transaction: which notifications say it, and
-    /// what is taken from one. The table is the one place both are written: what `init` reads
+    /// One fact a notification can say of its transaction.
+    ///
+    /// Which notifications say it, and what is taken from one. The table is the one place both are written: what `init` reads
     /// and what `reads` keeps for it (the keep-filter before the ledger) cannot drift apart.
     private struct Fact {
         /// True when the notification says this fact (its transaction is given).

@@ -90,7 +90,16 @@ struct RunRecord {
                 ("currency", .string(options.appStore.currency.description)),
                 ("max_rejects", .integer(Int64(options.maxRejects))),
                 ("cost_columns", .object(columns.map { ($0.0, .string($0.1)) })),
-            ] + (formats.isEmpty ? [] : [("cost_formats", .array(formats.map { .string($0) }))]))
+            ] + (formats.isEmpty ? [] : [("cost_formats", .array(formats.map { .string($0) }))])
+                + [
+                    ("heavy_use", .string(ConsumptionAnswer.percent(options.consumptionPolicy.heavyUse))),
+                    ("usage_field", .string(options.costColumns.usageField)),
+                    // Every option that changes a figure, as the tool codes it (written from the
+                    // configuration itself: a new option is here with nothing to add), and the
+                    // fingerprint snapshots, partials and respond's state compare.
+                    ("configuration", (try? JSONValueEncoder.encode(options.configuration)) ?? .null),
+                    ("fingerprint", .string(options.configuration.fingerprint)),
+                ])
     }
 
     private var costRowsJSON: JSONValue {
