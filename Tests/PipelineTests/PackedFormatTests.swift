@@ -40,20 +40,20 @@ struct PackedFormatTests {
         let state = try reading.rebuilt(because: "the test").state
         let sums = try InputSums.read(try #require(state.inputSums), in: folder)
         return [
-            (LedgerSnapshot.kind, LedgerSnapshot.version, try CodingShape.of(snapshot), "LedgerSnapshot.version"),
-            (CostPartial.kind, CostPartial.version, try CodingShape.of(partial), "CostPartial.version"),
-            (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "DecodedFiles.version"),
-            (DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(piece), "DecodedFiles.version"),
+            (LedgerSnapshot.kind, LedgerSnapshot.version, try CodingShape.of(snapshot), "PackedVersions.ledgerSnapshot"),
+            (CostPartial.kind, CostPartial.version, try CodingShape.of(partial), "PackedVersions.costPartial"),
+            (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "PackedVersions.decodedFiles"),
+            (DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(piece), "PackedVersions.decodedFiles"),
             (
                 StepFiles.seedsKind, StepFiles.seedsVersion,
                 try CodingShape.of(
                     PartialSeeds(
                         files: partial.files, snapshot: "",
                         entries: partial.reading.summaries.flatMap { $0.claims.map(\.entry) })),
-                "StepFiles.seedsVersion"
+                "PackedVersions.requestSeeds"
             ),
-            (RespondState.kind, RespondState.version, try CodingShape.of(state), "RespondState.version"),
-            (InputSums.kind, InputSums.version, try CodingShape.of(sums), "InputSums.version"),
+            (RespondState.kind, RespondState.version, try CodingShape.of(state), "PackedVersions.respondState"),
+            (InputSums.kind, InputSums.version, try CodingShape.of(sums), "PackedVersions.respondInputSums"),
         ]
     }
 

@@ -12,7 +12,7 @@ import Support
 /// computed twice, it is the same.
 package struct CostPartial: Sendable, Codable {
     package static let kind = "cost partial"
-    package static let version = 8
+    package static let version = PackedVersions.costPartial
 
     /// What the totals depend on besides the rows; the merge refuses partials that differ.
     package var settings: PartialSettings

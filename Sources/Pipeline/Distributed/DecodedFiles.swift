@@ -11,7 +11,7 @@ import Synchronization
 /// the driver holds one piece decoded at a time, as a snapshot that reads the files does.
 package struct DecodedFiles: Sendable, Codable {
     package static let kind = "decoded App Store files"
-    package static let version = 3
+    package static let version = PackedVersions.decodedFiles
 
     /// The fingerprint of the options the App Store side is read with (`LedgerLoad.Options`).
     package var options: String

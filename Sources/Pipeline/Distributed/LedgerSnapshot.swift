@@ -13,7 +13,7 @@ import Support
 /// building it.
 package struct LedgerSnapshot: Codable, Sendable {
     package static let kind = "ledger snapshot"
-    package static let version = 7
+    package static let version = PackedVersions.ledgerSnapshot
 
     package var options: LedgerLoad.Options
     package var layout: InputLayout

@@ -7,7 +7,7 @@ import Support
 /// under the run's secret, then gzip), so a task never reads a stale, damaged or forged step.
 package enum StepFiles {
     static let seedsKind = "request seeds"
-    static let seedsVersion = 3
+    static let seedsVersion = PackedVersions.requestSeeds
 
     package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws {
         try PackedFile.write(

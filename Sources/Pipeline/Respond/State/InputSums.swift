@@ -9,7 +9,7 @@ import Support
 /// nothing new never reads them; read when a file is not as it was, and by `--full-check`.
 struct InputSums: Sendable, Codable {
     static let kind = "respond input sums"
-    static let version = 1
+    static let version = PackedVersions.respondInputSums
 
     /// By file number; empty for a file taken out.
     var byFile: [BlockSums] = []

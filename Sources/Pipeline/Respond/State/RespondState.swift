@@ -23,7 +23,7 @@ import Support
 /// what it does not name.
 struct RespondState: Sendable, Codable {
     static let kind = "respond state"
-    static let version = 4
+    static let version = PackedVersions.respondState
 
     var tool = ToolVersion.current
     /// The fingerprint of every option that changes an answer (the as-of time aside).

@@ -1,0 +1,20 @@
+/// The format version of every file the tool writes and reads back later.
+///
+/// One place, because a change to what one of them holds (a field of a record, a notification
+/// fact kept) is a bump here: a file of an older version is then refused or rebuilt, never read
+/// as if it were the new one. `PackedFormatTests` holds each format's layout to its version and
+/// says which to bump when one changed.
+package enum PackedVersions {
+    /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
+    package static let ledgerSnapshot = 7
+    /// `partial`'s result (`CostPartial`).
+    package static let costPartial = 8
+    /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
+    package static let decodedFiles = 3
+    /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
+    package static let requestSeeds = 3
+    /// respond's state manifest and what it names (`RespondState`).
+    package static let respondState = 4
+    /// respond's block sums of its input files (`InputSums`).
+    package static let respondInputSums = 1
+}
