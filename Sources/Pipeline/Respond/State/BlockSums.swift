@@ -18,7 +18,7 @@ struct BlockSums: Sendable, Codable, Hashable {
 
     /// The bytes the sums cover: the file's length, or the bytes of it read.
     var length = 0
-    /// Each block's CRC-64, eight bytes a block (little-endian), kept as bytes: one copy to read
+    /// Each block's sum, eight bytes a block (little-endian), kept as bytes: one copy to read
     /// and to write.
     var packed: [UInt8] = []
 
