@@ -89,18 +89,7 @@ struct ClassifierTests {
     /// A member leaves the family at t0 + 5d (an undated REVOKE, received 30 s later): what the
     /// member costs after is after_family_exit, tied to the member's transaction.
     @Test func aMemberWhoLeftTheFamily() throws {
-        var fixture = F()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify(
-            "ONE_TIME_CHARGE", uuid: "share", signed: t0 + h,
-            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
-        fixture.notify(
-            "REVOKE", uuid: "leave", signed: t0 + 5 * d,
-            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d),
-            received: t0 + 5 * d + 30_000)
-        fixture.link("acct-p", "100")
-        fixture.link("acct-m", "201")
-        let ledger = try buildLedger(try fixture.write()).ledger
+        let ledger = try buildLedger(try F.memberLeavesTheFamily().write()).ledger
         let classifier = Classifier(ledger: ledger, grace: .hours(1))
         let member = ledger.index(of: "201")
         #expect(classify(classifier, "acct-m", t0 + 2 * d) == Classification(costClass: .familyShared, transaction: member))

@@ -61,18 +61,7 @@ struct LedgerRuleTests {
     }
 
     @Test func undatedRevokeIsAFamilyExitAtItsSignedDate() throws {
-        var fixture = F()
-        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
-        fixture.notify(
-            "ONE_TIME_CHARGE", uuid: "share", signed: t0 + h,
-            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
-        fixture.notify(
-            "REVOKE", uuid: "leave", signed: t0 + 5 * d,
-            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d),
-            received: t0 + 5 * d + 30_000)
-        fixture.link("acct-p", "100")
-        fixture.link("acct-m", "201")
-        let (ledger, _, _) = try buildLedger(try fixture.write())
+        let (ledger, _, _) = try buildLedger(try F.memberLeavesTheFamily().write())
         #expect(
             ledger.transaction("201")?.end
                 == AccessEnd(

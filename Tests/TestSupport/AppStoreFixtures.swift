@@ -156,6 +156,28 @@ extension AppStoreFixture {
 }
 
 extension AppStoreFixture {
+    /// A purchaser (acct-p, transaction 100) buys lifetime at t0 and shares it with a member
+    /// (acct-m, 201) at t0 + 1h, who leaves the family at t0 + 5d: an undated REVOKE of 201,
+    /// received 30 s after it was signed.
+    static func memberLeavesTheFamily() -> AppStoreFixture {
+        typealias F = AppStoreFixture
+        let (t0, h, d) = (october, hour, day)
+        var fixture = F()
+        fixture.notify("ONE_TIME_CHARGE", uuid: "buy", signed: t0, transaction: F.transaction("100", purchase: t0, signed: t0))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "share", signed: t0 + h,
+            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + h))
+        fixture.notify(
+            "REVOKE", uuid: "leave", signed: t0 + 5 * d,
+            transaction: F.transaction("201", ownership: "FAMILY_SHARED", purchase: t0 + h, signed: t0 + 5 * d),
+            received: t0 + 5 * d + 30_000)
+        fixture.link("acct-p", "100")
+        fixture.link("acct-m", "201")
+        return fixture
+    }
+}
+
+extension AppStoreFixture {
     /// A lifetime purchase at t0 (transaction 100, linked to `purchaser`), refunded at t0 + 2d,
     /// the refund reversed at t0 + 6d.
     static func reversedRefund(purchaser: String) -> AppStoreFixture {
