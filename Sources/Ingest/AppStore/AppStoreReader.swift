@@ -1,6 +1,8 @@
 import Support
 
-/// Reads `notifications/*.jsonl|csv` and `transactions/*.jsonl` into an `AppStoreInput`.
+/// Reads `notifications/*.jsonl|csv` and `transactions/*.jsonl` into an `AppStoreInput`: the
+/// pieces decoded (`AppStoreReader+Decoding`) kept in file and line order, each file's checksum
+/// and signatures, the records the run admits (`AppStoreAdmission`), each kept once.
 ///
 /// Malformed lines (bad JSON, bad base64, a JWS that fails its checks, a transaction without
 /// `transactionId`) go to the reject log; retries are dropped by `notificationUUID`, keeping
@@ -8,6 +10,8 @@ import Support
 /// counted and left out.
 package final class AppStoreReader {
     package let options: AppStoreOptions
+    /// Which records the run reads: its environment, signed by its as-of time.
+    let admission: AppStoreAdmission
     let rejects: RejectLog
     private(set) var input = AppStoreInput()
     /// Where each notification read is in `input.notifications`, or -1 when it was left out.
@@ -33,6 +37,7 @@ package final class AppStoreReader {
         keepsNotification: @escaping (NotificationRecord) -> Bool = { _ in true }
     ) {
         self.options = options
+        self.admission = AppStoreAdmission(options: options)
         self.keepsNotification = keepsNotification
         self.rejects = rejects
         self.verifiedFiles = verifiedFiles
@@ -44,45 +49,6 @@ package final class AppStoreReader {
     package func read(_ layout: InputLayout) throws -> AppStoreInput {
         try decode(try files(layout), consume: keep)
         return finished(layout)
-    }
-
-    /// Decodes the App Store files of `layout` named by `paths` (whole files, in the layout's
-    /// order) into their pieces, keeping none: what a machine of a distributed run does for its
-    /// group of files (`refund-cost decode`); `read(decoded:layout:)` then keeps them.
-    ///
-    /// `spans` reads a file as stored from a byte offset at a line's start (with the line
-    /// number there) to an end: only what was appended since an earlier reading, up to the
-    /// length the file had when it was looked at.
-    ///
-    /// `prepare` turns each piece into what `consume` takes, on the decoding threads (respond's
-    /// state encodes the lines it keeps there).
-    package func decode<Prepared: Sendable>(
-        paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:],
-        prepare: @escaping @Sendable (DecodedPart) throws -> Prepared, consume: (Prepared) throws -> Void
-    ) throws {
-        let wanted = Set(paths)
-        let chosen = try files(layout).filter { wanted.contains($0.path) }.map { file in
-            var file = file
-            if let span = spans[file.path] {
-                file.end = span.end
-                if span.start > 0 {
-                    file.start = span.start
-                    file.firstLine = span.firstLine
-                    // Part of a file: the record of verified files speaks of whole files only.
-                    file.verifiedEarlier = nil
-                    file.policy = options.signatures
-                }
-            }
-            return file
-        }
-        try decode(chosen, prepare: prepare, consume: consume)
-    }
-
-    /// The same, each piece as it is decoded.
-    package func decode(
-        paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:], consume: (DecodedPart) throws -> Void
-    ) throws {
-        try decode(paths: paths, of: layout, spans: spans, prepare: { $0 }, consume: consume)
     }
 
     /// The input kept from loose items (lines of several files, in their files' and lines'
@@ -101,25 +67,6 @@ package final class AppStoreReader {
         return finished(layout)
     }
 
-    private func decode(_ files: [AppStoreFile], consume: (DecodedPart) throws -> Void) throws {
-        try decode(files, prepare: { $0 }, consume: consume)
-    }
-
-    private func decode<Prepared: Sendable>(
-        _ files: [AppStoreFile], prepare: @escaping @Sendable (DecodedPart) throws -> Prepared,
-        consume: (Prepared) throws -> Void
-    ) throws {
-        // Decoding is most of the work: pieces of the files are decoded on all cores and kept
-        // in file and line order as they come, so the result does not depend on threads and
-        // only a few decoded pieces are in memory at a time.
-        let parts = AppStoreParts(files: files, partSize: partSize)
-        // Each distinct certificate chain is judged once, whichever thread meets it first.
-        let verdicts = ChainVerdicts()
-        try Parallel.ordered(
-            threads: threads, window: 2 * threads, next: parts.next,
-            transform: { part in try prepare(try DecodedPart.decode(part, verdicts: verdicts)) }, consume: consume)
-    }
-
     /// The input once every piece is kept: cut histories without their continuation named.
     private func finished(_ layout: InputLayout) -> AppStoreInput {
         // A cut history is complete when the pages after it lie beside it, whole.
@@ -132,29 +79,6 @@ package final class AppStoreReader {
                     + "--incomplete fetches the rest")
         }
         return input
-    }
-
-    /// The files in reading order, each with the checks it needs: a file an earlier run verified
-    /// (same bytes, same settings) is decoded without them.
-    private func files(_ layout: InputLayout) throws -> [AppStoreFile] {
-        let paths = layout.notificationFiles.map { ($0, true) } + layout.transactionFiles.map { ($0, false) }
-        let policy = options.signatures
-        var files = paths.map { AppStoreFile(path: $0.0, notifications: $0.1, policy: policy) }
-        guard policy.verify, let known = verifiedFiles else { return files }
-        // Looked up once a file (each lookup reads the file's size and time).
-        let candidates = files.indices.compactMap { index in
-            known.entry(for: files[index].path, policy: policy.fingerprint).map { (index: index, entry: $0) }
-        }
-        let candidatePaths = candidates.map { files[$0.index].path }
-        // Whether the bytes are still those verified is known only from their checksum.
-        let checksums = try Parallel.map(candidates.count, threads: FileSystem.processorCount) { position in
-            try SHA256.file(candidatePaths[position])
-        }
-        for (position, candidate) in candidates.enumerated() where candidate.entry.sha256 == checksums[position] {
-            files[candidate.index].policy.verify = false
-            files[candidate.index].verifiedEarlier = candidate.entry
-        }
-        return files
     }
 
     /// What is known of the file being kept, gathered over its pieces: its signatures, and its
@@ -227,36 +151,28 @@ package final class AppStoreReader {
         fileSoFar = (SignatureCounts(), nil, OpenHistories())
     }
 
-    // MARK: Hygiene
+    // MARK: Records
 
-    /// True when data of `raw` environment is left out of this run (and counted).
-    ///
-    /// True when the notification belongs to the environment read with `options` (a refund
-    /// request of another is not this run's to answer).
-    package static func admits(_ decoded: DecodedNotification, options: AppStoreOptions) -> Bool {
-        guard let raw = decoded.notification.rawEnvironment ?? decoded.transaction?.rawEnvironment else {
-            return options.unlabeledEnvironment == options.environment
+    /// True when the run leaves the record out (`admission`), counted by why: another
+    /// environment, or signed after the as-of time (`afterAsOf`, the count of its kind).
+    private func leavesOut(
+        environment raw: String?, signed: Timestamp, afterAsOf: WritableKeyPath<AppStoreCounts, Int>
+    ) -> Bool {
+        switch admission.verdict(environment: raw, signed: signed) {
+        case .admitted:
+            return false
+        case .otherEnvironment(let name):
+            input.counts.excludedByEnvironment[name, default: 0] += 1
+        case .signedAfterAsOf:
+            input.counts[keyPath: afterAsOf] += 1
         }
-        return raw == options.environment.rawValue
-    }
-
-    /// Data that names no environment is read only where the user says it belongs.
-    private func isOtherEnvironment(_ raw: String?) -> Bool {
-        guard let raw else {
-            if options.unlabeledEnvironment == options.environment { return false }
-            input.counts.excludedByEnvironment["(none)", default: 0] += 1
-            return true
-        }
-        if raw == options.environment.rawValue { return false }
-        input.counts.excludedByEnvironment[raw, default: 0] += 1
         return true
     }
 
     private func keep(_ decoded: DecodedNotification) {
         let notification = decoded.notification
-        if isOtherEnvironment(notification.rawEnvironment ?? decoded.transaction?.rawEnvironment) { return }
-        if notification.signedDate > options.asOf {
-            input.counts.notificationsSignedAfterAsOf += 1
+        let environment = notification.rawEnvironment ?? decoded.transaction?.rawEnvironment
+        if leavesOut(environment: environment, signed: notification.signedDate, afterAsOf: \.notificationsSignedAfterAsOf) {
             return
         }
         let key = NotificationKey(notification.uuid)
@@ -272,15 +188,8 @@ package final class AppStoreReader {
         }
         if keepsNotification(notification) {
             notificationIndexByUUID[key] = input.notifications.count
-            var kept = notification
-            kept.rawType = strings(kept.rawType)
-            kept.subtype = strings(kept.subtype)
-            kept.rawConsumptionRequestReason = strings(kept.rawConsumptionRequestReason)
-            if let reason = kept.rawConsumptionRequestReason, kept.consumptionRequestReason == nil {
-                input.counts.newValues[NewValue(field: "consumptionRequestReason", value: reason), default: 0] += 1
-            }
-            if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
-            input.notifications.append(kept)
+            for value in notification.newValues { input.counts.newValues[value, default: 0] += 1 }
+            input.notifications.append(notification.interned(&strings))
         } else {
             notificationIndexByUUID[key] = -1
         }
@@ -295,62 +204,16 @@ package final class AppStoreReader {
     }
 
     private func keep(_ transaction: consuming TransactionRecord) {
-        if isOtherEnvironment(transaction.rawEnvironment) { return }
-        if transaction.signedDate > options.asOf {
-            input.counts.transactionCopiesSignedAfterAsOf += 1
-            return
-        }
-        var kept = transaction
-        kept.productID = strings(kept.productID)
-        kept.rawType = strings(kept.rawType)
-        kept.appAccountToken = strings(kept.appAccountToken)
-        kept.rawRevocationType = strings(kept.rawRevocationType)
-        kept.rawOwnership = strings(kept.rawOwnership)
-        noteNewValues(kept)
-        input.keep(kept)
-    }
-
-    /// Counts the values of Apple's growing enumerations this version does not know.
-    private func noteNewValues(_ record: TransactionRecord) {
-        func note(_ field: String, _ raw: String?, known: Bool) {
-            guard let raw, !known else { return }
-            input.counts.newValues[NewValue(field: field, value: raw), default: 0] += 1
-        }
-        note("inAppOwnershipType", record.rawOwnership, known: record.ownership != nil)
-        note("type", record.rawType, known: record.type != nil)
-        note("revocationType", record.rawRevocationType, known: record.revocationType != nil)
+        let afterAsOf = \AppStoreCounts.transactionCopiesSignedAfterAsOf
+        if leavesOut(environment: transaction.rawEnvironment, signed: transaction.signedDate, afterAsOf: afterAsOf) { return }
+        for value in transaction.newValues { input.counts.newValues[value, default: 0] += 1 }
+        input.keep(transaction.interned(&strings))
     }
 
     private func keep(_ renewal: consuming RenewalRecord) {
-        if isOtherEnvironment(renewal.rawEnvironment) { return }
-        if renewal.signedDate > options.asOf {
-            input.counts.renewalCopiesSignedAfterAsOf += 1
+        if leavesOut(environment: renewal.rawEnvironment, signed: renewal.signedDate, afterAsOf: \.renewalCopiesSignedAfterAsOf) {
             return
         }
-        var kept = renewal
-        kept.productID = strings(kept.productID)
-        input.keep(kept)
-    }
-}
-
-/// Problems with a notification or history file as a whole.
-enum AppStoreInputError: DiagnosticError, Sendable, Hashable {
-    case missingColumn(file: String, column: String, present: [String])
-    case repeatedColumn(file: String, column: String)
-
-    /// What is wrong with the header, for a reject of line 1.
-    package var reason: String {
-        switch self {
-        case .missingColumn(_, let column, let present):
-            "no '\(column)' column (header has: \(present.joined(separator: ", "))); a notification CSV needs signed_payload and may have received_at"
-        case .repeatedColumn(_, let column):
-            "the header names '\(column)' twice; which column to read is not clear, so the file is not read"
-        }
-    }
-
-    package var diagnostic: Diagnostic {
-        switch self {
-        case .missingColumn(let file, _, _), .repeatedColumn(let file, _): Diagnostic(reason, file: file, line: 1)
-        }
+        input.keep(renewal.interned(&strings))
     }
 }

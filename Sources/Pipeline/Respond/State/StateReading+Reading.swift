@@ -188,7 +188,7 @@ extension StateReading {
     /// The refund request a line holds, when it holds one.
     private static func request(in item: AppStoreItem, options: AppStoreOptions) -> StateRequest? {
         guard case .notification(let decoded) = item, decoded.notification.type == .consumptionRequest,
-            AppStoreReader.admits(decoded, options: options)
+            AppStoreAdmission.admits(decoded, options: options)
         else { return nil }
         return StateRequest(
             uuid: decoded.notification.uuid, transactionID: decoded.transaction?.transactionID,

@@ -1,0 +1,38 @@
+import Support
+
+// Product ids, types, tokens and the like repeat in every record of a month: a record kept
+// holds each through `StringInterner`, one copy of each value for the run.
+
+extension TransactionRecord {
+    /// This record with its repeating strings held once in `strings`.
+    func interned(_ strings: inout StringInterner) -> TransactionRecord {
+        var kept = self
+        kept.productID = strings(kept.productID)
+        kept.rawType = strings(kept.rawType)
+        kept.appAccountToken = strings(kept.appAccountToken)
+        kept.rawRevocationType = strings(kept.rawRevocationType)
+        kept.rawOwnership = strings(kept.rawOwnership)
+        return kept
+    }
+}
+
+extension NotificationRecord {
+    /// This notification with its repeating strings held once in `strings`.
+    func interned(_ strings: inout StringInterner) -> NotificationRecord {
+        var kept = self
+        kept.rawType = strings(kept.rawType)
+        kept.subtype = strings(kept.subtype)
+        kept.rawConsumptionRequestReason = strings(kept.rawConsumptionRequestReason)
+        if let productID = kept.transaction?.productID { kept.transaction?.productID = strings(productID) }
+        return kept
+    }
+}
+
+extension RenewalRecord {
+    /// This renewal info with its repeating strings held once in `strings`.
+    func interned(_ strings: inout StringInterner) -> RenewalRecord {
+        var kept = self
+        kept.productID = strings(kept.productID)
+        return kept
+    }
+}
