@@ -168,35 +168,3 @@ struct RespondState: Sendable, Codable {
         StateFolder.removeStray(in: folder, keeping: named)
     }
 }
-
-/// Why there is no state to go on from.
-enum StateMismatchError: Error, Equatable {
-    /// No state yet.
-    case none
-    case reason(String)
-}
-
-/// A refund request the state keeps until the journal answers it for good: the file and the
-/// place in the items of its line, and when it was signed.
-struct StateRequest: Sendable, Codable, Hashable {
-    var uuid: String
-    var transactionID: String?
-    var signedDate: Timestamp
-    var item: Int
-    /// The number of the file its line is in.
-    var file: Int
-}
-
-/// fx.csv or prices.csv as the cost rows were read with it: every cost depends on them.
-struct FixedInput: Sendable, Codable, Hashable {
-    var path: String
-    var identity: FileSystem.Identity
-    var crc: UInt64
-
-    /// The file at `path` as it is now.
-    static func look(_ path: String) throws -> FixedInput? {
-        guard let identity = FileSystem.identity(path) else { return nil }
-        let bytes = try FileDescriptor.readAll(path)
-        return FixedInput(path: path, identity: identity, crc: bytes.withUnsafeBytes { Checksum.crc64($0) })
-    }
-}
