@@ -31,8 +31,10 @@ package final class AppStoreServerAPI {
 
     /// `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information).
     package func sendConsumption(transactionID: String, body: [UInt8], deadline: Timestamp) throws(APIError) -> APIOutcome {
+        // Apple answers 202 Accepted; any other success is not Apple's answer.
         try call(
-            "PUT", "/inApps/v2/transactions/consumption/" + Self.pathComponent(transactionID), body: body, deadline: deadline)
+            "PUT", "/inApps/v2/transactions/consumption/" + Self.pathComponent(transactionID), body: body, deadline: deadline,
+            accepting: 202)
     }
 
     /// What a token of this client claims, for `--dry-run` (never the token).
@@ -43,7 +45,11 @@ package final class AppStoreServerAPI {
     }
 
     /// One call with its retries: what each response means is `ResponseVerdict`'s to say.
-    package func call(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws(APIError) -> APIOutcome {
+    ///
+    /// `accepting`: the one success status the call's documentation names (nil: any 2xx).
+    package func call(
+        _ method: String, _ path: String, body: [UInt8], deadline: Timestamp, accepting: Int? = nil
+    ) throws(APIError) -> APIOutcome {
         let started = Clock.monotonicSeconds()
         var attempt = 0
         var lastFailure = "no attempt"
@@ -73,7 +79,8 @@ package final class AppStoreServerAPI {
                 lastStatus = response.status
                 lastCode = AppleError(response.body).code
                 switch ResponseVerdict.of(
-                    status: response.status, headers: response.headers, body: response.body, now: Clock.now())
+                    status: response.status, headers: response.headers, body: response.body, now: Clock.now(),
+                    accepting: accepting)
                 {
                 case .accepted:
                     return .accepted(response)

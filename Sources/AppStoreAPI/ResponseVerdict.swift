@@ -10,7 +10,7 @@ import Support
 /// request goes again: within its deadline, then by the next run. Redirects are never
 /// followed, so the token never travels to another host.
 package enum ResponseVerdict: Sendable, Hashable {
-    /// 2xx: Apple took it.
+    /// 2xx (the status the call's documentation names, when it names one): Apple took it.
     case accepted
     /// Apple says the request is wrong; sending it again changes nothing.
     case refused(errorCode: Int, message: String?)
@@ -29,10 +29,18 @@ package enum ResponseVerdict: Sendable, Hashable {
     /// How much of a body that is not Apple's the reason quotes.
     package static let quotedBytes = 120
 
-    package static func of(status: Int, headers: [String: String], body: [UInt8], now: Timestamp) -> ResponseVerdict {
+    /// `accepting`: the one success status Apple answers this call with (202 for Send
+    /// Consumption Information); another 2xx is no answer (a captive portal's 200 page).
+    package static func of(
+        status: Int, headers: [String: String], body: [UInt8], now: Timestamp, accepting: Int? = nil
+    ) -> ResponseVerdict {
         let error = AppleError(body)
         switch status {
         case 200..<300:
+            if let accepting, status != accepting {
+                let shown = body.isEmpty ? "an empty body" : "body \(quoted(body))"
+                return .retry(reason: "HTTP \(status), not the \(accepting) Apple answers this call with: \(shown)")
+            }
             return .accepted
         case 401:
             return .unauthorized(errorCode: error.code, message: error.message)
@@ -63,13 +71,39 @@ package enum ResponseVerdict: Sendable, Hashable {
         return Double(number)
     }
 
-    /// The first bytes of what a server sent, printable: control bytes and invalid UTF-8 as `?`.
+    /// The first bytes of what a server sent, printable: control bytes and invalid UTF-8 as `?`,
+    /// a token it echoed never (the reason is journaled and printed).
     static func quoted(_ bytes: [UInt8]) -> String {
-        let cut = bytes.count > quotedBytes
-        let text = String(decoding: bytes.prefix(quotedBytes), as: UTF8.self)
+        let text = redactingTokens(String(decoding: bytes.prefix(16 * quotedBytes), as: UTF8.self))
+        let cut = bytes.count > 16 * quotedBytes || text.utf8.count > quotedBytes
+        let kept = String(decoding: text.utf8.prefix(quotedBytes), as: UTF8.self)
         let shown = String(
             String.UnicodeScalarView(
-                text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "?" : $0 }))
+                kept.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "?" : $0 }))
         return "'" + shown + (cut ? "...'" : "'")
+    }
+
+    /// `text` with every JSON Web Token in it (a run that begins `eyJ`, the encoding of `{"`)
+    /// said as one, never shown: a server that echoes the request's headers echoes the token.
+    static func redactingTokens(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func inToken(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+            default: false
+            }
+        }
+        var shown = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if index + 3 <= scalars.count, scalars[index] == "e", scalars[index + 1] == "y", scalars[index + 2] == "J" {
+                while index < scalars.count, inToken(scalars[index]) { index += 1 }
+                shown.append(contentsOf: "<a token, not shown>".unicodeScalars)
+            } else {
+                shown.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(shown)
     }
 }

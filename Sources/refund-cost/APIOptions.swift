@@ -50,10 +50,18 @@ enum APIOptions {
     }
 
     static func credentials(_ arguments: ParsedArguments, bundleID: String?) throws -> APICredentials {
+        // Every credential missing is named at once: one run to learn what to give, not four.
+        let missing =
+            [(key.flag, arguments.text(key)), (keyID.flag, arguments.text(keyID)), (issuerID.flag, arguments.text(issuerID))]
+            .filter { $0.1 == nil }.map(\.0) + (bundleID == nil ? ["--bundle-id"] : [])
+        if let last = missing.last {
+            let named = missing.count == 1 ? last : missing.dropLast().joined(separator: ", ") + " and " + last
+            throw UsageError.missingOption(named, command: arguments.command)
+        }
         let path = try arguments.required(key)
         let keyID = try arguments.required(keyID)
         let issuerID = try arguments.required(issuerID)
-        guard let bundleID else { throw UsageError.missingOption("--bundle-id ID", command: arguments.command) }
+        guard let bundleID else { throw UsageError.missingOption("--bundle-id", command: arguments.command) }
         guard FileSystem.kind(path) == .regularFile, let exposed = FileSystem.readableByOthers(path) else {
             throw arguments.invalid(key, expected: "a readable .p8 key file")
         }

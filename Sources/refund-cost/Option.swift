@@ -35,8 +35,13 @@ extension Option where Value == String {
 
     /// A path to a file or a folder (`FILE`, `DIR`): never empty.
     static func path(_ name: String, _ placeholder: String, help: String, repeatable: Bool = false) -> Option {
-        Option(name, placeholder, help: help, repeatable: repeatable, takesPath: true, expected: "a path") {
-            $0.trimmingSpaces.isEmpty ? nil : $0
+        // Without its trailing slashes: `link/` names what the link points to, and a path is
+        // checked for links as it is named (`--state link/` is the link, refused as one).
+        Option(name, placeholder, help: help, repeatable: repeatable, takesPath: true, expected: "a path") { text in
+            guard !text.trimmingSpaces.isEmpty else { return nil }
+            var path = Substring(text)
+            while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+            return String(path)
         }
     }
 }

@@ -50,7 +50,8 @@ enum RespondCommand: Command {
             refusal and each miss makes one run exit 1, or the next when a run was killed
             before its summary), a request failed and not yet sent (every run until one sends
             it), a 401, a run that looks stuck, or input rejects beyond --max-rejects; alert on
-            it. 0 otherwise (another run holding the journal, --dry-run); 2 usage error.
+            it. 0 otherwise (another run holding the journal; a dry run, unless its data is
+            refused); 2 usage error.
             """,
         examples: [
             "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der"
@@ -111,7 +112,7 @@ enum RespondCommand: Command {
         // line written at once (a killed run loses none).
         let quiet = common.quiet
         let summary = arguments.isSet(Self.summary)
-        let lines = RespondLines(tokenDescription: tokenDescription)
+        let lines = RespondLines(tokenDescription: tokenDescription, dryRun: dryRun)
         options.events = { event in
             switch lines.line(event) {
             case (.output, let line): if !quiet { writeStandardOutput(line + "\n") }

@@ -8,6 +8,8 @@ import Support
 struct RespondLines {
     /// What a token would claim, for a dry run's lines (never the token).
     var tokenDescription: String
+    /// A dry run journals nothing: its lines say what a run would journal.
+    var dryRun = false
 
     enum Stream {
         case output
@@ -21,25 +23,14 @@ struct RespondLines {
                 .output,
                 "missed   \(first.missed) requests whose 12 hours ended before this journal began (\(first.begins)), "
                     + "signed \(first.oldest.map(\.description) ?? "") to \(first.newest.map(\.description) ?? ""): "
-                    + "one line in the journal"
+                    + (dryRun ? "one line in the journal of a run that is not dry" : "one line in the journal")
             )
         case .unreported(let event):
-            var line = Self.lead(event)
-            if let status = event.httpStatus { line += ": HTTP \(status)" }
-            if let code = event.appleErrorCode { line += ", Apple error \(code)" }
-            if let reason = event.reason { line += (event.httpStatus == nil ? ": " : " ") + "(\(reason))" }
+            let deadline = event.state == .missed ? Self.deadline(of: event) : nil
+            let line = Self.requestLine(event, deadline: deadline).1
             return (.attention, line + " (journaled at \(event.at) by a run that stopped before its summary)")
         case .journaled(let event, let deadline):
-            switch event.state {
-            case .missed: return (.attention, Self.lead(event, width: 7) + ": its 12 hours ended \(deadline)")
-            case .skipped: return (.output, Self.lead(event, width: 7) + ": " + (event.reason ?? ""))
-            default:
-                var line = Self.lead(event)
-                if let status = event.httpStatus { line += ": HTTP \(status)" }
-                if let code = event.appleErrorCode { line += ", Apple error \(code)" }
-                if let reason = event.reason, event.state != .sent { line += " (\(reason))" }
-                return (event.state == .sent ? .output : .attention, line)
-            }
+            return Self.requestLine(event, deadline: deadline.description)
         case .wouldSend(let url, let uuid, let deadline, let body):
             return (
                 .output,
@@ -48,6 +39,38 @@ struct RespondLines {
                     + "  body \(body)"
             )
         }
+    }
+
+    /// The line of one request's event, the same whether this run journaled it or an earlier
+    /// one that stopped before its summary did: `state    UUID  transaction ID: what happened`.
+    private static func requestLine(_ event: JournalEvent, deadline: String?) -> (Stream, String) {
+        switch event.state {
+        case .missed:
+            let ended = deadline.map { "its 12 hours ended \($0)" } ?? event.reason ?? "its 12 hours ended"
+            return (.attention, lead(event, width: 7) + ": " + ended)
+        case .skipped:
+            return (.output, lead(event, width: 7) + ": " + (event.reason ?? ""))
+        default:
+            var line = lead(event)
+            if let status = event.httpStatus { line += ": HTTP \(status)" }
+            if let code = event.appleErrorCode { line += ", Apple error \(code)" }
+            if var reason = event.reason, event.state != .sent {
+                // A reason that begins with the status says it once.
+                if let status = event.httpStatus, reason.hasPrefix("HTTP \(status) ") {
+                    reason.removeFirst("HTTP \(status) ".count)
+                }
+                line += event.httpStatus == nil ? ": \(reason)" : " (\(reason))"
+            }
+            return (event.state == .sent ? .output : .attention, line)
+        }
+    }
+
+    /// When a missed request's 12 hours ended, as respond journals it (`the 12 hours ended TIME
+    /// with no answer sent`); nil for a reason written otherwise.
+    private static func deadline(of event: JournalEvent) -> String? {
+        let prefix = "the 12 hours ended ", suffix = " with no answer sent"
+        guard let reason = event.reason, reason.hasPrefix(prefix), reason.hasSuffix(suffix) else { return nil }
+        return String(reason.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
     /// `state    UUID  transaction ID`: the columns every request's line begins with (a missed

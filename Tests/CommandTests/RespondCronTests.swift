@@ -167,9 +167,10 @@ extension RespondTests {
         let stub = try APIStub([["status": 202]])
         let next = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late, "--quiet", "--summary"])
         #expect(next.status == 1, "\(next.stdout)\(next.stderr)")
-        #expect(
-            next.stderr.contains("missed    request-1  transaction 2000000000000101")
-                && next.stderr.contains("by a run that stopped before its summary"), "\(next.stderr)")
+        // The same line as the killed run printed, and when it was journaled.
+        let missed = try #require(alerted.split(separator: "\n").first { $0.hasPrefix("missed   request-1") })
+        #expect(next.stderr.contains(missed + " (journaled at "), "\(next.stderr)")
+        #expect(next.stderr.contains("by a run that stopped before its summary"), "\(next.stderr)")
         #expect(next.stdout.hasSuffix("exit 1: 1 missed since the last summary\n"), "\(next.stdout)")
         #expect(stub.requests.map(\.path) == ["/inApps/v2/transactions/consumption/2000000000000103"])
         // Reported once: the run after exits 0 and mails nothing.

@@ -111,6 +111,9 @@ extension RespondTests {
         (404, "<html><body>Not Found</body></html>", [String: String]()),
         (400, "<html><body>Bad Request from the proxy</body></html>", [:]),
         (302, "", ["Location": "https://elsewhere.example/inApps"]),
+        // A captive portal's page, and a success Apple does not answer this call with (it says 202).
+        (200, "<html><body>Sign in to the hotel Wi-Fi</body></html>", [:]),
+        (204, "", [:]),
     ])
     func aReplyThatIsNotApplesFailsAndGoesAgain(status: Int, body: String, headers: [String: String]) throws {
         let data = try data(label: "\(#function)\(status)")
@@ -128,6 +131,34 @@ extension RespondTests {
         _ = try respond(data, stub: stub, journal: journal)
         #expect(stub.requests.count > before, "the next run sends it again")
         #expect(Set(stub.requests.map(\.body)).count == 1, "with the same body")
+    }
+
+    /// A server that echoes the request's headers echoes the token: the reason journaled and
+    /// printed names it, never shows it.
+    @Test func aTokenEchoedBackIsNeverJournaledOrPrinted() throws {
+        let data = try data()
+        let token = "eyJhbGciOiJFUzI1NiIsImtpZCI6IlRFU1QxMjM0NTYifQ.eyJpc3MiOiJpc3N1ZXIifQ.c2lnbmF0dXJl"
+        let stub = try APIStub([["status": 500, "body": "you sent: Authorization: Bearer \(token)"]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let run = try respond(data, stub: stub, journal: journal, extra: ["--max-wait", "1s"])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let journaled = try TestFiles.read(journal)
+        #expect(journaled.contains("Bearer <a token, not shown>"), "\(journaled)")
+        for text in [journaled, run.stdout, run.stderr] { #expect(!text.contains("eyJ"), "\(text)") }
+    }
+
+    /// `--state link/` names the link's target by the letter, and the link by intent: it is the
+    /// link, refused as `--state link` is, and nothing is written where it points.
+    @Test func aStateFolderGivenAsALinkWithASlashIsRefused() throws {
+        let data = try data()
+        let stub = try APIStub([["status": 202]])
+        let folder = try TestFiles.temporaryDirectory("journal")
+        try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/st", withDestinationPath: folder + "/real")
+        let run = try respond(data, stub: stub, journal: folder + "/journal.jsonl", extra: ["--state", folder + "/st/"])
+        #expect(run.status == 1 && run.stderr.contains("link"), "\(run.stdout)\(run.stderr)")
+        #expect(stub.requests.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/real").isEmpty)
     }
 
     @Test(arguments: [4_040_002, 4_040_004, 4_040_006])

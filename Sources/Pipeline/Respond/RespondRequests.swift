@@ -86,7 +86,11 @@ final class RespondRequests {
         requests = Self.requests(of: found.state, layout: layout)
         nothingNew = found.nothingNew
         changed = found.changed
-        if let rebuilt = found.rebuilt { notes.append("the state in \(folder) was built from every file: \(rebuilt)") }
+        if temporary != nil {
+            notes.append("a dry run reads every file into a state of its own: the journal's state is neither read nor changed")
+        } else if let rebuilt = found.rebuilt {
+            notes.append("the state in \(folder) was built from every file: \(rebuilt)")
+        }
         notes += found.readAgain
     }
 

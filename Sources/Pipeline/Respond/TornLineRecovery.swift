@@ -25,7 +25,9 @@ struct TornLineRecovery {
         guard let sending = previous, sending.state == .sending,
             torn.notificationUUID.map({ $0 == sending.notificationUUID }) ?? true
         else {
-            warning = Self.cut + "the request it named was not sent, so it is left out and sent again"
+            warning =
+                Self.cut + "the request it named was not sent by it, so it is left out; the request is answered as the "
+                + "rest of the journal says (sent again only if no answer of it is journaled)"
             return
         }
         let request = "request \(sending.notificationUUID)"
