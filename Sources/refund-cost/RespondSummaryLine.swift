@@ -38,7 +38,8 @@ struct RespondSummaryLine {
             outcome.missedSinceSummary > 0 ? "\(outcome.missedSinceSummary) missed" : nil,
         ].compactMap { $0 }
         if !since.isEmpty { reasons.append(since.joined(separator: " and ") + " since the last summary") }
-        if outcome.failed > 0 { reasons.append("\(outcome.failed) failed, not yet sent") }
+        let failed = max(outcome.failed, outcome.failedNotSent)
+        if failed > 0 { reasons.append("\(failed) failed, not yet sent") }
         if outcome.unauthorized != nil { reasons.append("Apple refused the key (401)") }
         return text + "; exit \(status)" + (status != 0 && !reasons.isEmpty ? ": " + reasons.joined(separator: ", ") : "")
     }

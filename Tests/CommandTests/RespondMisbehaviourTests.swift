@@ -161,6 +161,38 @@ extension RespondTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/real").isEmpty)
     }
 
+    /// A request that failed and then left the data (its notification removed) is neither
+    /// forgotten nor failed for ever: every run exits 1 while it could still be answered, and
+    /// once 12 hours have passed since it failed, it is journaled missed, reported once.
+    @Test func aFailedRequestGoneFromTheDataIsMissedNotLost() throws {
+        let data = try data()
+        let outage = try APIStub([["status": 500]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let failed = try respond(data, stub: outage, journal: journal, extra: ["--max-wait", "1s"])
+        #expect(failed.status == 1 && failed.stderr.contains("failed    request-1"), "\(failed.stdout)\(failed.stderr)")
+        // The request's notification (the file's last line) is taken out of the data.
+        let notifications = data + "/notifications/n.jsonl"
+        let lines = try TestFiles.read(notifications).split(separator: "\n")
+        try TestFiles.write(lines.dropLast().joined(separator: "\n") + "\n", to: notifications)
+
+        let stub = try APIStub([["status": 202]])
+        let waiting = try respond(data, stub: stub, journal: journal, extra: ["--summary"])
+        #expect(waiting.status == 1, "still failed, not yet sent: \(waiting.stdout)\(waiting.stderr)")
+        #expect(waiting.stdout.contains("1 failed, not yet sent"), "\(waiting.stdout)")
+        #expect(stub.requests.isEmpty)
+
+        // 14 hours after the request was signed (and 13 after it failed): missed, once.
+        let late = Timestamp(milliseconds: requestSigned + 14 * hour).description
+        let missed = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late])
+        #expect(missed.status == 1, "\(missed.stdout)\(missed.stderr)")
+        let line = "missed   request-1  transaction 2000000000000101: its 12 hours ended"
+        #expect(missed.stderr.contains(line), "\(missed.stderr)")
+        #expect(try journalStates(journal).suffix(1) == ["missed"])
+        let after = try respond(data, stub: stub, journal: journal, extra: ["--as-of", late])
+        #expect(after.status == 0, "reported once: \(after.stdout)\(after.stderr)")
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test(arguments: [4_040_002, 4_040_004, 4_040_006])
     func applesNotFoundRetryCodesAreRetried(code: Int) throws {
         let data = try data(label: "\(#function)\(code)")

@@ -33,6 +33,9 @@ package struct RespondOutcome {
     /// Refusals and misses since the last run's summary, this run's included.
     package var refusedSinceSummary = 0
     package var missedSinceSummary = 0
+    /// Requests whose latest event in the journal is a failure, this run's included: each makes
+    /// every run exit 1 until one sends it (or journals it missed).
+    package var failedNotSent = 0
 
     /// 1 while anything needs a person, 0 otherwise.
     ///
@@ -40,6 +43,6 @@ package struct RespondOutcome {
     /// key Apple refused: a monitor on the exit status alerts for as long as a problem lasts,
     /// and once for each refusal and miss.
     package var status: Int32 {
-        refusedSinceSummary + missedSinceSummary + failed > 0 || unauthorized != nil ? 1 : 0
+        refusedSinceSummary + missedSinceSummary + max(failed, failedNotSent) > 0 || unauthorized != nil ? 1 : 0
     }
 }

@@ -13,6 +13,8 @@ extension RespondRun {
     /// failed and not yet sent makes every run exit 1 until one sends it. A run with nothing
     /// to journal writes no summary line, so the journal does not grow every five minutes.
     static func close(_ journal: inout ConsumptionJournal, _ outcome: inout RespondOutcome, _ options: RespondOptions) throws {
+        try missFailuresGoneFromTheData(&journal, &outcome, options)
+        outcome.failedNotSent = journal.latest.values.filter { $0.state == .failed }.count
         outcome.refusedSinceSummary = journal.unreported.filter { $0.state == .refused }.count
         outcome.missedSinceSummary = journal.unreported.filter { $0.state == .missed }.count
         guard journal.eventsSinceSummary > 0 else { return }
@@ -21,5 +23,29 @@ extension RespondRun {
         (summary.skipped, summary.missed) = (outcome.skipped, outcome.missed)
         summary.status = outcome.status
         try journal.summarize(summary)
+    }
+
+    /// A request the journal holds as failed that this run did not try (its notification is
+    /// no longer in the data, or the clock went back) keeps the run's status at 1 while it can
+    /// still be answered; once 12 hours have passed since it failed, its own 12 hours have
+    /// certainly ended (it failed before them), and it is journaled missed, never left failed.
+    private static func missFailuresGoneFromTheData(
+        _ journal: inout ConsumptionJournal, _ outcome: inout RespondOutcome, _ options: RespondOptions
+    ) throws {
+        let gone = journal.latest.values.filter { event in
+            event.state == .failed && ConsumptionDeadline.of(event.asOf ?? event.at) < options.now
+        }
+        var missed: [JournalEvent] = []
+        for failed in gone.sorted(by: { ($0.at, $0.notificationUUID) < ($1.at, $1.notificationUUID) }) {
+            let ended = ConsumptionDeadline.of(failed.asOf ?? failed.at)
+            let event = JournalEvent(
+                notificationUUID: failed.notificationUUID, transactionID: failed.transactionID, state: .missed,
+                at: options.clock(), attempt: failed.attempt,
+                reason: "the 12 hours ended by \(ended) with no answer sent (the request was not found in the data since)")
+            missed.append(event)
+            outcome.missed += 1
+            options.events(.journaled(event, deadline: ended))
+        }
+        if !missed.isEmpty { try journal.append(contentsOf: missed) }
     }
 }
