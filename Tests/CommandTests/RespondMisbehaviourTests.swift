@@ -193,6 +193,30 @@ extension RespondTests {
         #expect(stub.requests.isEmpty)
     }
 
+    /// A folder where the state keeps its manifest, a pipe where it keeps its lock: neither
+    /// blocks a run (the rename over a folder, the truncation of a pipe would fail on every
+    /// run); each is moved aside, kept as it was, and the state built anew.
+    @Test func aFolderOrAPipeAtAStateFilesNameIsMovedAsideAndTheStateRebuilt() throws {
+        let data = try data()
+        let stub = try APIStub([["status": 202]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let state = journal + ".state"
+        #expect(try respond(data, stub: stub, journal: journal).status == 0)
+        #expect(stub.requests.count == 1)
+        try FileManager.default.removeItem(atPath: state + "/manifest")
+        try FileManager.default.createDirectory(atPath: state + "/manifest", withIntermediateDirectories: false)
+        try FileManager.default.removeItem(atPath: state + "/lock")
+        #expect(mkfifo(state + "/lock", 0o600) == 0)
+        let run = try respond(data, stub: stub, journal: journal)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("was not a file (moved aside as"), "\(run.stderr)")
+        #expect(stub.requests.count == 1, "answered once")
+        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        #expect(names.contains("manifest.not-a-file.1") || names.contains("lock.not-a-file.1"), "\(names)")
+        let again = try respond(data, stub: stub, journal: journal)
+        #expect(again.status == 0 && !again.stderr.contains("not a file"), "\(again.stdout)\(again.stderr)")
+    }
+
     @Test(arguments: [4_040_002, 4_040_004, 4_040_006])
     func applesNotFoundRetryCodesAreRetried(code: Int) throws {
         let data = try data(label: "\(#function)\(code)")

@@ -10,6 +10,8 @@ import Support
 ///   into, or remove, what is not the tool's).
 /// - A folder or file that group or others could write is made the owner's alone, and the
 ///   state is rebuilt: what others could have written is not believed.
+/// - A folder, pipe or device at a name the state gives its files is moved aside, and the
+///   state rebuilt.
 /// - Anything else of the tool's own, damaged or not, is read and checked as an input.
 enum StateFolder {
     /// Makes the folder when it is missing (owner-only) and inspects it.
@@ -45,10 +47,23 @@ enum StateFolder {
             try claim(folder)
         }
         var loosened = owner.writableByOthers
+        var movedAside: [String] = []
         for entry in try FileSystem.list(folder) {
             let path = folder + "/" + entry.name
             if FileSystem.isSymbolicLink(path) {
                 throw StateTrustError(path: path, problem: "a file of the state is a symbolic link")
+            }
+            // A folder, pipe or device where the state keeps a file would stop every run (a
+            // lock that cannot be truncated, a manifest that cannot be renamed over): it is
+            // moved aside, kept as it is, and the state built anew.
+            if entry.kind != .regularFile, isStateFile(entry.name) {
+                guard let own = FileSystem.ownership(path), own.ownedByUser else {
+                    throw StateTrustError(path: path, problem: "a file of the state is owned by another user")
+                }
+                let aside = asideName(for: entry.name, in: folder)
+                try FileSystem.rename(path, to: folder + "/" + aside)
+                movedAside.append("\(entry.name) was not a file (moved aside as \(aside))")
+                continue
             }
             if entry.kind == .regularFile, (FileSystem.linkCount(path) ?? 1) > 1 {
                 throw StateTrustError(path: path, problem: "a file of the state has another name (a hard link)")
@@ -60,7 +75,16 @@ enum StateFolder {
             if FileSystem.readableByOthers(path) == true { try FileSystem.makeOwnerOnly(path) }
         }
         try FileSystem.makeOwnerOnly(folder)
+        if let first = movedAside.first { return first }
         return loosened ? "it was writable by group or others (it is the owner's alone now)" : nil
+    }
+
+    /// `NAME.not-a-file.N`, a name no file of the state has and nothing in the folder has yet.
+    private static func asideName(for name: String, in folder: String) -> String {
+        let taken = Set(((try? FileSystem.list(folder)) ?? []).map(\.name))
+        var number = 1
+        while taken.contains("\(name).not-a-file.\(number)") { number += 1 }
+        return "\(name).not-a-file.\(number)"
     }
 
     /// The name of a state file, without its folder: what a message names it by.
