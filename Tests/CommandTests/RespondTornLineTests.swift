@@ -24,6 +24,28 @@ extension RespondTests {
         return (journal, sent)
     }
 
+    /// A summary cut short followed the lines it summed up, reported by the run that wrote it:
+    /// the refusal before it is not reported again, and nothing is sent.
+    @Test func aTornSummaryLineCountsAsASummary() throws {
+        let data = try data()
+        let refusing = try APIStub([["status": 400, "body": ["errorCode": 4_000_185, "errorMessage": "family shared"]]])
+        let journal = try TestFiles.temporaryDirectory("journal") + "/journal.jsonl"
+        let refused = try respond(data, stub: refusing, journal: journal)
+        #expect(refused.status == 1 && refused.stderr.contains("refused   request-1"), "\(refused.stdout)\(refused.stderr)")
+        var lines = try TestFiles.read(journal).split(separator: "\n").map(String.init)
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix("{\"state\":\"summary\""), "\(summary)")
+        lines[lines.count - 1] = String(summary.prefix(50))
+        try TestFiles.write(lines.joined(separator: "\n"), to: journal)
+
+        let stub = try APIStub([["status": 202]])
+        let run = try respond(data, stub: stub, journal: journal)
+        #expect(run.status == 0, "reported once already: \(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("it was a run's summary"), "\(run.stderr)")
+        #expect(!run.stderr.contains("refused   request-1"), "\(run.stderr)")
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test func aTornSentLineIsRecognisedAsSent() throws {
         let data = try data()
         // Cut inside Apple's status, after the state and the times: the request was sent.

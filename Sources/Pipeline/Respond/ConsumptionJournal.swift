@@ -105,6 +105,7 @@ package struct ConsumptionJournal: Sendable {
                         guard !ended else { throw JournalError(path: path, line: line, reason: error.description) }
                         let recovery = TornLineRecovery(JournalLine.torn(content), after: lastEvent)
                         recovered.append("\(path):\(line): " + recovery.warning)
+                        if recovery.isSummary { events.append(nil) }
                         if let answer = recovery.answer {
                             events.append(answer)
                             mended = answer

@@ -17,11 +17,19 @@ struct TornLineRecovery {
     var answer: JournalEvent?
     /// What the warning says after the line's place.
     var warning: String
+    /// The torn line was a run's summary: what it summed up was reported when it was written
+    /// (a summary follows the run's lines), so it counts as one.
+    var isSummary = false
 
     private static let cut =
         "the journal's last line was cut short (a write that failed part-way, such as on a full disk); "
 
     init(_ torn: TornJournalLine, after previous: JournalEvent?) {
+        if torn.state == "summary", torn.notificationUUID == nil {
+            isSummary = true
+            warning = Self.cut + "it was a run's summary, written after the run reported what it summed up: it counts as one"
+            return
+        }
         guard let sending = previous, sending.state == .sending,
             torn.notificationUUID.map({ $0 == sending.notificationUUID }) ?? true
         else {
