@@ -40,7 +40,11 @@ package struct RejectLimitError: DiagnosticError {
                 + "rows uncounted: fix \(whole.count == 1 ? "it" : "them") as said above and run again."
         }
         if !consequence.isEmpty { text += " " + consequence }
-        if whole.isEmpty { text += " Fix the inputs, or allow them with --max-rejects \(tally.rows)." }
+        // The fix comes first: --max-rejects runs on without those rows, which for a month's
+        // close (or a signature that fails) is rarely what is wanted.
+        if whole.isEmpty {
+            text += " Fix the inputs; --max-rejects \(tally.rows) would run on with these rows left out of every figure."
+        }
         // The first rejects come first, one per line; the files refused whole last, their
         // reason said once (a file's reject among the first says it already).
         var context = tally.samples.map(\.description)
