@@ -25,16 +25,14 @@ struct NewValue: Sendable, Hashable, Codable {
 }
 
 extension TransactionRecord {
-    /// The fields of this record whose value this version does not know.
+    /// The fields of this record whose value this version does not know (none, the usual
+    /// case, makes no array: this is asked of every transaction copy kept).
     var newValues: [NewValue] {
-        [
-            ("inAppOwnershipType", rawOwnership, ownership != nil),
-            ("type", rawType, type != nil),
-            ("revocationType", rawRevocationType, revocationType != nil),
-        ].compactMap { field, raw, known in
-            guard let raw, !known else { return nil }
-            return NewValue(field: field, value: raw)
-        }
+        var values: [NewValue] = []
+        if let raw = rawOwnership, ownership == nil { values.append(NewValue(field: "inAppOwnershipType", value: raw)) }
+        if let raw = rawType, type == nil { values.append(NewValue(field: "type", value: raw)) }
+        if let raw = rawRevocationType, revocationType == nil { values.append(NewValue(field: "revocationType", value: raw)) }
+        return values
     }
 }
 
