@@ -10,8 +10,10 @@ The rules live in the refund-cost binary; this program only plans and ships work
   2. on the executors: `refund-cost partial` for each group of whole cost files, against the
      snapshot (the binary and the snapshot are shipped with SparkContext.addFile; the cost
      files are read at the same --data path, so executors must see it: a shared mount);
-  3. on the driver: `refund-cost settle`; the partials that claimed a request id another
-     partial claimed earlier are computed again on the executors with their seeds;
+  3. on the executors: `refund-cost settle --part K/N` for each hash partition of the request
+     ids (each task reads every partial and keeps its partition's ids alone, so no process holds
+     every id); the partials that claimed an id another partial claimed earlier are computed
+     again on the executors with their seeds, and settled again;
   4. on the driver: `refund-cost merge` writes OUT/LABEL/.
 
 A task returns its output's bytes to the driver and writes nothing else, so a task that runs
@@ -22,13 +24,15 @@ to the steps as Spark hands its own secret: in the environment (REFUND_COST_STEP
 the driver's steps and, through spark.executorEnv, for the executors'; Spark redacts a setting
 named like a secret), never on a command line, never in the shared folder.
 
-usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] -- REPORT_ARGS...
+usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] [--request-parts N]
+                 -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
 import os
 import resource
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,16 +112,58 @@ def partial_task(binary_name, snapshot_name, report_args, fail_marker):
                 command = [binary, "partial", "--snapshot", snapshot, "--partial", out, "--quiet"]
                 for name in names:
                     command += ["--file", name]
-                if seeds is not None:
-                    seeds_path = os.path.join(scratch, "part.seeds")
+                for index, content in enumerate(seeds or []):
+                    seeds_path = os.path.join(scratch, "part-%d.seeds" % index)
                     with open(seeds_path, "wb") as handle:
-                        handle.write(seeds)
+                        handle.write(content)
                     command += ["--seeds", seeds_path]
                 result = subprocess.run(command + report_args, capture_output=True)
                 if result.returncode != 0:
                     raise RuntimeError("refund-cost partial %s failed: %s" % (names, result.stderr.decode(errors="replace")))
                 with open(out, "rb") as handle:
                     yield group_id, handle.read()
+
+    return run
+
+
+def settlement_name(part, parts_count):
+    """The name settle gives the record of a partition (RequestSettlement.path)."""
+    return "request.settled" if parts_count == 1 else "request.%d-of-%d.settled" % (part, parts_count)
+
+
+def settle_task(binary_name, snapshot_name, shipped, parts_count):
+    """What an executor runs for each request-id partition it is given: `settle --part K/N` over
+    every partial (shipped with addFile under `shipped`: partial name -> shipped name). Returns
+    the partition's record (None when some id of it was claimed twice) and its seeds by partial."""
+
+    def run(items):
+        from pyspark import SparkFiles
+
+        binary = SparkFiles.get(binary_name)
+        snapshot = SparkFiles.get(snapshot_name)
+        os.chmod(binary, 0o755)
+        for part in items:
+            with tempfile.TemporaryDirectory() as scratch:
+                folder = os.path.join(scratch, "parts")
+                os.makedirs(folder)
+                for name, shipped_name in shipped:
+                    os.symlink(SparkFiles.get(shipped_name), os.path.join(folder, name))
+                command = [binary, "settle", "--snapshot", snapshot, "--partials", folder,
+                           "--part", "%d/%d" % (part, parts_count)]
+                result = subprocess.run(command, capture_output=True, text=True)
+                if result.returncode != 0:
+                    raise RuntimeError("refund-cost settle --part %d/%d failed: %s" % (part, parts_count, result.stderr))
+                seeds = []
+                for line in result.stdout.splitlines():
+                    partial, seeds_path = line.split("\t")
+                    with open(seeds_path, "rb") as handle:
+                        seeds.append((os.path.basename(partial), os.path.basename(seeds_path), handle.read()))
+                record_path = os.path.join(folder, settlement_name(part, parts_count))
+                record = None
+                if os.path.exists(record_path):
+                    with open(record_path, "rb") as handle:
+                        record = handle.read()
+                yield part, record, seeds
 
     return run
 
@@ -135,6 +181,8 @@ def main():
     parser.add_argument("--groups", type=int, default=0, help="cost file groups (default: twice the parallelism)")
     parser.add_argument("--app-store-groups", type=int, default=0,
                         help="App Store file groups (default: the parallelism)")
+    parser.add_argument("--request-parts", type=int, default=0,
+                        help="hash partitions the request ids are settled in (default: the parallelism)")
     parser.add_argument("--fail-once", default=None, help=argparse.SUPPRESS)
     parser.add_argument("report_args", nargs=argparse.REMAINDER)
     options = parser.parse_args()
@@ -149,6 +197,9 @@ def main():
         os.makedirs(folder, exist_ok=True)
         for stale in os.listdir(folder):
             os.remove(os.path.join(folder, stale))
+    for stale in os.listdir(work):
+        if stale.startswith("ship-"):
+            shutil.rmtree(os.path.join(work, stale))
     snapshot = os.path.join(work, "ledger.snapshot")
     listing = os.path.join(work, "cost-files.txt")
     app_store_listing = os.path.join(work, "app-store-files.txt")
@@ -209,18 +260,47 @@ def main():
 
     partial_started = time.monotonic()
     compute([(index, names, None) for index, names in enumerate(groups)])
-    # Request ids claimed in two partials: the later claimants are computed again with seeds.
-    settle = subprocess.run(
-        [binary, "settle", "--snapshot", snapshot, "--partials", parts], capture_output=True, text=True, check=True)
+    parts_count = max(1, min(4096, options.request_parts or context.defaultParallelism))
+    shipped_rounds = [0]
+
+    def settle_round():
+        """Every partial shipped to the executors, settled partition by partition there; the
+        records and seeds written to the partials' folder. Returns the seeds by partial."""
+        shipped_rounds[0] += 1
+        ship = os.path.join(work, "ship-%d" % shipped_rounds[0])
+        os.makedirs(ship, exist_ok=True)
+        shipped = []
+        for name in sorted(os.listdir(parts)):
+            if name.endswith(".settled") or name.endswith(".seeds"):
+                os.remove(os.path.join(parts, name))
+            elif name.endswith(".partial"):
+                # A name of its own each round: Spark ships a path once.
+                shipped_name = "round%d-%s" % (shipped_rounds[0], name)
+                os.link(os.path.join(parts, name), os.path.join(ship, shipped_name))
+                context.addFile(os.path.join(ship, shipped_name))
+                shipped.append((name, shipped_name))
+        task = settle_task(os.path.basename(binary), os.path.basename(snapshot), shipped, parts_count)
+        rdd = context.parallelize(list(range(parts_count)), numSlices=parts_count)
+        seeds_by_partial = {}
+        for part, record, seeds in sorted(rdd.mapPartitions(task).collect(), key=lambda item: item[0]):
+            if record is not None:
+                with open(os.path.join(parts, settlement_name(part, parts_count)), "wb") as handle:
+                    handle.write(record)
+            for partial, seeds_name, content in seeds:
+                seeds_by_partial.setdefault(partial, []).append(content)
+        return seeds_by_partial
+
+    # Request ids claimed in two partials: the later claimants are computed again with seeds,
+    # then settled again, so that every partition has its record for the merge.
     again = []
-    for line in settle.stdout.splitlines():
-        partial, seeds = line.split("\t")
-        group_id = int(os.path.basename(partial)[len("part-"):-len(".partial")])
-        with open(seeds, "rb") as handle:
-            again.append((group_id, groups[group_id], handle.read()))
-        os.remove(seeds)
-    if again:
+    seeds_by_partial = settle_round()
+    if seeds_by_partial:
+        for partial, contents in sorted(seeds_by_partial.items()):
+            group_id = int(partial[len("part-"):-len(".partial")])
+            again.append((group_id, groups[group_id], contents))
         compute(again)
+        if settle_round():
+            sys.exit("refund-cost settle still finds request ids claimed twice after the partials were computed again")
     partial_seconds = time.monotonic() - partial_started
     spark.stop()
 
@@ -228,8 +308,10 @@ def main():
     rows = None
     print(
         "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d groups "
-        "(%d computed again for request ids), snapshot %.1f MB in %.2f s, partials %.2f s, total %.2f s"
+        "(%d computed again for request ids settled in %d parts), snapshot %.1f MB in %.2f s, partials %.2f s, "
+        "total %.2f s"
         % (len(sized), len(app_store_groups), decode_seconds, driver_peak_mb, len(files), len(groups), len(again),
+           parts_count,
            os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds, time.monotonic() - started),
         file=sys.stderr)
     return 0

@@ -12,7 +12,9 @@ package enum PackedVersions {
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
     package static let decodedFiles = 3
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
-    package static let requestSeeds = 3
+    package static let requestSeeds = 4
+    /// `settle`'s record of a request-id partition found settled (`RequestSettlement`).
+    package static let requestSettlement = 1
     /// respond's state manifest and what it names (`RespondState`).
     package static let respondState = 4
     /// respond's block sums of its input files (`InputSums`).

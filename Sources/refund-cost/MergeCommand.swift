@@ -16,10 +16,10 @@ enum MergeCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments)
-        let partials = try SettleCommand.partialFiles(try arguments.required(DistributedHelp.partials))
+        let folder = try arguments.required(DistributedHelp.partials)
         let outcome = DistributedRun.merge(
-            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: partials,
-            secret: try StepSecret.fromEnvironment())
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: try SettleCommand.partialFiles(folder),
+            settlements: try SettleCommand.settlementFiles(folder), secret: try StepSecret.fromEnvironment())
         return try ReportCommand.printOutcome(outcome, options: options, quiet: quiet)
     }
 }

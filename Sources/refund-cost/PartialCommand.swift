@@ -8,7 +8,7 @@ enum PartialCommand: Command {
         name: "partial",
         summary: "Step 2 of a distributed report: the cost rows of some whole cost files, as exact partial totals.",
         usage:
-            "refund-cost partial --snapshot FILE --file COSTFILE [--file ...] --partial FILE [--seeds FILE] --data DIR --month YYYY-MM [options]",
+            "refund-cost partial --snapshot FILE --file COSTFILE [--file ...] --partial FILE [--seeds FILE ...] --data DIR --month YYYY-MM [options]",
         options: DistributedHelp.stepOptions([DistributedHelp.snapshot.spec, file.spec, partial.spec, seeds.spec]),
         discussion: DistributedHelp.discussion,
         examples: [
@@ -19,7 +19,10 @@ enum PartialCommand: Command {
         "file", "COSTFILE", help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.",
         repeatable: true)
     static let partial = Option.path("partial", "FILE", help: "Where to write the partial.")
-    static let seeds = Option.path("seeds", "FILE", help: "Request ids settled in other partials (from settle).")
+    static let seeds = Option.path(
+        "seeds", "FILE",
+        help: "Request ids settled in other partials (from settle; one file for each part that named this partial).",
+        repeatable: true)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
@@ -29,7 +32,7 @@ enum PartialCommand: Command {
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(
             options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
-            seeds: try arguments.value(seeds), to: out, secret: try StepSecret.fromEnvironment())
+            seeds: try arguments.values(seeds), to: out, secret: try StepSecret.fromEnvironment())
         if !quiet {
             let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
             print(

@@ -48,9 +48,14 @@ struct PackedFormatTests {
                 StepFiles.seedsKind, StepFiles.seedsVersion,
                 try CodingShape.of(
                     PartialSeeds(
-                        files: partial.files, snapshot: "",
+                        files: partial.files, snapshot: "", part: .whole,
                         entries: partial.reading.summaries.flatMap { $0.claims.map(\.entry) })),
                 "PackedVersions.requestSeeds"
+            ),
+            (
+                RequestSettlement.kind, RequestSettlement.version,
+                try CodingShape.of(RequestSettlement(snapshot: "", part: .whole, partials: [""])),
+                "PackedVersions.requestSettlement"
             ),
             (RespondState.kind, RespondState.version, try CodingShape.of(state), "PackedVersions.respondState"),
             (InputSums.kind, InputSums.version, try CodingShape.of(sums), "PackedVersions.respondInputSums"),

@@ -59,6 +59,8 @@ def main():
             problems.append("the App Store files were not decoded in several groups: %s" % result.stderr)
         if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
             problems.append("no partial was computed again, but the dataset repeats request ids across files")
+        if "request ids settled in 2 parts" not in result.stderr:
+            problems.append("the request ids were not settled in two parts on the executors: %s" % result.stderr)
         problems += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(spark_out, dataset.MONTH))
     for problem in problems:
         print("test_spark: " + problem, file=sys.stderr)

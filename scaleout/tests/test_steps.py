@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""decode (two groups) -> snapshot -> partials (in another order, one per cost file) -> settle -> merge,
-without Spark, gives the bytes of `refund-cost report`; a partial computed twice gives the same content, and
-the merge refuses partials whose duplicates were not settled.
+"""decode (two groups) -> snapshot -> partials (in another order, one per cost file) -> settle (in three
+parts of the request ids) -> merge, without Spark, gives the bytes of `refund-cost report`; a partial computed
+twice gives the same content, and the merge refuses partials whose duplicates were not settled, or whose
+settlement records are stale or missing a part.
 
 usage: test_steps.py BINARY
 """
@@ -61,7 +62,17 @@ def main():
         if refused.returncode == 0 or "claimed in more than one partial" not in refused.stderr:
             failures.append("merge accepted unsettled partials: %r" % refused.stderr)
 
-        settled = run([binary, "settle", "--snapshot", snapshot, "--partials", parts]).stdout.splitlines()
+        # Request ids settled in three hash partitions, as the driver settles them on the executors.
+        parts_count = 3
+
+        def settle_all():
+            lines = []
+            for part in range(parts_count):
+                lines += run([binary, "settle", "--snapshot", snapshot, "--partials", parts,
+                              "--part", "%d/%d" % (part, parts_count)]).stdout.splitlines()
+            return lines
+
+        settled = settle_all()
         if not settled:
             failures.append("settle found no request id in two partials, but the dataset repeats them across files")
         # Seeds settled for one partial, taken by another (a file copied over another's in the
@@ -74,22 +85,43 @@ def main():
                  os.path.join(root, "wrong.partial"), "--seeds", wrong_seeds] + args, capture_output=True, text=True)
             if taken.returncode == 0 or "settled for another partial" not in taken.stderr:
                 failures.append("a partial took the seeds of another: %r" % taken.stderr)
+        seeds_of = {}
         for line in settled:
             partial, seeds = line.split("\t")
+            seeds_of.setdefault(partial, []).append(seeds)
+        if not any(len(seeds) > 1 for seeds in seeds_of.values()):
+            failures.append("no partial was given seeds by two parts: %r" % settled)
+        for partial, seeds in sorted(seeds_of.items()):
             index = int(os.path.basename(partial)[1:3])
-            run([binary, "partial", "--snapshot", snapshot, "--file", files[index], "--partial", partial,
-                 "--seeds", seeds] + args)
-        if run([binary, "settle", "--snapshot", snapshot, "--partials", parts]).stdout.strip():
+            run([binary, "partial", "--snapshot", snapshot, "--file", files[index], "--partial", partial]
+                + [part for path in seeds for part in ("--seeds", path)] + args)
+        if settle_all():
             failures.append("settle still finds ids claimed twice after the partials were computed again")
+        # A part without its record is refused, named.
+        record = os.path.join(parts, "request.1-of-%d.settled" % parts_count)
+        os.rename(record, record + ".aside")
+        missing = subprocess.run(
+            [binary, "merge", "--snapshot", snapshot, "--partials", parts] + args, capture_output=True, text=True)
+        if missing.returncode == 0 or "1/%d" % parts_count not in missing.stderr:
+            failures.append("merge accepted a part without its settlement record: %r" % missing.stderr)
+        os.rename(record + ".aside", record)
 
         run([binary, "merge", "--snapshot", snapshot, "--partials", parts] + args)
         failures += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(out, dataset.MONTH))
 
+        # A seeded partial computed again without its seeds: the records no longer cover it.
+        seeded, seeded_paths = sorted(seeds_of.items())[0]
+        seeded_index = int(os.path.basename(seeded)[1:3])
+        run([binary, "partial", "--snapshot", snapshot, "--file", files[seeded_index], "--partial", seeded] + args)
+        stale = subprocess.run(
+            [binary, "merge", "--snapshot", snapshot, "--partials", parts] + args, capture_output=True, text=True)
+        if stale.returncode == 0 or "settled other partials" not in stale.stderr:
+            failures.append("merge accepted settlement records of a partial computed again since: %r" % stale.stderr)
+
         # A partial computed twice (a retried task) holds the same totals: merged in place of
         # the first, the report is the same.
-        seeds = [line.split("\t")[1] for line in settled if os.path.basename(line.split("\t")[0]) == "p00.partial"]
-        run([binary, "partial", "--snapshot", snapshot, "--file", files[0], "--partial", os.path.join(parts, "p00.partial")]
-            + (["--seeds", seeds[0]] if seeds else []) + args)
+        run([binary, "partial", "--snapshot", snapshot, "--file", files[seeded_index], "--partial", seeded]
+            + [part for path in seeded_paths for part in ("--seeds", path)] + args)
         out_again = os.path.join(root, "again")
         run([binary, "merge", "--snapshot", snapshot, "--partials", parts] + dataset.report_args(data, out_again))
         failures += ["after a retried partial: " + problem for problem in

@@ -59,3 +59,10 @@ package struct PartialSettings: Sendable, Codable, Hashable {
         configuration = options.configuration.fingerprint
     }
 }
+
+extension CostPartial {
+    /// Lets go of the request ids claimed: once settled, the merge reads none of them.
+    mutating func dropClaims() {
+        for index in reading.summaries.indices { reading.summaries[index].claims = [] }
+    }
+}

@@ -52,9 +52,11 @@ package enum DistributedRun {
         return (layout.notificationFiles + layout.transactionFiles).map { ($0, FileSystem.fileSize($0) ?? 0) }
     }
 
-    /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`).
+    /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`), with
+    /// the seeds `settle` wrote for it (one file for each partition of the request ids that
+    /// settled any).
     package static func partial(
-        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPath: String?, to out: String,
+        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], to out: String,
         secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
         let (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
@@ -70,18 +72,27 @@ package enum DistributedRun {
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
             throw PoolsNeedOneProcessError(file: bill)
         }
-        let seeds =
-            try seedsPath.map { path -> [RequestEntry] in
-                let seeds = try StepFiles.readSeeds(path, secret: secret)
-                guard seeds.files == ordered, seeds.snapshot == sha256 else {
-                    throw PackedFileError(
-                        path: path,
-                        problem:
-                            "these seeds were settled for another partial (of \(seeds.files.count) other files or another snapshot): "
-                            + "give this partial the seeds settle wrote beside it")
-                }
-                return seeds.entries
-            } ?? []
+        var seeds: [RequestEntry] = []
+        var partsSeeded: [RequestPart] = []
+        for seedsPath in seedsPaths {
+            let read = try StepFiles.readSeeds(seedsPath, secret: secret)
+            guard read.files == ordered, read.snapshot == sha256 else {
+                throw PackedFileError(
+                    path: seedsPath,
+                    problem:
+                        "these seeds were settled for another partial (of \(read.files.count) other files or another snapshot): "
+                        + "give this partial the seeds settle wrote beside it")
+            }
+            if let other = partsSeeded.first(where: { $0 == read.part || $0.parts != read.part.parts }) {
+                throw PackedFileError(
+                    path: seedsPath,
+                    problem:
+                        "these seeds settle part \(read.part) of the request ids, and other seeds given settle part \(other): "
+                        + "give each partition's seeds once, all from the same `settle --part K/N` run")
+            }
+            partsSeeded.append(read.part)
+            seeds += read.entries
+        }
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
         for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
@@ -93,32 +104,65 @@ package enum DistributedRun {
         return partial
     }
 
-    /// Writes `PARTIAL.seeds` beside each partial that must be computed again, and returns
-    /// those partials' paths with their seed files.
+    /// Settles the request ids of `part` claimed in more than one of `paths`: writes the seeds
+    /// of each partial that must be computed again beside it, and returns those partials' paths
+    /// with their seed files.
+    ///
+    /// Reads one partial at a time and keeps its claims of `part` alone, so a settle of one
+    /// partition of N holds about 1/N of the run's ids. When no id of `part` is claimed twice,
+    /// writes the record of it (`RequestSettlement`) in `folder` (the partials'), which the
+    /// merge reads instead of every claim.
     package static func settle(
-        snapshot path: String, partials paths: [String], secret: StepSecret
+        snapshot path: String, partials paths: [String], in folder: String, part: RequestPart = .whole, secret: StepSecret
     ) throws -> [(partial: String, seeds: String)] {
-        let (snapshot, _) = try StepFiles.readSnapshot(path, secret: secret)
-        let partials = try paths.map { try StepFiles.readPartial($0, secret: secret) }
-        let seeds = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
+        let (snapshot, snapshotDigest) = try StepFiles.readSnapshot(path, secret: secret)
+        var claims: [[(file: String, claims: [RequestClaim])]] = []
+        var identities: [(files: [String], snapshot: String)] = []
+        var digests: [String] = []
+        for partialPath in paths {
+            let (partial, digest) = try StepFiles.readPartialWithDigest(partialPath, secret: secret)
+            claims.append(DuplicateSettlement.claims(of: partial, in: part))
+            identities.append((partial.files, partial.settings.snapshot))
+            digests.append(digest)
+        }
+        let seeds = DuplicateSettlement.seeds(claims, fileOrder: snapshot.layout.costFiles)
+        claims = []
+        let record = RequestSettlement.path(in: folder, part: part)
         var again: [(String, String)] = []
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
-            let seedsPath = paths[index] + ".seeds"
-            let seeds = PartialSeeds(files: partials[index].files, snapshot: partials[index].settings.snapshot, entries: entries)
+            let seedsPath = part.name(paths[index], "seeds")
+            let seeds = PartialSeeds(
+                files: identities[index].files, snapshot: identities[index].snapshot, part: part, entries: entries)
             try StepFiles.write(seeds: seeds, to: seedsPath, secret: secret)
             again.append((paths[index], seedsPath))
+        }
+        if again.isEmpty {
+            try StepFiles.write(
+                RequestSettlement(snapshot: snapshotDigest, part: part, partials: digests.sorted()), to: record, secret: secret)
+        } else {
+            // An earlier record of this partition covers partials about to be computed again.
+            FileSystem.remove(record)
         }
         return again
     }
 
     /// Every output of `report` from the snapshot and the partials, into `OUT/LABEL/`.
     package static func merge(
-        _ options: RunOptions, snapshot path: String, partials paths: [String], secret: StepSecret
+        _ options: RunOptions, snapshot path: String, partials paths: [String], settlements: [String] = [],
+        secret: StepSecret
     ) -> ReportOutcome {
         ReportRun.inOutputFolder(options) { folder, rejects, started in
             let (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
             try snapshot.check(options.appStore, data: options.data)
-            let partials = try paths.map { try StepFiles.readPartial($0, secret: secret) }
+            var partials: [CostPartial] = []
+            var digests: [String] = []
+            for partialPath in paths {
+                var (partial, digest) = try StepFiles.readPartialWithDigest(partialPath, secret: secret)
+                // Settled by the records: the claims are not needed, and would be every id of the run.
+                if !settlements.isEmpty { partial.dropClaims() }
+                partials.append(partial)
+                digests.append(digest)
+            }
             let settings = PartialSettings(snapshot: sha256, options: options)
             if let other = partials.first(where: { $0.settings != settings }) {
                 throw MergeError.settingsDiffer(
@@ -126,9 +170,15 @@ package enum DistributedRun {
                         ? "another snapshot"
                         : "other options (window, as-of time, grace, cost columns, cost formats, usage field, ...)")
             }
-            let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
-                .reduce(0) { $0 + $1.count }
-            guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
+            if settlements.isEmpty {
+                let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
+                    .reduce(0) { $0 + $1.count }
+                guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
+            } else {
+                try RequestSettlement.check(
+                    settlements.map { ($0, try StepFiles.readSettlement($0, secret: secret)) }, snapshot: sha256,
+                    partials: digests.sorted())
+            }
             let pipeline = Pipeline(options, rejects: rejects)
             for reject in snapshot.rejects { try rejects.record(reject) }
             let loaded = try snapshot.load()

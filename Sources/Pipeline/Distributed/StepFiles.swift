@@ -28,8 +28,13 @@ package enum StepFiles {
     }
 
     static func readPartial(_ path: String, secret: StepSecret) throws -> CostPartial {
+        try readPartialWithDigest(path, secret: secret).partial
+    }
+
+    /// The partial and the SHA-256 of its content (what a settlement record names it by).
+    static func readPartialWithDigest(_ path: String, secret: StepSecret) throws -> (partial: CostPartial, sha256: String) {
         let content = try PackedFile.read(path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
-        return try decode(CostPartial.self, from: content, path: path)
+        return (try decode(CostPartial.self, from: content, path: path), content.withUnsafeBytes(SHA256.digest))
     }
 
     package static func write(_ decoded: DecodedFiles, to path: String, secret: StepSecret) throws {
@@ -51,6 +56,17 @@ package enum StepFiles {
         return try decode(PartialSeeds.self, from: content, path: path)
     }
 
+    package static func write(_ settlement: RequestSettlement, to path: String, secret: StepSecret) throws {
+        try PackedFile.write(
+            try CompactCoder.encode(settlement), kind: RequestSettlement.kind, version: RequestSettlement.version, to: path,
+            secret: secret)
+    }
+
+    static func readSettlement(_ path: String, secret: StepSecret) throws -> RequestSettlement {
+        let content = try PackedFile.read(path, kind: RequestSettlement.kind, version: RequestSettlement.version, secret: secret)
+        return try decode(RequestSettlement.self, from: content, path: path)
+    }
+
     private static func decode<T: Decodable>(_ type: T.Type, from content: [UInt8], path: String) throws -> T {
         do {
             return try CompactCoder.decode(type, from: content)
@@ -66,5 +82,7 @@ package enum StepFiles {
 package struct PartialSeeds: Sendable, Codable, Hashable {
     package var files: [String]
     package var snapshot: String
+    /// The partition of the request ids these seeds settle (`settle --part`).
+    package var part: RequestPart
     package var entries: [RequestEntry]
 }

@@ -1,0 +1,67 @@
+import Ingest
+import Support
+
+/// What `settle --part K/N` found when no id of its partition was claimed in two partials:
+/// partition K of these partials (by the SHA-256 of their content) is settled.
+///
+/// The merge reads one for every partition instead of every partial's claims, so it never holds
+/// every request id of a run; a partial computed again since has another digest, and the record
+/// no longer covers it.
+package struct RequestSettlement: Sendable, Codable, Hashable {
+    package static let kind = "request settlement"
+    package static let version = PackedVersions.requestSettlement
+    /// What settle writes its record as, in the partials' folder.
+    package static let suffix = "settled"
+
+    /// SHA-256 of the snapshot's content.
+    package var snapshot: String
+    package var part: RequestPart
+    /// SHA-256 of each partial's content, sorted.
+    package var partials: [String]
+
+    /// The file of `part` in `folder`: `settled` for the whole, `K-of-N.settled` for one of several.
+    package static func path(in folder: String, part: RequestPart) -> String {
+        folder + "/" + part.name("request", suffix)
+    }
+}
+
+extension RequestSettlement {
+    /// Refuses the merge unless `records` say every partition of one split of the request ids
+    /// is settled over exactly these partials (`partials`: their digests, sorted) and snapshot.
+    static func check(_ records: [(path: String, record: RequestSettlement)], snapshot: String, partials: [String]) throws {
+        for (path, record) in records {
+            guard record.snapshot == snapshot, record.partials == partials else {
+                throw SettlementError.stale(path)
+            }
+        }
+        let splits = Set(records.map(\.record.part.parts))
+        guard splits.count == 1, let parts = splits.first else { throw SettlementError.mixed(splits.sorted()) }
+        let settled = Set(records.map(\.record.part.part))
+        let missing = (0..<parts).filter { !settled.contains($0) }
+        guard missing.isEmpty else { throw SettlementError.missing(missing.map { RequestPart(part: $0, parts: parts) }) }
+    }
+}
+
+/// The settlement records of the partials' folder do not cover the partials being merged.
+enum SettlementError: DiagnosticError {
+    case stale(String)
+    case mixed([Int])
+    case missing([RequestPart])
+
+    var diagnostic: Diagnostic {
+        let message =
+            switch self {
+            case .stale(let path):
+                "\(path) settled other partials or another snapshot (a partial was computed again since): "
+                    + "run `refund-cost settle` again over these partials, for every part"
+            case .mixed(let splits):
+                "the partials' folder holds settlement records of request ids split \(splits.map(String.init).joined(separator: " and ")) ways: "
+                    + "remove its *.settled files and run `refund-cost settle` again, for one split"
+            case .missing(let parts):
+                "no settlement record for request-id part \(parts.map(\.description).joined(separator: ", ")): "
+                    + "run `refund-cost settle --part K/N` for \(parts.count == 1 ? "it" : "each") (its seeds, if any, "
+                    + "computed again first)"
+            }
+        return Diagnostic(message)
+    }
+}

@@ -1,0 +1,69 @@
+import Testing
+
+@testable import Ingest
+@testable import Pipeline
+@testable import Support
+
+/// Settling the request ids partition by partition gives, put together, the seeds of settling
+/// every id at once: what lets `settle --part K/N` run on N machines.
+@Suite("request-id partitions")
+struct RequestPartTests {
+    @Test func partsReadAsWritten() {
+        #expect(RequestPart("0/1") == .whole)
+        #expect(RequestPart("3/8") == RequestPart(part: 3, parts: 8))
+        for refused in ["", "3", "8/8", "-1/4", "1/0", "1/4097", "a/b", "1/2/3", " 1/2"] {
+            #expect(RequestPart(refused) == nil, "\(refused) is not a part")
+        }
+        #expect(RequestPart(part: 2, parts: 5).name("p.partial", "seeds") == "p.partial.2-of-5.seeds")
+        #expect(RequestPart.whole.name("p.partial", "seeds") == "p.partial.seeds")
+    }
+
+    @Test func everyIdIsInExactlyOnePart() {
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<500 {
+            let entry = RequestEntry(route: UInt8(random.next() % 256), key: random.next() | 1, content: 0)
+            for parts in [1, 2, 3, 7, 64] {
+                let holding = (0..<parts).filter { RequestPart(part: $0, parts: parts).contains(entry) }
+                #expect(holding.count == 1)
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 5])
+    func partsTogetherSettleAsTheWhole(parts: Int) {
+        // Four partials over eight files, ids drawn from a small pool so that many repeat across
+        // partials and within one; lines distinct within a file.
+        var random = SeededRandom(seed: UInt64(40 + parts))
+        let files = (0..<8).map { "costs/f\($0).csv" }
+        let pool = (0..<60).map { _ in RequestEntry(route: UInt8(random.next() % 256), key: random.next() | 1, content: 0) }
+        let claims: [[(file: String, claims: [RequestClaim])]] = (0..<4).map { partial in
+            [files[partial], files[partial + 4]].map { file in
+                let lines = (0..<30).map { _ in 2 + Int(random.next() % 500) }
+                let claimed = Set(lines).sorted().map { line in
+                    RequestClaim(
+                        entry: pool[Int(random.next() % UInt64(pool.count))].withContent(
+                            of: RequestEntry(route: 0, key: 1, content: UInt32(random.next() % 3))),
+                        line: line)
+                }
+                return (file, claimed)
+            }
+        }
+        let whole = DuplicateSettlement.seeds(claims, fileOrder: files)
+        #expect(whole.contains { !$0.isEmpty }, "the pool repeats ids across partials")
+        var together = Array(repeating: [RequestEntry](), count: claims.count)
+        for part in 0..<parts {
+            let split = RequestPart(part: part, parts: parts)
+            let kept = claims.map { partial in
+                partial.map { file in (file.file, file.claims.filter { split.contains($0.entry) }) }
+            }
+            for (index, seeds) in DuplicateSettlement.seeds(kept, fileOrder: files).enumerated() {
+                #expect(seeds.allSatisfy(split.contains), "a part settles its own ids only")
+                together[index] += seeds
+            }
+        }
+        for index in claims.indices {
+            #expect(Set(together[index]) == Set(whole[index]))
+            #expect(together[index].count == whole[index].count)
+        }
+    }
+}
