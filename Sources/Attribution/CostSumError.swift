@@ -1,7 +1,7 @@
 import Support
 
 /// Sums of cost beyond what money can hold, found when the parts of the reading are added up.
-struct CostSumError: DiagnosticError {
+package struct CostSumError: DiagnosticError {
     package var file: String?
     package var underlying: any Error
 

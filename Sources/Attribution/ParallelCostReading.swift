@@ -29,13 +29,15 @@ package enum ParallelCostReading {
 
         /// Readings of different files, in file order, as one: totals merged exactly, lists
         /// joined, the bill's outcome from the one reading that had it.
-        package static func joined(_ readings: [Result], totals empty: AttributionTotals) throws -> Result {
+        package static func joined(_ readings: [Result], totals empty: AttributionTotals, summingTotals: Bool = true) throws
+            -> Result
+        {
             var joined = Result(
                 totals: empty, summaries: [], inputs: [], readSequentially: false, headerRejects: [], rowRejects: [],
                 allocation: nil)
             for reading in readings {
                 do {
-                    try joined.totals.merge(reading.totals)
+                    if summingTotals { try joined.totals.merge(reading.totals) }
                 } catch {
                     throw CostSumError(file: nil, underlying: error)
                 }

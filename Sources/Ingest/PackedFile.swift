@@ -35,6 +35,27 @@ package enum PackedFile {
     /// check holds: its MAC under `secret` when given (a file with only a SHA-256 is refused
     /// then), its SHA-256 otherwise.
     package static func read(_ path: String, kind: String, version: Int, secret: StepSecret? = nil) throws -> [UInt8] {
+        let (compressed, check) = try checkedHeader(path, kind: kind, version: version, secret: secret)
+        let content = try Gzip.decompress(compressed, name: path)
+        if secret == nil {
+            guard check == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
+                throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
+            }
+        }
+        return content
+    }
+
+    /// Refuses the file at `path` unless it is a `kind` file of `version` authenticated under
+    /// `secret`, without inflating its content: what a step that only needs to know the file is
+    /// one of its run's checks.
+    package static func authenticate(_ path: String, kind: String, version: Int, secret: StepSecret) throws {
+        _ = try checkedHeader(path, kind: kind, version: version, secret: secret)
+    }
+
+    /// The gzipped content and the check line, after the header and (with `secret`) the MAC held.
+    private static func checkedHeader(_ path: String, kind: String, version: Int, secret: StepSecret?) throws -> (
+        compressed: [UInt8], check: String
+    ) {
         let bytes = try FileDescriptor.readAll(path)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         let expected = "refund-cost \(kind) "
@@ -64,13 +85,8 @@ package enum PackedFile {
                         "its content is not authenticated by this run's secret (altered, or made with another "
                         + "\(StepSecret.variable)): make it again")
             }
-            return try Gzip.decompress(compressed, name: path)
         }
-        let content = try Gzip.decompress(compressed, name: path)
-        guard check == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
-            throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
-        }
-        return content
+        return (compressed, check)
     }
 }
 

@@ -53,10 +53,7 @@ struct RequestPartTests {
         var together = Array(repeating: [RequestEntry](), count: claims.count)
         for part in 0..<parts {
             let split = RequestPart(part: part, parts: parts)
-            let kept = claims.map { partial in
-                partial.map { file in (file.file, file.claims.filter { split.contains($0.entry) }) }
-            }
-            for (index, seeds) in DuplicateSettlement.seeds(kept, fileOrder: files).enumerated() {
+            for (index, seeds) in DuplicateSettlement.seeds(claims, fileOrder: files, in: split).enumerated() {
                 #expect(seeds.allSatisfy(split.contains), "a part settles its own ids only")
                 together[index] += seeds
             }

@@ -65,4 +65,14 @@ extension CostPartial {
     mutating func dropClaims() {
         for index in reading.summaries.indices { reading.summaries[index].claims = [] }
     }
+
+    /// Adds the totals into `sum` and lets go of them (the merge holds one partial's at a time).
+    mutating func moveTotals(into sum: inout AttributionTotals) throws {
+        do {
+            try sum.merge(reading.totals)
+        } catch {
+            throw CostSumError(file: nil, underlying: error)
+        }
+        reading.totals = .empty
+    }
 }

@@ -59,7 +59,7 @@ package enum DistributedRun {
         _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], to out: String,
         secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
-        let (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
+        var (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
         try snapshot.check(options.appStore, data: options.data)
         let known = Set(snapshot.layout.costFiles)
         let chosen = try files.map { file in
@@ -96,8 +96,11 @@ package enum DistributedRun {
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
         for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
+        let loaded = try snapshot.load()
+        // The ledger holds what it needs of the records.
+        snapshot.releaseRecords()
         let partial = try CostPartial.run(
-            pipeline, try snapshot.load(), files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
+            pipeline, loaded, files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, to: out, secret: secret)
@@ -115,18 +118,24 @@ package enum DistributedRun {
     package static func settle(
         snapshot path: String, partials paths: [String], in folder: String, part: RequestPart = .whole, secret: StepSecret
     ) throws -> [(partial: String, seeds: String)] {
-        let (snapshot, snapshotDigest) = try StepFiles.readSnapshot(path, secret: secret)
-        var claims: [[(file: String, claims: [RequestClaim])]] = []
+        // The snapshot is checked to be this run's, not read: the partials name the snapshot they
+        // were computed against, and their files, in one folder, sort as the snapshot lists them.
+        try PackedFile.authenticate(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
+        var settlement = DuplicateSettlement()
         var identities: [(files: [String], snapshot: String)] = []
         var digests: [String] = []
-        for partialPath in paths {
+        for (index, partialPath) in paths.enumerated() {
             let (partial, digest) = try StepFiles.readPartialWithDigest(partialPath, secret: secret)
-            claims.append(DuplicateSettlement.claims(of: partial, in: part))
+            if let first = identities.first, first.snapshot != partial.settings.snapshot {
+                throw MergeError.settingsDiffer("another snapshot than \(paths[0])")
+            }
+            settlement.add(partial.claims, partial: index, in: part)
             identities.append((partial.files, partial.settings.snapshot))
             digests.append(digest)
         }
-        let seeds = DuplicateSettlement.seeds(claims, fileOrder: snapshot.layout.costFiles)
-        claims = []
+        let fileOrder = identities.flatMap(\.files).sorted { $0.bytesPrecede($1) }
+        var seeds = settlement.seeds(fileOrder: fileOrder)
+        seeds += Array(repeating: [], count: paths.count - seeds.count)
         let record = RequestSettlement.path(in: folder, part: part)
         var again: [(String, String)] = []
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
@@ -138,7 +147,8 @@ package enum DistributedRun {
         }
         if again.isEmpty {
             try StepFiles.write(
-                RequestSettlement(snapshot: snapshotDigest, part: part, partials: digests.sorted()), to: record, secret: secret)
+                RequestSettlement(snapshot: identities.first?.snapshot ?? "", part: part, partials: digests.sorted()), to: record,
+                secret: secret)
         } else {
             // An earlier record of this partition covers partials about to be computed again.
             FileSystem.remove(record)
@@ -152,23 +162,32 @@ package enum DistributedRun {
         secret: StepSecret
     ) -> ReportOutcome {
         ReportRun.inOutputFolder(options) { folder, rejects, started in
-            let (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
+            var (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
             try snapshot.check(options.appStore, data: options.data)
+            let loaded = try snapshot.load()
+            // The ledger holds what it needs of the records.
+            snapshot.releaseRecords()
+            let pipeline = Pipeline(options, rejects: rejects)
+            let attributor = pipeline.attributor(loaded)
+            // One partial at a time: its totals are added in and let go (sums merge in any order),
+            // the rest of it (counts, rejects, files) is kept to be put in file order.
+            var totals = attributor.emptyCopy().totals
             var partials: [CostPartial] = []
             var digests: [String] = []
+            let settings = PartialSettings(snapshot: sha256, options: options)
             for partialPath in paths {
                 var (partial, digest) = try StepFiles.readPartialWithDigest(partialPath, secret: secret)
+                guard partial.settings == settings else {
+                    throw MergeError.settingsDiffer(
+                        partial.settings.snapshot != sha256
+                            ? "another snapshot"
+                            : "other options (window, as-of time, grace, cost columns, cost formats, usage field, ...)")
+                }
                 // Settled by the records: the claims are not needed, and would be every id of the run.
                 if !settlements.isEmpty { partial.dropClaims() }
+                try partial.moveTotals(into: &totals)
                 partials.append(partial)
                 digests.append(digest)
-            }
-            let settings = PartialSettings(snapshot: sha256, options: options)
-            if let other = partials.first(where: { $0.settings != settings }) {
-                throw MergeError.settingsDiffer(
-                    other.settings.snapshot != sha256
-                        ? "another snapshot"
-                        : "other options (window, as-of time, grace, cost columns, cost formats, usage field, ...)")
             }
             if settlements.isEmpty {
                 let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
@@ -179,14 +198,12 @@ package enum DistributedRun {
                     settlements.map { ($0, try StepFiles.readSettlement($0, secret: secret)) }, snapshot: sha256,
                     partials: digests.sorted())
             }
-            let pipeline = Pipeline(options, rejects: rejects)
             for reject in snapshot.rejects { try rejects.record(reject) }
-            let loaded = try snapshot.load()
             let timings = ReportAssembly.Timings(
                 started: started, appStore: Clock.monotonicSeconds() - started, costRows: 0)
             return try ReportMerge.run(
-                pipeline, loaded, appStoreInputs: snapshot.inputs, partials: partials, folder: folder,
-                warnings: loaded.warnings, timings: timings)
+                pipeline, loaded, attributor: attributor, appStoreInputs: snapshot.inputs, partials: partials, totals: totals,
+                folder: folder, warnings: loaded.warnings, timings: timings)
         }
     }
 }

@@ -47,14 +47,24 @@ package struct LedgerSnapshot: Codable, Sendable {
     }
 
     /// The ledger built again from the snapshot: the same ledger the snapshot was made from.
+    ///
+    /// As in a report, the records are let go from what it returns once the ledger is built;
+    /// a caller done with the snapshot lets go of its own (`releaseRecords`).
     package func load() throws -> LedgerLoad {
         // Its rejects were found when the snapshot was made; they are in `rejects`.
         let again = RejectLog()
-        let appStore = AppStoreLoad(input: input, accountLinks: accountLinks, products: products)
+        var appStore = AppStoreLoad(input: input, accountLinks: accountLinks, products: products)
         let ledger = try Ledger(
             input: input, accountLinks: accountLinks, products: products,
             options: options.ledgerOptions, rejects: again)
+        appStore.releaseRecords()
         return LedgerLoad(layout: layout, appStore: appStore, ledger: ledger, rates: rates, evidence: evidence)
+    }
+
+    /// Lets go of the records and accounts.csv's rows, once the ledger is built from them.
+    package mutating func releaseRecords() {
+        input.releaseRecords()
+        accountLinks = []
     }
 
     /// Refuses a run whose options would build another ledger than this one.

@@ -8,17 +8,18 @@ import Support
 /// file once and computed alike, merged in file order and assembled as one process would.
 enum ReportMerge {
     /// Merges `partials` (which must hold every cost file of the layout once, with duplicates
-    /// across them settled) and assembles the report; rejects of the App Store side are
-    /// already in the pipeline's log, the partials' follow them as one reading lists them
-    /// (every unusable header first, then the rows).
+    /// across them settled; their totals already summed in `totals`) and assembles the report;
+    /// rejects of the App Store side are already in the pipeline's log, the partials' follow
+    /// them as one reading lists them (every unusable header first, then the rows).
+    ///
+    /// `attributor` is the partials' (building one indexes every transaction).
     package static func run(
-        _ pipeline: Pipeline, _ loaded: LedgerLoad, appStoreInputs: [InputFileRecord], partials: [CostPartial],
-        folder: OutputFolder, warnings: [Diagnostic], timings: ReportAssembly.Timings
+        _ pipeline: Pipeline, _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord],
+        partials: [CostPartial], totals: AttributionTotals, folder: OutputFolder, warnings: [Diagnostic],
+        timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
-        // The partials' attributor, built once (building one indexes every transaction).
-        let attributor = pipeline.attributor(loaded)
-        let costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: attributor.emptyCopy().totals)
+        let costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: totals, summingTotals: false)
         try pipeline.record(costs)
         return try ReportAssembly.run(
             loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: pipeline.options,
