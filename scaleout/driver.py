@@ -120,8 +120,9 @@ def partial_task(binary_name, snapshot_name, report_args, fail_marker):
                 result = subprocess.run(command + report_args, capture_output=True)
                 if result.returncode != 0:
                     raise RuntimeError("refund-cost partial %s failed: %s" % (names, result.stderr.decode(errors="replace")))
-                with open(out, "rb") as handle:
-                    yield group_id, handle.read()
+                # The partial, and beside it the request ids it claimed first (only settle reads them).
+                with open(out, "rb") as handle, open(out + ".claims", "rb") as claims:
+                    yield group_id, handle.read(), claims.read()
 
     return run
 
@@ -133,8 +134,9 @@ def settlement_name(part, parts_count):
 
 def settle_task(binary_name, snapshot_name, shipped, parts_count):
     """What an executor runs for each request-id partition it is given: `settle --part K/N` over
-    every partial (shipped with addFile under `shipped`: partial name -> shipped name). Returns
-    the partition's record (None when some id of it was claimed twice) and its seeds by partial."""
+    every partial and its claims (shipped with addFile under `shipped`: name -> shipped name).
+    Returns the partition's record (None when some id of it was claimed twice) and its seeds by
+    partial."""
 
     def run(items):
         from pyspark import SparkFiles
@@ -254,9 +256,12 @@ def main():
 
     def compute(work_items):
         rdd = context.parallelize(work_items, numSlices=max(1, len(work_items)))
-        for group_id, content in sorted(rdd.mapPartitions(task).collect()):
-            with open(os.path.join(parts, "part-%05d.partial" % group_id), "wb") as handle:
+        for group_id, content, claims in sorted(rdd.mapPartitions(task).collect()):
+            path = os.path.join(parts, "part-%05d.partial" % group_id)
+            with open(path, "wb") as handle:
                 handle.write(content)
+            with open(path + ".claims", "wb") as handle:
+                handle.write(claims)
 
     partial_started = time.monotonic()
     compute([(index, names, None) for index, names in enumerate(groups)])
@@ -273,7 +278,7 @@ def main():
         for name in sorted(os.listdir(parts)):
             if name.endswith(".settled") or name.endswith(".seeds"):
                 os.remove(os.path.join(parts, name))
-            elif name.endswith(".partial"):
+            elif name.endswith(".partial") or name.endswith(".partial.claims"):
                 # A name of its own each round: Spark ships a path once.
                 shipped_name = "round%d-%s" % (shipped_rounds[0], name)
                 os.link(os.path.join(parts, name), os.path.join(ship, shipped_name))

@@ -13,9 +13,12 @@ import Support
 package enum PackedFile {
     /// With `ownerOnly`, the file is readable by its owner alone (respond's state); with
     /// `secret`, its content is authenticated under it.
+    ///
+    /// Returns the check written (`hmac-sha256 ...` or `sha256 ...`): what names this content.
+    @discardableResult
     package static func write(
         _ content: [UInt8], kind: String, version: Int, to path: String, ownerOnly: Bool = false, secret: StepSecret? = nil
-    ) throws {
+    ) throws -> String {
         let first = "refund-cost \(kind) \(version)\n"
         let compressed = try Gzip.compress(content, name: path)
         let check =
@@ -29,12 +32,20 @@ package enum PackedFile {
         try file.append(Array((first + check + "\n").utf8))
         try file.append(compressed)
         try file.commit()
+        return check
     }
 
     /// The content of the file at `path`, refused unless it is a `kind` file of `version` whose
     /// check holds: its MAC under `secret` when given (a file with only a SHA-256 is refused
     /// then), its SHA-256 otherwise.
     package static func read(_ path: String, kind: String, version: Int, secret: StepSecret? = nil) throws -> [UInt8] {
+        try readChecked(path, kind: kind, version: version, secret: secret).content
+    }
+
+    /// The content and the check that held (what `write` returned for it).
+    package static func readChecked(_ path: String, kind: String, version: Int, secret: StepSecret? = nil) throws -> (
+        content: [UInt8], check: String
+    ) {
         let (compressed, check) = try checkedHeader(path, kind: kind, version: version, secret: secret)
         let content = try Gzip.decompress(compressed, name: path)
         if secret == nil {
@@ -42,14 +53,17 @@ package enum PackedFile {
                 throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
             }
         }
-        return content
+        return (content, check)
     }
 
     /// Refuses the file at `path` unless it is a `kind` file of `version` authenticated under
     /// `secret`, without inflating its content: what a step that only needs to know the file is
     /// one of its run's checks.
-    package static func authenticate(_ path: String, kind: String, version: Int, secret: StepSecret) throws {
-        _ = try checkedHeader(path, kind: kind, version: version, secret: secret)
+    ///
+    /// Returns the check that held: what names the content.
+    @discardableResult
+    package static func authenticate(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
+        try checkedHeader(path, kind: kind, version: version, secret: secret).check
     }
 
     /// The gzipped content and the check line, after the header and (with `secret`) the MAC held.

@@ -8,13 +8,15 @@ package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
     package static let ledgerSnapshot = 7
     /// `partial`'s result (`CostPartial`).
-    package static let costPartial = 8
+    package static let costPartial = 9
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
     package static let decodedFiles = 3
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
     package static let requestSeeds = 4
     /// `settle`'s record of a request-id partition found settled (`RequestSettlement`).
     package static let requestSettlement = 1
+    /// A partial's request ids claimed first, beside it (`PartialClaims`, in `StepFiles`).
+    package static let requestClaims = 1
     /// respond's state manifest and what it names (`RespondState`).
     package static let respondState = 4
     /// respond's block sums of its input files (`InputSums`).

@@ -29,6 +29,9 @@ struct PackedFormatTests {
         let partial = try CostPartial.run(
             Pipeline(options), try snapshot.load(), files: layout.costFiles,
             settings: PartialSettings(snapshot: "", options: options), requestKey: snapshot.requestKey, recordClaims: true)
+        // A partial is written without its claims; they go to a file of their own.
+        var partialAsWritten = partial
+        partialAsWritten.dropClaims()
         let decoded = try DecodedFiles(
             data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)
         let piece = try CompactCoder.decode(DecodedPart.self, from: try #require(decoded.files.first?.pieces.first))
@@ -41,7 +44,14 @@ struct PackedFormatTests {
         let sums = try InputSums.read(try #require(state.inputSums), in: folder)
         return [
             (LedgerSnapshot.kind, LedgerSnapshot.version, try CodingShape.of(snapshot), "PackedVersions.ledgerSnapshot"),
-            (CostPartial.kind, CostPartial.version, try CodingShape.of(partial), "PackedVersions.costPartial"),
+            (CostPartial.kind, CostPartial.version, try CodingShape.of(partialAsWritten), "PackedVersions.costPartial"),
+            (
+                PartialClaims.kind, PartialClaims.version,
+                try CodingShape.of(
+                    PartialClaims(
+                        partial: "", snapshot: "", files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) })),
+                "PackedVersions.requestClaims"
+            ),
             (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "PackedVersions.decodedFiles"),
             (DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(piece), "PackedVersions.decodedFiles"),
             (

@@ -9,6 +9,7 @@ usage: test_steps.py BINARY
 import os
 import random
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,10 +92,22 @@ def main():
             seeds_of.setdefault(partial, []).append(seeds)
         if not any(len(seeds) > 1 for seeds in seeds_of.values()):
             failures.append("no partial was given seeds by two parts: %r" % settled)
+        # The claims of a partial before it was computed again, put back beside it later.
+        first_seeded = sorted(seeds_of)[0] if seeds_of else None
+        if first_seeded:
+            shutil.copy(first_seeded + ".claims", os.path.join(root, "old.claims"))
         for partial, seeds in sorted(seeds_of.items()):
             index = int(os.path.basename(partial)[1:3])
             run([binary, "partial", "--snapshot", snapshot, "--file", files[index], "--partial", partial]
                 + [part for path in seeds for part in ("--seeds", path)] + args)
+        if first_seeded:
+            shutil.copy(first_seeded + ".claims", os.path.join(root, "new.claims"))
+            shutil.copy(os.path.join(root, "old.claims"), first_seeded + ".claims")
+            stale_claims = subprocess.run(
+                [binary, "settle", "--snapshot", snapshot, "--partials", parts], capture_output=True, text=True)
+            if stale_claims.returncode == 0 or "compute the partial again" not in stale_claims.stderr:
+                failures.append("settle read claims left from another computation of a partial: %r" % stale_claims.stderr)
+            shutil.copy(os.path.join(root, "new.claims"), first_seeded + ".claims")
         if settle_all():
             failures.append("settle still finds ids claimed twice after the partials were computed again")
         # A part without its record is refused, named.

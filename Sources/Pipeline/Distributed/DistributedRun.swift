@@ -111,7 +111,8 @@ package enum DistributedRun {
     /// of each partial that must be computed again beside it, and returns those partials' paths
     /// with their seed files.
     ///
-    /// Reads one partial at a time and keeps its claims of `part` alone, so a settle of one
+    /// Reads no partial, only the claims beside each (`P.claims`, refused unless they are those of
+    /// `P` as it is now), one at a time, keeping those of `part` alone, so a settle of one
     /// partition of N holds about 1/N of the run's ids. When no id of `part` is claimed twice,
     /// writes the record of it (`RequestSettlement`) in `folder` (the partials'), which the
     /// merge reads instead of every claim.
@@ -123,15 +124,17 @@ package enum DistributedRun {
         try PackedFile.authenticate(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
         var settlement = DuplicateSettlement()
         var identities: [(files: [String], snapshot: String)] = []
-        var digests: [String] = []
+        var checks: [String] = []
         for (index, partialPath) in paths.enumerated() {
-            let (partial, digest) = try StepFiles.readPartialWithDigest(partialPath, secret: secret)
-            if let first = identities.first, first.snapshot != partial.settings.snapshot {
+            let check = try PackedFile.authenticate(
+                partialPath, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
+            let claims = try StepFiles.readClaims(of: partialPath, check: check, secret: secret)
+            if let first = identities.first, first.snapshot != claims.snapshot {
                 throw MergeError.settingsDiffer("another snapshot than \(paths[0])")
             }
-            settlement.add(partial.claims, partial: index, in: part)
-            identities.append((partial.files, partial.settings.snapshot))
-            digests.append(digest)
+            settlement.add(claims.byFile, partial: index, in: part)
+            identities.append((claims.files.map(\.file), claims.snapshot))
+            checks.append(check)
         }
         let fileOrder = identities.flatMap(\.files).sorted { $0.bytesPrecede($1) }
         var seeds = settlement.seeds(fileOrder: fileOrder)
@@ -147,7 +150,7 @@ package enum DistributedRun {
         }
         if again.isEmpty {
             try StepFiles.write(
-                RequestSettlement(snapshot: identities.first?.snapshot ?? "", part: part, partials: digests.sorted()), to: record,
+                RequestSettlement(snapshot: identities.first?.snapshot ?? "", part: part, partials: checks.sorted()), to: record,
                 secret: secret)
         } else {
             // An earlier record of this partition covers partials about to be computed again.
@@ -173,30 +176,34 @@ package enum DistributedRun {
             // the rest of it (counts, rejects, files) is kept to be put in file order.
             var totals = attributor.emptyCopy().totals
             var partials: [CostPartial] = []
-            var digests: [String] = []
+            var checks: [String] = []
+            var settlement = DuplicateSettlement()
             let settings = PartialSettings(snapshot: sha256, options: options)
-            for partialPath in paths {
-                var (partial, digest) = try StepFiles.readPartialWithDigest(partialPath, secret: secret)
+            for (index, partialPath) in paths.enumerated() {
+                var (partial, check) = try StepFiles.readPartialWithCheck(partialPath, secret: secret)
                 guard partial.settings == settings else {
                     throw MergeError.settingsDiffer(
                         partial.settings.snapshot != sha256
                             ? "another snapshot"
                             : "other options (window, as-of time, grace, cost columns, cost formats, usage field, ...)")
                 }
-                // Settled by the records: the claims are not needed, and would be every id of the run.
-                if !settlements.isEmpty { partial.dropClaims() }
+                // Without settlement records, the merge settles the claims itself (holding every id).
+                if settlements.isEmpty {
+                    settlement.add(
+                        try StepFiles.readClaims(of: partialPath, check: check, secret: secret).byFile, partial: index,
+                        in: .whole)
+                }
                 try partial.moveTotals(into: &totals)
                 partials.append(partial)
-                digests.append(digest)
+                checks.append(check)
             }
             if settlements.isEmpty {
-                let unsettled = DuplicateSettlement.seeds(partials, fileOrder: snapshot.layout.costFiles)
-                    .reduce(0) { $0 + $1.count }
+                let unsettled = settlement.seeds(fileOrder: snapshot.layout.costFiles).reduce(0) { $0 + $1.count }
                 guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
             } else {
                 try RequestSettlement.check(
                     settlements.map { ($0, try StepFiles.readSettlement($0, secret: secret)) }, snapshot: sha256,
-                    partials: digests.sorted())
+                    partials: checks.sorted())
             }
             for reject in snapshot.rejects { try rejects.record(reject) }
             let timings = ReportAssembly.Timings(

@@ -66,11 +66,6 @@ struct DuplicateSettlement {
         return seeds
     }
 
-    /// Per partial (by position), the seeds it must be computed again with.
-    static func seeds(_ partials: [CostPartial], fileOrder: [String]) -> [[RequestEntry]] {
-        seeds(partials.map(\.claims), fileOrder: fileOrder)
-    }
-
     /// Per partial (by position in `claimsByPartial`, each partial's claims by file), the seeds it
     /// must be computed again with, over the ids of `part`.
     static func seeds(

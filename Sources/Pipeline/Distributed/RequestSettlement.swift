@@ -2,11 +2,11 @@ import Ingest
 import Support
 
 /// What `settle --part K/N` found when no id of its partition was claimed in two partials:
-/// partition K of these partials (by the SHA-256 of their content) is settled.
+/// partition K of these partials (by their MACs) is settled.
 ///
 /// The merge reads one for every partition instead of every partial's claims, so it never holds
-/// every request id of a run; a partial computed again since has another digest, and the record
-/// no longer covers it.
+/// every request id of a run; a partial computed again to other content has another MAC, and
+/// the record no longer covers it.
 package struct RequestSettlement: Sendable, Codable, Hashable {
     package static let kind = "request settlement"
     package static let version = PackedVersions.requestSettlement
@@ -16,7 +16,7 @@ package struct RequestSettlement: Sendable, Codable, Hashable {
     /// SHA-256 of the snapshot's content.
     package var snapshot: String
     package var part: RequestPart
-    /// SHA-256 of each partial's content, sorted.
+    /// The MAC of each partial (its check line), sorted.
     package var partials: [String]
 
     /// The file of `part` in `folder`: `settled` for the whole, `K-of-N.settled` for one of several.
@@ -27,7 +27,7 @@ package struct RequestSettlement: Sendable, Codable, Hashable {
 
 extension RequestSettlement {
     /// Refuses the merge unless `records` say every partition of one split of the request ids
-    /// is settled over exactly these partials (`partials`: their digests, sorted) and snapshot.
+    /// is settled over exactly these partials (`partials`: their MACs, sorted) and snapshot.
     static func check(_ records: [(path: String, record: RequestSettlement)], snapshot: String, partials: [String]) throws {
         for (path, record) in records {
             guard record.snapshot == snapshot, record.partials == partials else {

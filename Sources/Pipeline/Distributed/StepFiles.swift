@@ -22,19 +22,46 @@ package enum StepFiles {
         return (snapshot, content.withUnsafeBytes(SHA256.digest))
     }
 
+    /// Writes the partial (without its claims) to `path`, then its claims to `path.claims`, named
+    /// by the partial's MAC: claims left from another computation of the partial are refused.
     package static func write(_ partial: CostPartial, to path: String, secret: StepSecret) throws {
+        var shell = partial
+        shell.dropClaims()
+        let check = try PackedFile.write(
+            try CompactCoder.encode(shell), kind: CostPartial.kind, version: CostPartial.version, to: path, secret: secret)
+        let claims = PartialClaims(
+            partial: check, snapshot: partial.settings.snapshot,
+            files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) })
         try PackedFile.write(
-            try CompactCoder.encode(partial), kind: CostPartial.kind, version: CostPartial.version, to: path, secret: secret)
+            try CompactCoder.encode(claims), kind: PartialClaims.kind, version: PartialClaims.version,
+            to: PartialClaims.path(of: path), secret: secret)
+    }
+
+    /// The claims written beside the partial at `partialPath`, refused unless they are that
+    /// partial's (`check`, its MAC).
+    static func readClaims(of partialPath: String, check: String, secret: StepSecret) throws -> PartialClaims {
+        let path = PartialClaims.path(of: partialPath)
+        let content = try PackedFile.read(path, kind: PartialClaims.kind, version: PartialClaims.version, secret: secret)
+        let claims = try decode(PartialClaims.self, from: content, path: path)
+        guard claims.partial == check else {
+            throw PackedFileError(
+                path: path,
+                problem:
+                    "these request ids are not those of \(partialPath) (left from another computation of it): compute the partial again"
+            )
+        }
+        return claims
     }
 
     static func readPartial(_ path: String, secret: StepSecret) throws -> CostPartial {
-        try readPartialWithDigest(path, secret: secret).partial
+        try readPartialWithCheck(path, secret: secret).partial
     }
 
-    /// The partial and the SHA-256 of its content (what a settlement record names it by).
-    static func readPartialWithDigest(_ path: String, secret: StepSecret) throws -> (partial: CostPartial, sha256: String) {
-        let content = try PackedFile.read(path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
-        return (try decode(CostPartial.self, from: content, path: path), content.withUnsafeBytes(SHA256.digest))
+    /// The partial and its MAC (what its claims and a settlement record name it by).
+    static func readPartialWithCheck(_ path: String, secret: StepSecret) throws -> (partial: CostPartial, check: String) {
+        let (content, check) = try PackedFile.readChecked(
+            path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
+        return (try decode(CostPartial.self, from: content, path: path), check)
     }
 
     package static func write(_ decoded: DecodedFiles, to path: String, secret: StepSecret) throws {
@@ -85,4 +112,26 @@ package struct PartialSeeds: Sendable, Codable, Hashable {
     /// The partition of the request ids these seeds settle (`settle --part`).
     package var part: RequestPart
     package var entries: [RequestEntry]
+}
+
+/// The request ids a partial claimed first, by file, beside the partial (`P.claims`): only
+/// `settle` and a merge without settlement records read them, so a merge never holds them.
+package struct PartialClaims: Sendable, Codable {
+    package static let kind = "request claims"
+    package static let version = PackedVersions.requestClaims
+
+    /// The MAC of the partial they were claimed by.
+    package var partial: String
+    /// SHA-256 of the snapshot the partial was computed against.
+    package var snapshot: String
+    package var files: [FileClaims]
+
+    package static func path(of partialPath: String) -> String { partialPath + ".claims" }
+
+    var byFile: [(file: String, claims: [RequestClaim])] { files.map { ($0.file, $0.claims) } }
+}
+
+package struct FileClaims: Sendable, Codable {
+    package var file: String
+    package var claims: [RequestClaim]
 }
