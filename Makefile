@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA ?= Data/sample
 OUT ?= out
 
-.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-spark bench-publish bench-allocation bench-fetch bench-validate clean static-build spark-deps \
+.PHONY: deps test-deps page-deps build install report test lint page-check fuzz bench bench-scale bench-respond bench-spark bench-scaleout bench-publish bench-allocation bench-fetch bench-validate clean static-build spark-deps \
 	spark-report spark-test
 
 # The build needs seven Debian packages: libcsv-dev (CSV parsing), libssl-dev (SHA-256 and
@@ -128,6 +128,11 @@ bench-respond: build
 # today's one-process snapshot, on the bench set; the report checked byte for byte.
 bench-spark: build spark-deps
 	python3 bench/run_bench.py --spark-only $(BENCH_ARGS)
+
+# A whole distributed report on Spark local[2]: every refund-cost process's peak memory by step
+# (each task's and each driver step's), the report checked byte for byte. --accounts N in BENCH_ARGS.
+bench-scaleout: build spark-deps
+	python3 bench/run_bench.py --scaleout-only $(BENCH_ARGS)
 
 # Only `report` and `publish` of its folder into SQLite and a PostgreSQL server started for it.
 bench-publish: build test-deps

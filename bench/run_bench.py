@@ -720,6 +720,54 @@ def main_spark(options):
     return lines, same
 
 
+def main_scaleout(options):
+    """A distributed report on Spark in local[2], every refund-cost process's peak memory by
+    step (each task's and each driver step's, the JVM and Python apart) against the targets of
+    a run cut by account (a task at most 400 MB, a driver step at most 1 GB), beside one
+    `report`; the report checked byte for byte."""
+    data = generate(options.accounts, options.rows_per_account, options.months)
+    python = os.path.join(ROOT, "scaleout", ".venv", "bin", "python")
+    if not os.path.exists(python):
+        sys.exit("install Spark first: make spark-deps")
+    common = ["--data", data, "--month", options.month, "--verified-files", "none", "--trust-root",
+              os.path.join(data, "test-root.der")]
+    one_out = os.path.join(DATA, "scaleout-one")
+    report_usage = timed_usage([TOOL, "report", "--out", one_out, "--quiet", "--threads", "2"] + common)
+    out = os.path.join(DATA, "scaleout-out")
+    measure = os.path.join(DATA, "scaleout-peaks.json")
+    environment = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=python)
+    started = time.perf_counter()
+    result = subprocess.run([python, os.path.join(ROOT, "scaleout", "driver.py"), "--binary", TOOL, "--work",
+                             os.path.join(DATA, "scaleout-work"), "--master", "local[2]", "--measure", measure, "--"]
+                            + common + ["--out", out], env=environment, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"the Spark driver failed:\n{result.stderr[-3000:]}")
+    with open(measure, encoding="utf-8") as handle:
+        measured = json.load(handle)
+    same = True
+    for name in sorted(os.listdir(os.path.join(one_out, options.month))):
+        if name != "run.json" and open(os.path.join(out, options.month, name), "rb").read() != open(
+                os.path.join(one_out, options.month, name), "rb").read():
+            same = False
+            print(f"{name} differs from report's")
+    on_driver = {"decode --list", "snapshot", "merge"}
+    lines = [f"refund-cost bench --scaleout-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
+             f"{os.cpu_count()} cores, {options.accounts:,} accounts, Spark local[2], signatures verified, "
+             f"{measured['app_store_groups']} App Store groups, {measured['partial_groups']} cost file groups, "
+             f"request ids in {measured['request_parts']} parts", "",
+             f"refund-cost report, one process, 2 threads: {report_usage['seconds']:.1f} s, peak {report_usage['peak_mb']:.0f} MB",
+             f"the Spark run: {seconds:.1f} s", ""]
+    within = True
+    for step, values in measured["peak_mb"].items():
+        target = 1024 if step in on_driver else 400
+        within = within and max(values) <= target
+        lines.append(f"{step:14} {'driver' if step in on_driver else 'task':6} peak {max(values):7.0f} MB over "
+                     f"{len(values)} process{'es' if len(values) > 1 else ''} (target at most {target} MB)")
+    lines += ["", f"every process within its target: {within}; report equal to report's byte for byte: {same}"]
+    return lines, same
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--accounts", type=int, default=100_000)
@@ -736,6 +784,8 @@ def main():
     parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
     parser.add_argument("--spark-only", action="store_true", help="only the App Store step on Spark, local[1] and local[2]")
+    parser.add_argument("--scaleout-only", action="store_true",
+                        help="only a distributed report on Spark local[2], every refund-cost process's peak memory")
     options = parser.parse_args()
     if not os.path.exists(TOOL):
         sys.exit("build first: make build")
@@ -750,6 +800,8 @@ def main():
         lines, ok = main_allocation(options)
     elif options.spark_only:
         lines, ok = main_spark(options)
+    elif options.scaleout_only:
+        lines, ok = main_scaleout(options)
     else:
         lines, ok = main_scale(options) if options.scale else main_bench(options)
     text = "\n".join(lines)

@@ -42,11 +42,27 @@ import time
 SECRET_VARIABLE = "REFUND_COST_STEP_SECRET"
 
 
-def run_local(command):
-    """Runs a refund-cost step on the driver; its output goes to our stdout and stderr."""
-    result = subprocess.run(command)
-    if result.returncode != 0:
-        sys.exit("refund-cost %s failed (exit %d)" % (command[1], result.returncode))
+def run_measured(command, capture=True):
+    """Runs a refund-cost step and returns (exit status, stdout, stderr, its own peak memory in MB).
+
+    The peak is the step's process alone (os.wait4's resource use of that child), not the Python
+    worker's or the JVM's: what a task or a driver step costs in refund-cost itself."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=out if capture else None, stderr=err if capture else None)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return process.returncode, out.read(), err.read(), usage.ru_maxrss / 1024
+
+
+def run_local(command, peaks, step):
+    """Runs a refund-cost step on the driver; its output goes to our stdout and stderr, its peak
+    memory to peaks[step]."""
+    status, _, _, peak = run_measured(command, capture=False)
+    peaks.setdefault(step, []).append(peak)
+    if status != 0:
+        sys.exit("refund-cost %s failed (exit %d)" % (command[1], status))
 
 
 def plan_groups(files, groups):
@@ -84,11 +100,11 @@ def decode_task(binary_name, report_args, fail_marker):
                 command = [binary, "decode", "--decoded", out, "--quiet"] + threads
                 for name in names:
                     command += ["--file", name]
-                result = subprocess.run(command + report_args, capture_output=True)
-                if result.returncode != 0:
-                    raise RuntimeError("refund-cost decode %s failed: %s" % (names, result.stderr.decode(errors="replace")))
+                status, _, stderr, peak = run_measured(command + report_args)
+                if status != 0:
+                    raise RuntimeError("refund-cost decode %s failed: %s" % (names, stderr.decode(errors="replace")))
                 with open(out, "rb") as handle:
-                    yield group_id, handle.read()
+                    yield group_id, handle.read(), peak
 
     return run
 
@@ -117,12 +133,12 @@ def partial_task(binary_name, snapshot_name, report_args, fail_marker):
                     with open(seeds_path, "wb") as handle:
                         handle.write(content)
                     command += ["--seeds", seeds_path]
-                result = subprocess.run(command + report_args, capture_output=True)
-                if result.returncode != 0:
-                    raise RuntimeError("refund-cost partial %s failed: %s" % (names, result.stderr.decode(errors="replace")))
+                status, _, stderr, peak = run_measured(command + report_args)
+                if status != 0:
+                    raise RuntimeError("refund-cost partial %s failed: %s" % (names, stderr.decode(errors="replace")))
                 # The partial, and beside it the request ids it claimed first (only settle reads them).
                 with open(out, "rb") as handle, open(out + ".claims", "rb") as claims:
-                    yield group_id, handle.read(), claims.read()
+                    yield group_id, handle.read(), claims.read(), peak
 
     return run
 
@@ -152,11 +168,12 @@ def settle_task(binary_name, snapshot_name, shipped, parts_count):
                     os.symlink(SparkFiles.get(shipped_name), os.path.join(folder, name))
                 command = [binary, "settle", "--snapshot", snapshot, "--partials", folder,
                            "--part", "%d/%d" % (part, parts_count)]
-                result = subprocess.run(command, capture_output=True, text=True)
-                if result.returncode != 0:
-                    raise RuntimeError("refund-cost settle --part %d/%d failed: %s" % (part, parts_count, result.stderr))
+                status, stdout, stderr, peak = run_measured(command)
+                if status != 0:
+                    raise RuntimeError("refund-cost settle --part %d/%d failed: %s"
+                                       % (part, parts_count, stderr.decode(errors="replace")))
                 seeds = []
-                for line in result.stdout.splitlines():
+                for line in stdout.decode().splitlines():
                     partial, seeds_path = line.split("\t")
                     with open(seeds_path, "rb") as handle:
                         seeds.append((os.path.basename(partial), os.path.basename(seeds_path), handle.read()))
@@ -165,7 +182,7 @@ def settle_task(binary_name, snapshot_name, shipped, parts_count):
                 if os.path.exists(record_path):
                     with open(record_path, "rb") as handle:
                         record = handle.read()
-                yield part, record, seeds
+                yield part, record, seeds, peak
 
     return run
 
@@ -185,6 +202,8 @@ def main():
                         help="App Store file groups (default: the parallelism)")
     parser.add_argument("--request-parts", type=int, default=0,
                         help="hash partitions the request ids are settled in (default: the parallelism)")
+    parser.add_argument("--measure", default=None,
+                        help="write every refund-cost process's peak memory (MB) by step to this JSON file")
     parser.add_argument("--fail-once", default=None, help=argparse.SUPPRESS)
     parser.add_argument("report_args", nargs=argparse.REMAINDER)
     options = parser.parse_args()
@@ -222,8 +241,10 @@ def main():
     context.setLogLevel("ERROR")
     context.addFile(binary)
 
+    # Every refund-cost process's own peak memory, by step (a task's, or a driver step's).
+    peaks = {}
     # Step 0: the App Store files, in groups of whole files of about equal bytes, on the executors.
-    run_local([binary, "decode", "--list", app_store_listing] + report_args)
+    run_local([binary, "decode", "--list", app_store_listing] + report_args, peaks, "decode --list")
     with open(app_store_listing, encoding="utf-8") as handle:
         sized = [line.rstrip("\n").split("\t", 1) for line in handle if line.strip()]
     app_store_groups = plan_sized([(int(size), path) for size, path in sized],
@@ -237,17 +258,19 @@ def main():
     for start in range(0, len(numbered), wave_size):
         wave = numbered[start:start + wave_size]
         rdd = context.parallelize(wave, numSlices=len(wave))
-        for group_id, content in rdd.mapPartitions(decode_task(os.path.basename(binary), report_args,
-                                                               options.fail_once)).collect():
+        for group_id, content, peak in rdd.mapPartitions(decode_task(os.path.basename(binary), report_args,
+                                                                     options.fail_once)).collect():
             with open(os.path.join(decoded, "group-%05d.decoded" % group_id), "wb") as handle:
                 handle.write(content)
+            peaks.setdefault("decode", []).append(peak)
         del wave, rdd
     decode_seconds = time.monotonic() - decode_started
     # What the App Store step cost the driver itself: its own memory (the JVM's aside, which any run has).
     driver_peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     snapshot_started = time.monotonic()
-    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + report_args)
+    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + report_args,
+              peaks, "snapshot")
     files = [(path, path) for path in cost_files(listing)]
     snapshot_seconds = time.monotonic() - snapshot_started
     context.addFile(snapshot)
@@ -256,7 +279,8 @@ def main():
 
     def compute(work_items):
         rdd = context.parallelize(work_items, numSlices=max(1, len(work_items)))
-        for group_id, content, claims in sorted(rdd.mapPartitions(task).collect()):
+        for group_id, content, claims, peak in sorted(rdd.mapPartitions(task).collect()):
+            peaks.setdefault("partial", []).append(peak)
             path = os.path.join(parts, "part-%05d.partial" % group_id)
             with open(path, "wb") as handle:
                 handle.write(content)
@@ -265,7 +289,8 @@ def main():
 
     partial_started = time.monotonic()
     compute([(index, names, None) for index, names in enumerate(groups)])
-    parts_count = max(1, min(4096, options.request_parts or context.defaultParallelism))
+    parallelism = context.defaultParallelism
+    parts_count = max(1, min(4096, options.request_parts or parallelism))
     shipped_rounds = [0]
 
     def settle_round():
@@ -287,7 +312,8 @@ def main():
         task = settle_task(os.path.basename(binary), os.path.basename(snapshot), shipped, parts_count)
         rdd = context.parallelize(list(range(parts_count)), numSlices=parts_count)
         seeds_by_partial = {}
-        for part, record, seeds in sorted(rdd.mapPartitions(task).collect(), key=lambda item: item[0]):
+        for part, record, seeds, peak in sorted(rdd.mapPartitions(task).collect(), key=lambda item: item[0]):
+            peaks.setdefault("settle", []).append(peak)
             if record is not None:
                 with open(os.path.join(parts, settlement_name(part, parts_count)), "wb") as handle:
                     handle.write(record)
@@ -309,8 +335,7 @@ def main():
     partial_seconds = time.monotonic() - partial_started
     spark.stop()
 
-    run_local([binary, "merge", "--snapshot", snapshot, "--partials", parts] + report_args)
-    rows = None
+    run_local([binary, "merge", "--snapshot", snapshot, "--partials", parts] + report_args, peaks, "merge")
     print(
         "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d groups "
         "(%d computed again for request ids settled in %d parts), snapshot %.1f MB in %.2f s, partials %.2f s, "
@@ -319,6 +344,15 @@ def main():
            parts_count,
            os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds, time.monotonic() - started),
         file=sys.stderr)
+    print("spark: peak memory of each refund-cost process, MB: "
+          + ", ".join("%s %.0f (%d)" % (step, max(values), len(values)) for step, values in peaks.items()),
+          file=sys.stderr)
+    if options.measure:
+        import json
+
+        with open(options.measure, "w", encoding="utf-8") as handle:
+            json.dump({"peak_mb": peaks, "parallelism": parallelism, "partial_groups": len(groups),
+                       "app_store_groups": len(app_store_groups), "request_parts": parts_count}, handle, indent=1)
     return 0
 
 
