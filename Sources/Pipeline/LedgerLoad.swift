@@ -97,9 +97,9 @@ package struct LedgerLoad: Sendable {
         for refused in layout.refused { try rejects.record(refused) }
         let appStoreOptions = options.appStoreOptions
         var record = verifiedFiles.map(VerifiedFiles.init(location:))
-        // Records let go after the ledger is built need not all be kept while it is: of the
-        // notifications, only those the ledger reads (the others are counted).
-        let keepsNotification: (NotificationRecord) -> Bool = keepingRecords ? { _ in true } : { Ledger.reads($0) }
+        // Of the notifications, only those the ledger reads are kept (the others are counted):
+        // a snapshot rebuilds the same ledger from them, and is the smaller for it.
+        let keepsNotification: (NotificationRecord) -> Bool = { Ledger.reads($0) }
         appStore = try AppStoreLoad(
             layout: layout, options: appStoreOptions, rejects: rejects, verifiedFiles: record, decoded: decoded,
             keepsNotification: keepsNotification, progress: progress)

@@ -40,7 +40,7 @@ enum SnapshotCommand: Command {
             print(
                 "refund-cost snapshot: \(path) (\(Format.megabytes(FileSystem.fileSize(path) ?? 0))): "
                     + "\(Format.count(snapshot.input.transactions.count)) transactions, "
-                    + "\(Format.count(snapshot.input.notifications.count)) notifications, "
+                    + "\(Format.count(snapshot.input.notifications.count)) notifications the ledger reads, "
                     + "\(Format.count(snapshot.layout.costFiles.count)) cost files to partial, "
                     + "\(Format.count(snapshot.rejects.count)) rejected lines, in \(Format.seconds(Clock.monotonicSeconds() - started))"
             )
