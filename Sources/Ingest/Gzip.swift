@@ -5,9 +5,9 @@ import Support
 /// gzip, the one wrapper of it: zlib compresses the tool's own files (`PackedFile`), ISA-L's
 /// igzip decompresses everything (`Inflater`, for inputs read as a stream, `InputStream`, and
 /// for the tool's own files).
-enum Gzip {
+package enum Gzip {
     /// `bytes` gzipped whole, for a file the tool writes for itself.
-    static func compress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
         var stream = z_stream()
         // 15 + 16: a 32 KiB window and a gzip header, so `gunzip` can read the content too.
         guard
@@ -30,7 +30,7 @@ enum Gzip {
     }
 
     /// A whole gzip buffer (one of the tool's own files), through the same `Inflater` inputs use.
-    static func decompress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
         let inflater = try Inflater(path: name)
         var offset = 0
         var output: [UInt8] = []

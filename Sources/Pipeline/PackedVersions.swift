@@ -10,7 +10,7 @@ package enum PackedVersions {
     /// `partial`'s result (`CostPartial`).
     package static let costPartial = 9
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
-    package static let decodedFiles = 3
+    package static let decodedFiles = 4
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
     package static let requestSeeds = 4
     /// `settle`'s record of a request-id partition found settled (`RequestSettlement`).

@@ -34,7 +34,8 @@ struct PackedFormatTests {
         partialAsWritten.dropClaims()
         let decoded = try DecodedFiles(
             data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)
-        let piece = try CompactCoder.decode(DecodedPart.self, from: try #require(decoded.files.first?.pieces.first))
+        let piece = try CompactCoder.decode(
+            DecodedPart.self, from: try Gzip.decompress(try #require(decoded.files.first?.pieces.first), name: "piece"))
         let folder = try TestFiles.temporaryDirectory("packed-state") + "/state"
         try FileSystem.createDirectory(folder, mode: 0o700)
         var respondOptions = options

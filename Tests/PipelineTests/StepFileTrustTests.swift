@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Ingest
+@testable import Pipeline
 @testable import Support
 @testable import TestSupport
 
@@ -53,6 +54,24 @@ struct StepFileTrustTests {
         return changed
     }
 
+    /// Every `EUR` of every piece of a decoded file made `USD`, each piece gzipped again: the
+    /// forger knows the format.
+    static func euroToDollarInPieces(_ content: inout [UInt8]) -> Bool {
+        guard var decoded = try? CompactCoder.decode(DecodedFiles.self, from: content) else { return false }
+        var changed = false
+        for file in decoded.files.indices {
+            for piece in decoded.files[file].pieces.indices {
+                guard var bytes = try? Gzip.decompress(decoded.files[file].pieces[piece], name: "piece") else { return false }
+                if euroToDollar(&bytes) { changed = true }
+                guard let again = try? Gzip.compress(bytes, name: "piece") else { return false }
+                decoded.files[file].pieces[piece] = again
+            }
+        }
+        guard changed, let encoded = try? CompactCoder.encode(decoded) else { return false }
+        content = encoded
+        return true
+    }
+
     @Test(arguments: [nil, "a secret the forger chose, not the run's one at all"])
     func aForgedPieceSnapshotOrPartialIsRefused(forgerKey: String?) throws {
         let data = try Self.data("forged")
@@ -77,7 +96,7 @@ struct StepFileTrustTests {
         #expect(try runTool(["merge", "--snapshot", snapshot, "--partials", work + "/parts"] + args).status == 0)
 
         // A piece edited after decode: every euro price made dollars.
-        try Self.forge(piece, macKey: forgerKey, Self.euroToDollar)
+        try Self.forge(piece, macKey: forgerKey, Self.euroToDollarInPieces)
         let fromPiece = try runTool(["snapshot", "--snapshot", work + "/again.snapshot", "--decoded", work + "/decoded"] + args)
         #expect(fromPiece.status == 1, "\(fromPiece.stderr)")
         #expect(fromPiece.stderr.contains("all.decoded") && fromPiece.stderr.contains("not authenticated"), "\(fromPiece.stderr)")

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// `snapshot --decoded` keeps the pieces of every group in the layout's file order, with the
 /// same hygiene as a snapshot that reads the files itself: the same snapshot, and no machine
-/// reads or verifies Apple's data twice. Each piece stays coded until the snapshot keeps it, so
-/// the driver holds one piece decoded at a time, as a snapshot that reads the files does.
+/// reads or verifies Apple's data twice. Each piece stays coded and gzipped until the snapshot
+/// keeps it, so a `decode` holds its group's pieces at about a tenth of their coded size, and the
+/// driver holds every group's so and one piece decoded at a time.
 package struct DecodedFiles: Sendable, Codable {
     package static let kind = "decoded App Store files"
     package static let version = PackedVersions.decodedFiles
@@ -30,7 +31,7 @@ package struct DecodedFiles: Sendable, Codable {
         package var sha256: String
         /// Its notification and history lines.
         package var lines: Int
-        /// Its pieces in line order, each coded as step files are.
+        /// Its pieces in line order, each coded as step files are, then gzipped.
         package var pieces: [[UInt8]]
     }
 
@@ -49,14 +50,17 @@ package struct DecodedFiles: Sendable, Codable {
         // Rejects travel inside the pieces (kept by the snapshot, in file and line order), so
         // this log only satisfies the reader.
         let reader = AppStoreReader(options: options.appStoreOptions, rejects: RejectLog(), threads: threads)
-        // Each piece coded on the decoding threads as it is made.
+        // Each piece coded and gzipped on the decoding threads as it is made.
         // Each file as it is before it is read: a change while it is read is a change after.
         let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileSystem.identity($0)) })
         var coded: [String: (lines: Int, pieces: [[UInt8]], sha256: String)] = [:]
         try reader.decode(
             paths: chosen, of: layout,
             prepare: { part in
-                (part.path, part.notificationLines + part.historyLines, part.sha256, try CompactCoder.encode(part))
+                (
+                    part.path, part.notificationLines + part.historyLines, part.sha256,
+                    try Gzip.compress(try CompactCoder.encode(part), name: part.path)
+                )
             },
             consume: { path, lines, sha256, piece in
                 coded[path, default: (0, [], "")].lines += lines
@@ -121,7 +125,7 @@ private final class CodedPieces: Sendable {
         for index in taken.pieces.indices {
             let piece: DecodedPart
             do {
-                piece = try CompactCoder.decode(DecodedPart.self, from: taken.pieces[index])
+                piece = try CompactCoder.decode(DecodedPart.self, from: try Gzip.decompress(taken.pieces[index], name: path))
             } catch {
                 throw PackedFileError(path: taken.group, problem: "a piece of \(path) cannot be read (\(error))")
             }
