@@ -74,7 +74,8 @@ package enum PackedFile {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         let expected = "refund-cost \(kind) "
         guard lines.count == 3, let first = String(validating: lines[0], as: UTF8.self), first.hasPrefix(expected) else {
-            throw PackedFileError(path: path, problem: "not a refund-cost \(kind) file")
+            throw PackedFileError(
+                path: path, problem: "not a refund-cost \(kind) file (empty, cut short or of another kind): make it again")
         }
         guard first == expected + "\(version)" else {
             throw PackedFileError(

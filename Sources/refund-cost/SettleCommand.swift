@@ -16,8 +16,9 @@ enum SettleCommand: Command {
             every request id is claimed once. The row that comes first in the cost files' order
             keeps its id, as in a report on one machine. When no id is claimed twice it writes
             DIR/request.settled (DIR/request.K-of-N.settled with --part), which merge reads
-            instead of every partial's ids: compute the partials it names again with their seeds,
-            then settle again.
+            instead of every partial's ids: compute the partials it names again with every seeds
+            file beside them (of every part), then settle again. A partial computed with seeds
+            that no longer stand (a cost file changed since) is refused, named.
 
             With --part K/N it settles only the ids of hash partition K of N, holding about 1/N
             of them: run it for every K from 0 to N-1 (on as many machines), give a partial the
@@ -54,6 +55,21 @@ enum SettleCommand: Command {
     }
 
     private static func files(_ folder: String, endingWith suffix: String) throws -> [String] {
-        try FileSystem.list(folder).map(\.name).filter { $0.hasSuffix(suffix) }.sorted().map { folder + "/" + $0 }
+        let entries = try FileSystem.list(folder).filter { $0.name.hasSuffix(suffix) }
+        if let odd = entries.first(where: { $0.kind != .regularFile }) {
+            throw NotAStepFileError(path: folder + "/" + odd.name)
+        }
+        return entries.map(\.name).sorted().map { folder + "/" + $0 }
+    }
+}
+
+/// A folder, a broken link or a special file named like a step's file in the partials' folder.
+struct NotAStepFileError: DiagnosticError {
+    var path: String
+
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            "not a regular file (a folder, a broken link or a special file), but named like a step's file: "
+                + "move it out of the partials' folder", file: path)
     }
 }

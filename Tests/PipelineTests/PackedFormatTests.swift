@@ -50,7 +50,10 @@ struct PackedFormatTests {
                 PartialClaims.kind, PartialClaims.version,
                 try CodingShape.of(
                     PartialClaims(
-                        partial: "", snapshot: "", files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) })),
+                        partial: "", snapshot: "", files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) },
+                        seeded: partial.reading.summaries.flatMap { summary in
+                            summary.claims.map { SeededClaim(entry: $0.entry, file: summary.path, line: $0.line) }
+                        })),
                 "PackedVersions.requestClaims"
             ),
             (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "PackedVersions.decodedFiles"),
@@ -60,7 +63,9 @@ struct PackedFormatTests {
                 try CodingShape.of(
                     PartialSeeds(
                         files: partial.files, snapshot: "", part: .whole,
-                        entries: partial.reading.summaries.flatMap { $0.claims.map(\.entry) })),
+                        seeds: partial.reading.summaries.flatMap { summary in
+                            summary.claims.map { SeededClaim(entry: $0.entry, file: summary.path, line: $0.line) }
+                        })),
                 "PackedVersions.requestSeeds"
             ),
             (

@@ -30,7 +30,7 @@ struct RequestPartTests {
     }
 
     @Test(arguments: [1, 2, 3, 5])
-    func partsTogetherSettleAsTheWhole(parts: Int) {
+    func partsTogetherSettleAsTheWhole(parts: Int) throws {
         // Four partials over eight files, ids drawn from a small pool so that many repeat across
         // partials and within one; lines distinct within a file.
         var random = SeededRandom(seed: UInt64(40 + parts))
@@ -48,13 +48,13 @@ struct RequestPartTests {
                 return (file, claimed)
             }
         }
-        let whole = DuplicateSettlement.seeds(claims, fileOrder: files)
+        let whole = try DuplicateSettlement.seeds(claims, fileOrder: files)
         #expect(whole.contains { !$0.isEmpty }, "the pool repeats ids across partials")
-        var together = Array(repeating: [RequestEntry](), count: claims.count)
+        var together = Array(repeating: [SeededClaim](), count: claims.count)
         for part in 0..<parts {
             let split = RequestPart(part: part, parts: parts)
-            for (index, seeds) in DuplicateSettlement.seeds(claims, fileOrder: files, in: split).enumerated() {
-                #expect(seeds.allSatisfy(split.contains), "a part settles its own ids only")
+            for (index, seeds) in try DuplicateSettlement.seeds(claims, fileOrder: files, in: split).enumerated() {
+                #expect(seeds.allSatisfy { split.contains($0.entry) }, "a part settles its own ids only")
                 together[index] += seeds
             }
         }

@@ -6,6 +6,7 @@ settlement records are stale or missing a part.
 
 usage: test_steps.py BINARY
 """
+import csv
 import os
 import random
 import secrets
@@ -140,6 +141,22 @@ def main():
         failures += ["after a retried partial: " + problem for problem in
                      dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(out_again, dataset.MONTH))]
 
+        # A cost file in two partials is refused by settle, named, not settled.
+        twice = os.path.join(root, "twice")
+        shutil.copytree(parts, twice)
+        shutil.copy(os.path.join(parts, "p00.partial"), os.path.join(twice, "p99.partial"))
+        shutil.copy(os.path.join(parts, "p00.partial.claims"), os.path.join(twice, "p99.partial.claims"))
+        doubled = subprocess.run([binary, "settle", "--snapshot", snapshot, "--partials", twice], capture_output=True,
+                                 text=True)
+        if doubled.returncode != 1 or "is in two partials" not in doubled.stderr:
+            failures.append("settle did not refuse a cost file in two partials: %r" % doubled.stderr)
+        empty = os.path.join(root, "empty")
+        os.makedirs(empty)
+        nothing = subprocess.run([binary, "settle", "--snapshot", snapshot, "--partials", empty], capture_output=True,
+                                 text=True)
+        if nothing.returncode != 1 or "no partials" not in nothing.stderr or os.listdir(empty):
+            failures.append("settle settled an empty folder: %r" % nothing.stderr)
+
         # A snapshot made with other options is refused by the next step.
         other = args + ["--grace", "2h"]
         mismatch = subprocess.run(
@@ -153,6 +170,29 @@ def main():
             env=dict(os.environ, REFUND_COST_STEP_SECRET=secrets.token_hex(32)))
         if forged.returncode == 0 or "not authenticated" not in forged.stderr:
             failures.append("merge accepted a snapshot made under another secret: %r" % forged.stderr)
+        # Last, as it changes the data: the file whose rows kept the replayed ids loses them and its
+        # partial is computed again; the replayed file's partial still counts them as repeats of
+        # rows no one counts now, and settle says so instead of settling.
+        replayed_ids = {row["request_id"] for row in csv.DictReader(open(os.path.join(data, "costs", "zz-replayed.csv")))}
+        kept_by = [path for path in files if os.path.basename(path) not in ("zz-replayed.csv", "aa-early-conflicts.csv")][-1]
+        with open(kept_by, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+            header = list(rows[0].keys())
+        left = [row for row in rows if row.get("request_id") not in replayed_ids]
+        if len(rows) - len(left) != 25:
+            failures.append("the dataset's last file should keep the 25 replayed ids, it keeps %d" % (len(rows) - len(left)))
+        with open(kept_by, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=header, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(left)
+        kept_index = files.index(kept_by)
+        kept_partial = os.path.join(parts, "p%02d.partial" % kept_index)
+        run([binary, "partial", "--snapshot", snapshot, "--file", kept_by, "--partial", kept_partial]
+            + [part for path in seeds_of.get(kept_partial, []) for part in ("--seeds", path)] + args)
+        stale_seeds = subprocess.run([binary, "settle", "--snapshot", snapshot, "--partials", parts], capture_output=True,
+                                     text=True)
+        if stale_seeds.returncode != 1 or "no longer stand" not in stale_seeds.stderr:
+            failures.append("settle accepted seeds that no longer stand: %r" % stale_seeds.stderr)
     for failure in failures:
         print("test_steps: " + failure, file=sys.stderr)
     print("test_steps: %s" % ("FAILED" if failures else "the steps give the report's bytes"))

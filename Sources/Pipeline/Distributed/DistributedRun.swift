@@ -72,7 +72,7 @@ package enum DistributedRun {
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
             throw PoolsNeedOneProcessError(file: bill)
         }
-        var seeds: [RequestEntry] = []
+        var seeds: [SeededClaim] = []
         var partsSeeded: [RequestPart] = []
         for seedsPath in seedsPaths {
             let read = try StepFiles.readSeeds(seedsPath, secret: secret)
@@ -91,7 +91,7 @@ package enum DistributedRun {
                         + "give each partition's seeds once, all from the same `settle --part K/N` run")
             }
             partsSeeded.append(read.part)
-            seeds += read.entries
+            seeds += read.seeds
         }
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
@@ -101,9 +101,9 @@ package enum DistributedRun {
         snapshot.releaseRecords()
         let partial = try CostPartial.run(
             pipeline, loaded, files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
-            requestKey: snapshot.requestKey, seeds: seeds, recordClaims: true, progress: progress)
+            requestKey: snapshot.requestKey, seeds: seeds.map(\.entry), recordClaims: true, progress: progress)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
-        try StepFiles.write(partial, to: out, secret: secret)
+        try StepFiles.write(partial, seeds: seeds, to: out, secret: secret)
         return partial
     }
 
@@ -119,9 +119,11 @@ package enum DistributedRun {
     package static func settle(
         snapshot path: String, partials paths: [String], in folder: String, part: RequestPart = .whole, secret: StepSecret
     ) throws -> [(partial: String, seeds: String)] {
-        // The snapshot is checked to be this run's, not read: the partials name the snapshot they
-        // were computed against, and their files, in one folder, sort as the snapshot lists them.
-        try PackedFile.authenticate(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
+        guard !paths.isEmpty else { throw SettlementError.noPartials(folder) }
+        // The snapshot is checked to be this run's and the partials', not decoded: their files, in
+        // one folder, sort as the snapshot lists them.
+        let snapshotDigest = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
+            .withUnsafeBytes(SHA256.digest)
         var settlement = DuplicateSettlement()
         var identities: [(files: [String], snapshot: String)] = []
         var checks: [String] = []
@@ -129,13 +131,14 @@ package enum DistributedRun {
             let check = try PackedFile.authenticate(
                 partialPath, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
             let claims = try StepFiles.readClaims(of: partialPath, check: check, secret: secret)
-            if let first = identities.first, first.snapshot != claims.snapshot {
-                throw MergeError.settingsDiffer("another snapshot than \(paths[0])")
+            guard claims.snapshot == snapshotDigest else {
+                throw MergeError.settingsDiffer("\(partialPath) was computed against another snapshot than \(path)")
             }
-            settlement.add(claims.byFile, partial: index, in: part)
+            try settlement.add(claims.byFile, seeded: claims.seeded, partial: index, in: part)
             identities.append((claims.files.map(\.file), claims.snapshot))
             checks.append(check)
         }
+        if let stale = settlement.stalePartials().first { throw SettlementError.staleSeeds(paths[stale]) }
         let fileOrder = identities.flatMap(\.files).sorted { $0.bytesPrecede($1) }
         var seeds = settlement.seeds(fileOrder: fileOrder)
         seeds += Array(repeating: [], count: paths.count - seeds.count)
@@ -144,13 +147,13 @@ package enum DistributedRun {
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
             let seedsPath = part.name(paths[index], "seeds")
             let seeds = PartialSeeds(
-                files: identities[index].files, snapshot: identities[index].snapshot, part: part, entries: entries)
+                files: identities[index].files, snapshot: identities[index].snapshot, part: part, seeds: entries)
             try StepFiles.write(seeds: seeds, to: seedsPath, secret: secret)
             again.append((paths[index], seedsPath))
         }
         if again.isEmpty {
             try StepFiles.write(
-                RequestSettlement(snapshot: identities.first?.snapshot ?? "", part: part, partials: checks.sorted()), to: record,
+                RequestSettlement(snapshot: snapshotDigest, part: part, partials: checks.sorted()), to: record,
                 secret: secret)
         } else {
             // An earlier record of this partition covers partials about to be computed again.
@@ -189,15 +192,15 @@ package enum DistributedRun {
                 }
                 // Without settlement records, the merge settles the claims itself (holding every id).
                 if settlements.isEmpty {
-                    settlement.add(
-                        try StepFiles.readClaims(of: partialPath, check: check, secret: secret).byFile, partial: index,
-                        in: .whole)
+                    let claims = try StepFiles.readClaims(of: partialPath, check: check, secret: secret)
+                    try settlement.add(claims.byFile, seeded: claims.seeded, partial: index, in: .whole)
                 }
                 try partial.moveTotals(into: &totals)
                 partials.append(partial)
                 checks.append(check)
             }
             if settlements.isEmpty {
+                if let stale = settlement.stalePartials().first { throw SettlementError.staleSeeds(paths[stale]) }
                 let unsettled = settlement.seeds(fileOrder: snapshot.layout.costFiles).reduce(0) { $0 + $1.count }
                 guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
             } else {

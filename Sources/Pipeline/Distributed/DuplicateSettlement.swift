@@ -3,13 +3,16 @@ import Support
 
 /// Settles request ids claimed in more than one partial: the claim of the row that comes first
 /// in the cost files' order (file, then line) stands, as it does when one process reads every
-/// file in order; every other partial that claimed the id gets it as a seed and is computed
-/// again, so that its rows with that id are counted as repeats (or conflicts).
+/// file in order; every other partial that claimed the id gets it as a seed, with where the
+/// standing claim is, and is computed again, so that its rows with that id are counted as
+/// repeats (or conflicts).
 ///
 /// Partials hold whole files, so the files' order and the line decide alone. Claims are added a
 /// partial at a time and only the first claimant of an id is kept (about 40 bytes an id, and
 /// every claimant of the few ids claimed twice), so a settle holds no partial's claims beyond
-/// the one it is reading.
+/// the one it is reading. The seeds a partial was computed with are checked too: each must
+/// still stand where it was settled (a cost file changed since would leave a row counted by no
+/// one).
 struct DuplicateSettlement {
     private struct Claimant {
         var partial: Int32
@@ -22,16 +25,28 @@ struct DuplicateSettlement {
     private var contested: [UInt128: [Claimant]] = [:]
     private var files: [String] = []
     private var fileIDs: [String: Int32] = [:]
+    /// The partial that read each file (by file id).
+    private var readers: [Int32] = []
+    /// The seeds each partial was computed with (by partial number), of the part settled.
+    private var applied: [(partial: Int, seed: SeededClaim)] = []
     private var partials = 0
 
-    /// Adds the claims of the partial numbered `partial` whose ids are in `part`, by file.
-    mutating func add(_ claimsByFile: [(file: String, claims: [RequestClaim])], partial: Int, in part: RequestPart) {
+    /// Adds the claims (by file) of the partial numbered `partial` whose ids are in `part`, and
+    /// the seeds it was computed with; refuses a file another partial read too.
+    mutating func add(
+        _ claimsByFile: [(file: String, claims: [RequestClaim])], seeded: [SeededClaim] = [], partial: Int,
+        in part: RequestPart
+    ) throws {
         partials = max(partials, partial + 1)
         for (file, claims) in claimsByFile {
+            if let known = fileIDs[file] {
+                guard readers[Int(known)] == Int32(partial) else { throw MergeError.fileTwice(file) }
+            }
             let fileID = fileIDs[file] ?? Int32(files.count)
             if fileID == Int32(files.count) {
                 files.append(file)
                 fileIDs[file] = fileID
+                readers.append(Int32(partial))
             }
             for claim in claims where part.contains(claim.entry) {
                 let claimant = Claimant(partial: Int32(partial), file: fileID, line: claim.line, content: claim.entry.content)
@@ -43,24 +58,40 @@ struct DuplicateSettlement {
                 }
             }
         }
+        applied += seeded.filter { part.contains($0.entry) }.map { (partial, $0) }
+    }
+
+    /// The partials (by number) computed with a seed that no longer stands: no other partial
+    /// claims its id, with its content, at the file and line it was settled for.
+    func stalePartials() -> [Int] {
+        var stale = Set<Int>()
+        for (partial, seed) in applied {
+            guard let claimant = first[seed.entry.idBits], Int(claimant.partial) != partial,
+                files[Int(claimant.file)] == seed.file, claimant.line == seed.line, claimant.content == seed.entry.content
+            else {
+                stale.insert(partial)
+                continue
+            }
+        }
+        return stale.sorted()
     }
 
     /// Per partial (by number), the seeds it must be computed again with; empty for most.
     ///
     /// Ids of different partitions never meet, so settling each partition apart and putting the
     /// seeds together gives the seeds of settling every id at once.
-    func seeds(fileOrder: [String]) -> [[RequestEntry]] {
-        let position = Dictionary(uniqueKeysWithValues: fileOrder.enumerated().map { ($1, $0) })
+    func seeds(fileOrder: [String]) -> [[SeededClaim]] {
+        let position = Dictionary(fileOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let order = files.map { position[$0] ?? Int.max }
-        var seeds = Array(repeating: [RequestEntry](), count: partials)
+        var seeds = Array(repeating: [SeededClaim](), count: partials)
         for id in contested.keys.sorted() {
             let claimants = contested[id] ?? []
             guard let winner = claimants.min(by: { (order[Int($0.file)], $0.line) < (order[Int($1.file)], $1.line) })
             else { continue }
+            let entry = RequestEntry(
+                route: UInt8(truncatingIfNeeded: id >> 64), key: UInt64(truncatingIfNeeded: id), content: winner.content)
             for claimant in claimants where claimant.partial != winner.partial {
-                seeds[Int(claimant.partial)].append(
-                    RequestEntry(
-                        route: UInt8(truncatingIfNeeded: id >> 64), key: UInt64(truncatingIfNeeded: id), content: winner.content))
+                seeds[Int(claimant.partial)].append(SeededClaim(entry: entry, file: files[Int(winner.file)], line: winner.line))
             }
         }
         return seeds
@@ -70,11 +101,19 @@ struct DuplicateSettlement {
     /// must be computed again with, over the ids of `part`.
     static func seeds(
         _ claimsByPartial: [[(file: String, claims: [RequestClaim])]], fileOrder: [String], in part: RequestPart = .whole
-    ) -> [[RequestEntry]] {
+    ) throws -> [[SeededClaim]] {
         var settlement = DuplicateSettlement()
-        for (index, claims) in claimsByPartial.enumerated() { settlement.add(claims, partial: index, in: part) }
+        for (index, claims) in claimsByPartial.enumerated() { try settlement.add(claims, partial: index, in: part) }
         var seeds = settlement.seeds(fileOrder: fileOrder)
         seeds += Array(repeating: [], count: claimsByPartial.count - seeds.count)
         return seeds
     }
+}
+
+/// A seed: the id settled in another partial, with the content of the row that stands and
+/// where that row is.
+package struct SeededClaim: Sendable, Hashable, Codable {
+    package var entry: RequestEntry
+    package var file: String
+    package var line: Int
 }

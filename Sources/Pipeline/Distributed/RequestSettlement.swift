@@ -47,20 +47,27 @@ enum SettlementError: DiagnosticError {
     case stale(String)
     case mixed([Int])
     case missing([RequestPart])
+    case staleSeeds(String)
+    case noPartials(String)
 
     var diagnostic: Diagnostic {
         let message =
             switch self {
             case .stale(let path):
-                "\(path) settled other partials or another snapshot (a partial was computed again since): "
+                "\(path) settled other partials or another snapshot (a partial was computed again, added or removed since): "
                     + "run `refund-cost settle` again over these partials, for every part"
+            case .staleSeeds(let path):
+                "\(path) was computed with seeds that no longer stand (the row that kept a request id is not where it was "
+                    + "settled: a cost file changed since): compute it again without its seeds, then settle again"
+            case .noPartials(let folder):
+                "no partials (*.partial) in \(folder): run `refund-cost partial` for every group of cost files first"
             case .mixed(let splits):
                 "the partials' folder holds settlement records of request ids split \(splits.map(String.init).joined(separator: " and ")) ways: "
                     + "remove its *.settled files and run `refund-cost settle` again, for one split"
             case .missing(let parts):
-                "no settlement record for request-id part \(parts.map(\.description).joined(separator: ", ")): "
-                    + "run `refund-cost settle --part K/N` for \(parts.count == 1 ? "it" : "each") (its seeds, if any, "
-                    + "computed again first)"
+                "no settlement record for request-id part \(parts.map(\.description).joined(separator: ", ")): run "
+                    + parts.map { "`refund-cost settle --part \($0)`" }.joined(separator: ", ")
+                    + " (and compute again the partials it names, with every seeds file beside them)"
             }
         return Diagnostic(message)
     }

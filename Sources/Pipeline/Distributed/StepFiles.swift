@@ -22,16 +22,17 @@ package enum StepFiles {
         return (snapshot, content.withUnsafeBytes(SHA256.digest))
     }
 
-    /// Writes the partial (without its claims) to `path`, then its claims to `path.claims`, named
-    /// by the partial's MAC: claims left from another computation of the partial are refused.
-    package static func write(_ partial: CostPartial, to path: String, secret: StepSecret) throws {
+    /// Writes the partial (without its claims) to `path`, then its claims and the seeds it was
+    /// computed with to `path.claims`, named by the partial's MAC: claims left from another
+    /// computation of the partial are refused.
+    package static func write(_ partial: CostPartial, seeds: [SeededClaim] = [], to path: String, secret: StepSecret) throws {
         var shell = partial
         shell.dropClaims()
         let check = try PackedFile.write(
             try CompactCoder.encode(shell), kind: CostPartial.kind, version: CostPartial.version, to: path, secret: secret)
         let claims = PartialClaims(
             partial: check, snapshot: partial.settings.snapshot,
-            files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) })
+            files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) }, seeded: seeds)
         try PackedFile.write(
             try CompactCoder.encode(claims), kind: PartialClaims.kind, version: PartialClaims.version,
             to: PartialClaims.path(of: path), secret: secret)
@@ -111,7 +112,7 @@ package struct PartialSeeds: Sendable, Codable, Hashable {
     package var snapshot: String
     /// The partition of the request ids these seeds settle (`settle --part`).
     package var part: RequestPart
-    package var entries: [RequestEntry]
+    package var seeds: [SeededClaim]
 }
 
 /// The request ids a partial claimed first, by file, beside the partial (`P.claims`): only
@@ -125,6 +126,8 @@ package struct PartialClaims: Sendable, Codable {
     /// SHA-256 of the snapshot the partial was computed against.
     package var snapshot: String
     package var files: [FileClaims]
+    /// The seeds the partial was computed with: settle checks that each still stands.
+    package var seeded: [SeededClaim]
 
     package static func path(of partialPath: String) -> String { partialPath + ".claims" }
 
