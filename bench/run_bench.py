@@ -658,16 +658,22 @@ def main_publish(options):
     return lines + publish_bench(TOOL, os.path.join(out, options.month), statistics.median(seconds), DATA, timed, line)
 
 
-def main_spark(options):
-    """The App Store step of a distributed report on Spark in local mode, on one and on two
-    executor threads, beside today's one-process snapshot; and the report equal to `report`'s."""
+def spark_set(options):
+    """The bench set, the Python that has pyspark, and the options every step and `report` take
+    (signatures verified against the generated set's own test root, as `report` would)."""
     data = generate(options.accounts, options.rows_per_account, options.months)
     python = os.path.join(ROOT, "scaleout", ".venv", "bin", "python")
     if not os.path.exists(python):
         sys.exit("install Spark first: make spark-deps")
-    # Signatures verified against the generated set's own test root, as `report` would.
     common = ["--data", data, "--month", options.month, "--verified-files", "none", "--trust-root",
               os.path.join(data, "test-root.der")]
+    return data, python, common
+
+
+def main_spark(options):
+    """The App Store step of a distributed report on Spark in local mode, on one and on two
+    executor threads, beside today's one-process snapshot; and the report equal to `report`'s."""
+    data, python, common = spark_set(options)
     work = os.path.join(DATA, "spark")
     os.makedirs(work, exist_ok=True)
     # Today's step 1: one process reads and verifies every App Store file (as one run's step: with its secret).
@@ -725,12 +731,7 @@ def main_scaleout(options):
     step (each task's and each driver step's, the JVM and Python apart) against the targets of
     a run cut by account (a task at most 400 MB, a driver step at most 1 GB), beside one
     `report`; the report checked byte for byte."""
-    data = generate(options.accounts, options.rows_per_account, options.months)
-    python = os.path.join(ROOT, "scaleout", ".venv", "bin", "python")
-    if not os.path.exists(python):
-        sys.exit("install Spark first: make spark-deps")
-    common = ["--data", data, "--month", options.month, "--verified-files", "none", "--trust-root",
-              os.path.join(data, "test-root.der")]
+    data, python, common = spark_set(options)
     one_out = os.path.join(DATA, "scaleout-one")
     report_usage = timed_usage([TOOL, "report", "--out", one_out, "--quiet", "--threads", "2"] + common)
     out = os.path.join(DATA, "scaleout-out")
