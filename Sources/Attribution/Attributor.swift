@@ -20,6 +20,9 @@ package struct Attributor: CostRowSink {
     package private(set) var totals: AttributionTotals
     private let periodMilliseconds: [Int64]
     package let credits: CreditLedger
+    /// When set, rows of accounts of other groups are left to the attributors of theirs (a
+    /// ledger cut by account holds the accounts of one group).
+    package var accountGroup: AccountGroup?
 
     static let week: Int64 = 7 * 86_400_000
     static let month30: Int64 = 30 * 86_400_000
@@ -61,6 +64,7 @@ package struct Attributor: CostRowSink {
     package mutating func begin(part: Int) throws {}
 
     package mutating func add(_ row: CostRow) throws {
+        if let accountGroup, !accountGroup.contains(row.accountID) { return }
         let t = row.timestamp
         let cost = try rates.reportAmount(row.cost, from: row.currency, onDay: t.dayNumber)
         let inWindow = window.contains(t)

@@ -38,7 +38,7 @@ enum EndOfAccess {
             // Since December 2025 Apple also dates a member's exit; with no refund of the same
             // product within the hour, a FAMILY_REVOKE for "other" reasons is the member leaving.
             if box.record.revocationType == .familyRevoke, box.record.revocationReason == .other,
-                purchases.refunds(of: box.record.productID, near: revokedAt).isEmpty
+                !purchases.anyRefund(of: box.record.productID, near: revokedAt)
             {
                 return .familyExit
             }

@@ -5,15 +5,19 @@ extension Ledger {
     /// Rebuilds the ledger from the whole history (docs/domain.md rule 2): for every transaction the
     /// latest copy signed by the as-of time, then what ended it, who holds it, and how members
     /// link to purchases.
+    ///
+    /// A ledger of some accounts (a distributed run cut by account) is given the refunds of
+    /// every account, `refundsOfEveryAccount`: what ended a member's access depends on them.
     package init(
         input: AppStoreInput, accountLinks: [AccountLinkRow], products: [String: Product], options: LedgerOptions,
-        rejects: RejectLog
+        rejects: RejectLog, refundsOfEveryAccount: RefundTimes? = nil
     ) throws {
         self.options = options
         self.products = products
         // Every notification has told the ledger what it had to; the figures read only these.
         notifications = input.notifications.filter { $0.type.map(Ledger.notificationTypesForFigures.contains) ?? false }
-        var (transactions, purchases, positions) = Ledger.latestStates(input, products: products, asOf: options.asOf)
+        var (transactions, purchases, positions) = Ledger.latestStates(
+            input, products: products, asOf: options.asOf, refundsOfEveryAccount: refundsOfEveryAccount)
         let holders = try Ledger.holders(of: &transactions, links: accountLinks, rejects: rejects)
         accounts = holders.accounts
         accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
@@ -40,7 +44,7 @@ extension Ledger {
     /// Every transaction's latest copy signed by the as-of time, in transaction-id order, with
     /// what ended its access (rules 2 and 3).
     private static func latestStates(
-        _ input: AppStoreInput, products: [String: Product], asOf: Timestamp
+        _ input: AppStoreInput, products: [String: Product], asOf: Timestamp, refundsOfEveryAccount: RefundTimes?
     ) -> ([LedgerTransaction], PurchaseIndex, positions: [TransactionKey: Int]) {
         // Ingestion kept the latest copy of each transaction signed by the as-of time, boxed: the
         // ledger shares the boxes, it does not copy the records.
@@ -58,7 +62,8 @@ extension Ledger {
                 grantsAccess: type != .consumable, end: nil, reversals: facts.reversals[box.record.transactionID] ?? [],
                 copies: input.copyCounts[kept[position]])
         }
-        let purchases = PurchaseIndex(transactions)
+        var purchases = PurchaseIndex(transactions)
+        purchases.refundsOfEveryAccount = refundsOfEveryAccount
         for index in transactions.indices {
             transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
         }

@@ -19,6 +19,9 @@ struct PurchaseIndex {
     /// Per product: PURCHASED transactions sorted by `purchaseDate`.
     private var purchasesByProduct: [String: [Entry]] = [:]
 
+    /// Refunds of every account, for a ledger of some accounts only (nil: this ledger's own).
+    var refundsOfEveryAccount: RefundTimes?
+
     static let revocationWindow = TimeSpan.hours(1)
     static let purchaseWindow = TimeSpan.hours(2)
 
@@ -48,6 +51,13 @@ struct PurchaseIndex {
             refundsByProduct[product] ?? [], from: at.milliseconds - Self.revocationWindow.milliseconds,
             through: at.milliseconds + Self.revocationWindow.milliseconds
         ).map(\.transaction)
+    }
+
+    /// True when a PURCHASED refund of `product` was revoked within an hour of `at`, in any
+    /// account.
+    func anyRefund(of product: String, near at: Timestamp) -> Bool {
+        if let refundsOfEveryAccount { return refundsOfEveryAccount.any(of: product, near: at, window: Self.revocationWindow) }
+        return !refunds(of: product, near: at).isEmpty
     }
 
     /// PURCHASED transactions of `product` bought in the two hours up to `at`.

@@ -7,6 +7,8 @@
 package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
     package static let ledgerSnapshot = 7
+    /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
+    package static let groupSnapshot = 1
     /// `partial`'s result (`CostPartial`).
     package static let costPartial = 9
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).

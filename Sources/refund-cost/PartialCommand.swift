@@ -9,7 +9,9 @@ enum PartialCommand: Command {
         summary: "Step 2 of a distributed report: the cost rows of some whole cost files, as exact partial totals.",
         usage:
             "refund-cost partial --snapshot FILE --file COSTFILE [--file ...] --partial FILE [--seeds FILE ...] --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([DistributedHelp.snapshot.spec, file.spec, partial.spec, seeds.spec]),
+        options: DistributedHelp.stepOptions([
+            DistributedHelp.snapshot.spec, file.spec, partial.spec, seeds.spec, SnapshotCommand.partialGroups.spec,
+        ]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-08.csv --file 2026-09.csv --file 2026-10.csv --partial /tmp/refund-cost-example/work/parts/a.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
@@ -32,7 +34,8 @@ enum PartialCommand: Command {
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(
             options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
-            seeds: try arguments.values(seeds), to: out, secret: try StepSecret.fromEnvironment())
+            seeds: try arguments.values(seeds), accountGroups: try arguments.value(SnapshotCommand.partialGroups) ?? 1, to: out,
+            secret: try StepSecret.fromEnvironment())
         if !quiet {
             let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
             print(

@@ -8,7 +8,7 @@ enum SnapshotCommand: Command {
         name: "snapshot",
         summary: "Step 1 of a distributed report: the App Store side, read and verified once, into one file.",
         usage: "refund-cost snapshot --snapshot FILE --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([snapshotOut.spec, costFiles.spec, decoded.spec]),
+        options: DistributedHelp.stepOptions([snapshotOut.spec, costFiles.spec, decoded.spec, accountGroups.spec]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
@@ -22,6 +22,21 @@ enum SnapshotCommand: Command {
         "decoded", "DIR",
         help: "Build it from the App Store files step 0 decoded (every *.decoded in DIR) instead of reading them.")
 
+    static let accountGroups = Option.count(
+        "account-groups", "G",
+        help:
+            "Also write each of G groups of accounts' part of the snapshot beside it (FILE.group-K-of-G), for "
+            + "`partial --account-groups G`, which then holds one group's ledger at a time.",
+        in: 1...4096)
+
+    /// `partial`'s side of the same option.
+    static let partialGroups = Option.count(
+        "account-groups", "G",
+        help:
+            "Read the G group snapshots `snapshot --account-groups G` wrote beside --snapshot FILE instead of it, one "
+            + "group's ledger at a time (about 1/G of the memory; the cost files are read once a group). The same partial.",
+        in: 1...4096)
+
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
         let path = try arguments.required(snapshotOut)
@@ -30,7 +45,8 @@ enum SnapshotCommand: Command {
             try FileSystem.list(folder).filter { $0.name.hasSuffix(".decoded") }.map { folder + "/" + $0.name }
         }
         let snapshot = try DistributedRun.snapshot(
-            options, to: path, decoded: pieces, secret: try StepSecret.fromEnvironment())
+            options, to: path, decoded: pieces, accountGroups: try arguments.value(accountGroups) ?? 1,
+            secret: try StepSecret.fromEnvironment())
         if let listing = try arguments.value(costFiles) {
             let file = try AtomicFileWriter(path: listing)
             try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())

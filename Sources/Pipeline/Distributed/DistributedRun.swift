@@ -21,8 +21,11 @@ package enum DistributedRun {
     ///
     /// With `decoded` (the files `decode` wrote for every group of App Store files), the App
     /// Store files are not read: the snapshot keeps their pieces, in file order.
+    ///
+    /// With `accountGroups` above 1, also writes each group's part of it beside it
+    /// (`GroupSnapshot.path`), for partials that hold one group's ledger at a time.
     package static func snapshot(
-        _ options: RunOptions, to path: String, decoded: [String]? = nil, secret: StepSecret
+        _ options: RunOptions, to path: String, decoded: [String]? = nil, accountGroups: Int = 1, secret: StepSecret
     ) throws -> LedgerSnapshot {
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
@@ -32,7 +35,16 @@ package enum DistributedRun {
         let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
         let snapshot = try LedgerSnapshot(pipeline, decoded: pieces)
         try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
-        try StepFiles.write(snapshot, to: path, secret: secret)
+        let sha256 = try StepFiles.write(snapshot, to: path, secret: secret)
+        if accountGroups > 1 {
+            let ledger = try snapshot.load().ledger
+            for group in 0..<accountGroups {
+                let part = AccountGroup(group: group, groups: accountGroups)
+                try StepFiles.write(
+                    GroupSnapshot(snapshot, ledger: ledger, sha256: sha256, group: part),
+                    to: GroupSnapshot.path(besides: path, group: part), secret: secret)
+            }
+        }
         return snapshot
     }
 
@@ -55,12 +67,100 @@ package enum DistributedRun {
     /// The partial of `files` (paths as the snapshot lists them, or names inside `costs/`), with
     /// the seeds `settle` wrote for it (one file for each partition of the request ids that
     /// settled any).
+    ///
+    /// With `accountGroups` above 1, the whole snapshot is not read: the group snapshots beside
+    /// it are, one at a time, and the files are read once for each group, its accounts' rows
+    /// attributed against its ledger and their totals moved to the whole ledger's indices: the
+    /// same totals as without groups (category ids aside, which every merge maps by name), so
+    /// the merge writes the same report, byte for byte.
     package static func partial(
-        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], to out: String,
-        secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
+        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], accountGroups: Int = 1,
+        to out: String, secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
+        if accountGroups > 1 {
+            return try groupedPartial(
+                options, snapshot: path, files: files, seeds: seedsPaths, groups: accountGroups, to: out, secret: secret,
+                progress: progress)
+        }
         var (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
         try snapshot.check(options.appStore, data: options.data)
+        let (ordered, seeds) = try partialInputs(snapshot, sha256: sha256, files: files, seeds: seedsPaths, secret: secret)
+        // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
+        let pipeline = Pipeline(options)
+        for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
+        let loaded = try snapshot.load()
+        // The ledger holds what it needs of the records.
+        snapshot.releaseRecords()
+        let partial = try CostPartial.run(
+            pipeline, loaded, files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
+            requestKey: snapshot.requestKey, seeds: seeds.map(\.entry), recordClaims: true, progress: progress)
+        try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
+        try StepFiles.write(partial, seeds: seeds, to: out, secret: secret)
+        return partial
+    }
+
+    /// A partial against the group snapshots beside `path`, one group's ledger at a time.
+    private static func groupedPartial(
+        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], groups: Int,
+        to out: String, secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void
+    ) throws -> CostPartial {
+        let pipeline = Pipeline(options)
+        var whole: (sha256: String, ordered: [String], seeds: [SeededClaim], key: SipHash)?
+        var joined: ParallelCostReading.Result?
+        var totals = AttributionTotals.empty
+        for index in 0..<groups {
+            let group = AccountGroup(group: index, groups: groups)
+            let groupPath = GroupSnapshot.path(besides: path, group: group)
+            var part = try StepFiles.readGroupSnapshot(groupPath, secret: secret)
+            guard part.group == group, whole.map({ $0.sha256 == part.whole }) ?? true else {
+                throw PackedFileError(
+                    path: groupPath,
+                    problem:
+                        "not group \(group) of the snapshot the other groups are of: make the snapshot again with "
+                        + "--account-groups \(groups)")
+            }
+            if whole == nil {
+                try part.snapshot.check(options.appStore, data: options.data)
+                let (ordered, seeds) = try partialInputs(
+                    part.snapshot, sha256: part.whole, files: files, seeds: seedsPaths, secret: secret)
+                whole = (part.whole, ordered, seeds, part.snapshot.requestKey)
+                for reject in part.snapshot.rejects { try pipeline.rejects.record(reject) }
+                totals = AttributionTotals(products: part.products.count, transactions: part.transactionCount)
+            }
+            guard let whole else { continue }
+            let loaded = try part.load()
+            part.snapshot.releaseRecords()
+            // The first group's reading counts every row, its rejects and claims; the others only
+            // attribute their accounts' rows, and their rejects are the first's.
+            let reading = index == 0 ? pipeline : Pipeline(options)
+            var attributor = reading.attributor(loaded)
+            attributor.accountGroup = group
+            let result = try reading.attribute(
+                loaded, with: attributor, files: whole.ordered, threads: 1,
+                registry: { RequestRegistry(hash: whole.key, seeds: whole.seeds.map(\.entry), recordsClaims: index == 0) },
+                progress: progress)
+            do {
+                try totals.merge(part.moved(result.totals, localProducts: attributor.products.names))
+            } catch {
+                throw CostSumError(file: nil, underlying: error)
+            }
+            if index == 0 { joined = result }
+        }
+        guard let whole, var reading = joined else { throw PackedFileError(path: path, problem: "no group snapshot") }
+        reading.totals = totals
+        let partial = CostPartial(
+            settings: PartialSettings(snapshot: whole.sha256, options: options), files: whole.ordered, reading: reading,
+            seeded: whole.seeds.count)
+        try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
+        try StepFiles.write(partial, seeds: whole.seeds, to: out, secret: secret)
+        return partial
+    }
+
+    /// The cost files a partial reads, in the snapshot's order, and the seeds it is given,
+    /// checked to be its own.
+    private static func partialInputs(
+        _ snapshot: LedgerSnapshot, sha256: String, files: [String], seeds seedsPaths: [String], secret: StepSecret
+    ) throws -> (ordered: [String], seeds: [SeededClaim]) {
         let known = Set(snapshot.layout.costFiles)
         let chosen = try files.map { file in
             if known.contains(file) { return file }
@@ -93,18 +193,7 @@ package enum DistributedRun {
             partsSeeded.append(read.part)
             seeds += read.seeds
         }
-        // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
-        let pipeline = Pipeline(options)
-        for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
-        let loaded = try snapshot.load()
-        // The ledger holds what it needs of the records.
-        snapshot.releaseRecords()
-        let partial = try CostPartial.run(
-            pipeline, loaded, files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
-            requestKey: snapshot.requestKey, seeds: seeds.map(\.entry), recordClaims: true, progress: progress)
-        try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
-        try StepFiles.write(partial, seeds: seeds, to: out, secret: secret)
-        return partial
+        return (ordered, seeds)
     }
 
     /// Settles the request ids of `part` claimed in more than one of `paths`: writes the seeds

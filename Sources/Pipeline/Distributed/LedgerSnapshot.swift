@@ -50,13 +50,13 @@ package struct LedgerSnapshot: Codable, Sendable {
     ///
     /// As in a report, the records are let go from what it returns once the ledger is built;
     /// a caller done with the snapshot lets go of its own (`releaseRecords`).
-    package func load() throws -> LedgerLoad {
+    package func load(refundsOfEveryAccount: RefundTimes? = nil) throws -> LedgerLoad {
         // Its rejects were found when the snapshot was made; they are in `rejects`.
         let again = RejectLog()
         var appStore = AppStoreLoad(input: input, accountLinks: accountLinks, products: products)
         let ledger = try Ledger(
             input: input, accountLinks: accountLinks, products: products,
-            options: options.ledgerOptions, rejects: again)
+            options: options.ledgerOptions, rejects: again, refundsOfEveryAccount: refundsOfEveryAccount)
         appStore.releaseRecords()
         return LedgerLoad(layout: layout, appStore: appStore, ledger: ledger, rates: rates, evidence: evidence)
     }

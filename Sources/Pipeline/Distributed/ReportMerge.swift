@@ -19,11 +19,26 @@ enum ReportMerge {
         timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
-        let costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: totals, summingTotals: false)
+        var costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: totals, summingTotals: false)
+        // A partial's files need not follow each other in file order (groups are planned by
+        // size): its rejects go where their files are, as one reading of every file meets them.
+        let position = Dictionary(uniqueKeysWithValues: loaded.layout.costFiles.enumerated().map { ($1, $0) })
+        func precedes(_ a: Reject, _ b: Reject) -> Bool {
+            (position[a.file] ?? Int.max, a.line) < (position[b.file] ?? Int.max, b.line)
+        }
+        costs.headerRejects = stableSorted(costs.headerRejects, by: precedes)
+        costs.rowRejects = stableSorted(costs.rowRejects, by: precedes)
         try pipeline.record(costs)
         return try ReportAssembly.run(
             loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: pipeline.options,
             folder: folder, rejects: pipeline.rejects, warnings: warnings, timings: timings)
+    }
+
+    /// `items` in the order of `precedes`, those it does not tell apart in the order they came.
+    private static func stableSorted<T>(_ items: [T], by precedes: (T, T) -> Bool) -> [T] {
+        items.indices.sorted { a, b in
+            precedes(items[a], items[b]) || (!precedes(items[b], items[a]) && a < b)
+        }.map { items[$0] }
     }
 
     /// The partials by their first file, after checking that together they hold every cost

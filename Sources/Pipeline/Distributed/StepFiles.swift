@@ -9,10 +9,22 @@ package enum StepFiles {
     static let seedsKind = "request seeds"
     static let seedsVersion = PackedVersions.requestSeeds
 
-    package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws {
+    /// Writes the snapshot; returns the SHA-256 of its content (what partials name it by).
+    @discardableResult
+    package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws -> String {
+        var content = try CompactCoder.encode(snapshot)
+        try PackedFile.write(content, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path, secret: secret)
+        return content.withUnsafeMutableBytes { SHA256.digest(UnsafeRawBufferPointer($0)) }
+    }
+
+    package static func write(_ group: GroupSnapshot, to path: String, secret: StepSecret) throws {
         try PackedFile.write(
-            try CompactCoder.encode(snapshot), kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path,
-            secret: secret)
+            try CompactCoder.encode(group), kind: GroupSnapshot.kind, version: GroupSnapshot.version, to: path, secret: secret)
+    }
+
+    static func readGroupSnapshot(_ path: String, secret: StepSecret) throws -> GroupSnapshot {
+        let content = try PackedFile.read(path, kind: GroupSnapshot.kind, version: GroupSnapshot.version, secret: secret)
+        return try decode(GroupSnapshot.self, from: content, path: path)
     }
 
     /// The snapshot and the SHA-256 of its content (what partials name it by).

@@ -1,0 +1,92 @@
+import Attribution
+import Ingest
+import Ledger
+import Support
+
+/// The part of a ledger snapshot that one group of accounts needs (`snapshot --account-groups
+/// G`): what a partial builds the ledger of those accounts from, so that no partial holds the
+/// ledger of every account.
+///
+/// It holds the latest copy of the group's transactions, the notifications and renewal info
+/// about them, accounts.csv's rows of its accounts, and, of every account, only the refunds by
+/// product (what ended a family member's access depends on them). The cost rows of a group's
+/// accounts are attributed against it; their totals are then moved to the whole ledger's
+/// indices (`transactions`, `accounts`, `products`), so the partial and the merge are what
+/// they are without groups. Attribution reads no family link: the links, which cross
+/// accounts, are worked out by the merge from the whole ledger.
+package struct GroupSnapshot: Sendable, Codable {
+    package static let kind = "ledger group snapshot"
+    package static let version = PackedVersions.groupSnapshot
+
+    package var group: AccountGroup
+    /// The group's part of the snapshot; its rejects, layout, options and key are the whole one's.
+    package var snapshot: LedgerSnapshot
+    /// SHA-256 of the whole snapshot's content: what the partials name it by.
+    package var whole: String
+    /// For each transaction and account of the group's ledger, its index in the whole ledger.
+    package var transactions: [Int32]
+    package var accounts: [Int32]
+    /// The whole ledger's product ids (`ProductIndex.names`) and number of transactions.
+    package var products: [String]
+    package var transactionCount: Int
+    package var refunds: RefundTimes
+
+    /// The group snapshot of `group` of `groups`, beside the whole snapshot at `path`.
+    package static func path(besides path: String, group: AccountGroup) -> String {
+        "\(path).group-\(group.group + 1)-of-\(group.groups)"
+    }
+
+    /// The part of `whole` (whose ledger is `ledger`, and content digest `sha256`) for `group`.
+    init(_ whole: LedgerSnapshot, ledger: Ledger, sha256: String, group: AccountGroup) {
+        self.group = group
+        self.whole = sha256
+        refunds = RefundTimes(ledger)
+        products = ProductIndex(ledger: ledger).names
+        transactionCount = ledger.transactions.count
+        let inGroup = ledger.accounts.map { AccountGroup.of($0, groups: group.groups) == group.group }
+        accounts = ledger.accounts.indices.filter { inGroup[$0] }.map { Int32($0) }
+        var ids = Set<TransactionKey>()
+        var originals = Set<TransactionKey>()
+        var chosen: [Int32] = []
+        ledger.withTransactions { transactions in
+            for index in transactions.indices {
+                guard let account = transactions[index].account, inGroup[account] else { continue }
+                chosen.append(Int32(index))
+                ids.insert(TransactionKey(transactions[index].box.record.transactionID))
+                originals.insert(TransactionKey(transactions[index].box.record.originalTransactionID))
+            }
+        }
+        transactions = chosen
+        var part = whole
+        var input = whole.input
+        let kept = input.transactions.indices.filter { ids.contains(TransactionKey(input.transactions[$0].record.transactionID)) }
+        input.transactions = kept.map { input.transactions[$0] }
+        input.copyCounts = kept.map { input.copyCounts[$0] }
+        input.firstRevokedCopies = kept.map { input.firstRevokedCopies[$0] }
+        input.notifications = input.notifications.filter { notification in
+            notification.transaction.map { ids.contains(TransactionKey($0.transactionID)) } ?? false
+        }
+        func about(_ renewal: RenewalRecord) -> Bool {
+            renewal.transactionID.map { ids.contains(TransactionKey($0)) }
+                ?? originals.contains(TransactionKey(renewal.originalTransactionID))
+        }
+        input.renewals = input.renewals.filter { about($0.value) }
+        input.graceRenewals = input.graceRenewals.filter { about($0.value) }
+        part.input = input
+        let names = Set(accounts.map { ledger.accounts[Int($0)] })
+        part.accountLinks = whole.accountLinks.filter { names.contains($0.accountID) }
+        snapshot = part
+    }
+
+    /// The ledger of the group's accounts.
+    func load() throws -> LedgerLoad { try snapshot.load(refundsOfEveryAccount: refunds) }
+
+    /// `totals`, worked out against the group's ledger (whose products are `local`), at the
+    /// whole ledger's indices.
+    func moved(_ totals: AttributionTotals, localProducts local: [String]) -> AttributionTotals {
+        let position = Dictionary(uniqueKeysWithValues: products.enumerated().map { ($1, Int32($0)) })
+        return totals.moved(
+            transactions: transactions, accounts: accounts, products: local.map { position[$0] ?? 0 },
+            productCount: products.count, transactionCount: transactionCount)
+    }
+}
