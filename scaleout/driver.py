@@ -9,7 +9,9 @@ The rules live in the refund-cost binary; this program only plans and ships work
      accounts, products and rates it reads itself, without reading Apple's data again;
   2. on the executors: `refund-cost partial` for each group of whole cost files, against the
      snapshot (the binary and the snapshot are shipped with SparkContext.addFile; the cost
-     files are read at the same --data path, so executors must see it: a shared mount);
+     files are read at the same --data path, so executors must see it: a shared mount); with
+     --account-groups G, against the G groups' parts of the snapshot, one group's ledger at a
+     time;
   3. on the executors: `refund-cost settle --part K/N` for each hash partition of the request
      ids (each task reads every partial and keeps its partition's ids alone, so no process holds
      every id); the partials that claimed an id another partial claimed earlier are computed
@@ -25,7 +27,7 @@ the driver's steps and, through spark.executorEnv, for the executors'; Spark red
 named like a secret), never on a command line, never in the shared folder.
 
 usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] [--request-parts N]
-                 -- REPORT_ARGS...
+                 [--account-groups G] -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
@@ -200,6 +202,8 @@ def main():
     parser.add_argument("--groups", type=int, default=0, help="cost file groups (default: twice the parallelism)")
     parser.add_argument("--app-store-groups", type=int, default=0,
                         help="App Store file groups (default: the parallelism)")
+    parser.add_argument("--account-groups", type=int, default=1,
+                        help="groups of accounts a partial holds the ledger of one at a time (default 1: every account)")
     parser.add_argument("--request-parts", type=int, default=0,
                         help="hash partitions the request ids are settled in (default: the parallelism)")
     parser.add_argument("--measure", default=None,
@@ -269,13 +273,18 @@ def main():
     driver_peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     snapshot_started = time.monotonic()
-    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + report_args,
-              peaks, "snapshot")
+    account_groups = max(1, min(4096, options.account_groups))
+    grouping = ["--account-groups", str(account_groups)] if account_groups > 1 else []
+    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + grouping
+              + report_args, peaks, "snapshot")
     files = [(path, path) for path in cost_files(listing)]
     snapshot_seconds = time.monotonic() - snapshot_started
     context.addFile(snapshot)
+    # With account groups, a partial reads the groups' parts of the snapshot, one at a time.
+    for group in range(account_groups if account_groups > 1 else 0):
+        context.addFile("%s.group-%d-of-%d" % (snapshot, group + 1, account_groups))
     groups = plan_groups(files, options.groups or 2 * context.defaultParallelism)
-    task = partial_task(os.path.basename(binary), os.path.basename(snapshot), report_args, options.fail_once)
+    task = partial_task(os.path.basename(binary), os.path.basename(snapshot), grouping + report_args, options.fail_once)
 
     def compute(work_items):
         rdd = context.parallelize(work_items, numSlices=max(1, len(work_items)))
@@ -352,6 +361,7 @@ def main():
 
         with open(options.measure, "w", encoding="utf-8") as handle:
             json.dump({"peak_mb": peaks, "parallelism": parallelism, "partial_groups": len(groups),
+                       "account_groups": account_groups,
                        "app_store_groups": len(app_store_groups), "request_parts": parts_count}, handle, indent=1)
     return 0
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The Spark driver in local mode (two executor threads, loopback only, UI off) gives the bytes
-of `refund-cost report`, also when a task fails once and Spark runs it again.
+of `refund-cost report`, with the ledger cut in three groups of accounts and the request ids
+settled in two parts, also when a task fails once and Spark runs it again.
 
 usage: test_spark.py BINARY   (run with the Python that has pyspark: scaleout/.venv)
 """
@@ -43,7 +44,7 @@ def main():
         # local[2,3]: two task threads, and a task may fail up to three times before the job does.
         result = subprocess.run(
             [sys.executable, os.path.join(HERE, "..", "driver.py"), "--binary", binary, "--work", os.path.join(root, "work"),
-             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--"]
+             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--account-groups", "3", "--"]
             + dataset.report_args(data, spark_out),
             env=environment, capture_output=True, text=True)
         if result.returncode != 0:
@@ -59,6 +60,8 @@ def main():
             problems.append("the App Store files were not decoded in several groups: %s" % result.stderr)
         if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
             problems.append("no partial was computed again, but the dataset repeats request ids across files")
+        if not os.path.exists(os.path.join(root, "work", "ledger.snapshot.group-3-of-3")):
+            problems.append("the snapshot was not cut in three groups of accounts")
         if "request ids settled in 2 parts" not in result.stderr:
             problems.append("the request ids were not settled in two parts on the executors: %s" % result.stderr)
         problems += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(spark_out, dataset.MONTH))
