@@ -739,7 +739,8 @@ def main_scaleout(options):
     environment = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=python)
     started = time.perf_counter()
     result = subprocess.run([python, os.path.join(ROOT, "scaleout", "driver.py"), "--binary", TOOL, "--work",
-                             os.path.join(DATA, "scaleout-work"), "--master", "local[2]", "--measure", measure, "--"]
+                             os.path.join(DATA, "scaleout-work"), "--master", "local[2]", "--measure", measure,
+                             "--account-groups", str(options.account_groups), "--"]
                             + common + ["--out", out], env=environment, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if result.returncode != 0:
@@ -756,6 +757,7 @@ def main_scaleout(options):
     lines = [f"refund-cost bench --scaleout-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
              f"{os.cpu_count()} cores, {options.accounts:,} accounts, Spark local[2], signatures verified, "
              f"{measured['app_store_groups']} App Store groups, {measured['partial_groups']} cost file groups, "
+             f"{measured['account_groups']} account groups, "
              f"request ids in {measured['request_parts']} parts", "",
              f"refund-cost report, one process, 2 threads: {report_usage['seconds']:.1f} s, peak {report_usage['peak_mb']:.0f} MB",
              f"the Spark run: {seconds:.1f} s", ""]
@@ -785,6 +787,7 @@ def main():
     parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
     parser.add_argument("--spark-only", action="store_true", help="only the App Store step on Spark, local[1] and local[2]")
+    parser.add_argument("--account-groups", type=int, default=1, help="account groups of --scaleout-only's partials")
     parser.add_argument("--scaleout-only", action="store_true",
                         help="only a distributed report on Spark local[2], every refund-cost process's peak memory")
     options = parser.parse_args()

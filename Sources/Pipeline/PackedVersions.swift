@@ -6,7 +6,7 @@
 /// says which to bump when one changed.
 package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
-    package static let ledgerSnapshot = 7
+    package static let ledgerSnapshot = 8
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
     package static let groupSnapshot = 1
     /// `partial`'s result (`CostPartial`).

@@ -45,6 +45,13 @@ struct PackedFormatTests {
         let sums = try InputSums.read(try #require(state.inputSums), in: folder)
         return [
             (LedgerSnapshot.kind, LedgerSnapshot.version, try CodingShape.of(snapshot), "PackedVersions.ledgerSnapshot"),
+            (
+                GroupSnapshot.kind, GroupSnapshot.version,
+                try CodingShape.of(
+                    GroupSnapshot(
+                        snapshot, ledger: try snapshot.load().ledger, sha256: "", group: AccountGroup(group: 0, groups: 2))),
+                "PackedVersions.groupSnapshot"
+            ),
             (CostPartial.kind, CostPartial.version, try CodingShape.of(partialAsWritten), "PackedVersions.costPartial"),
             (
                 PartialClaims.kind, PartialClaims.version,

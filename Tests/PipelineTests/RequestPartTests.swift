@@ -63,4 +63,26 @@ struct RequestPartTests {
             #expect(together[index].count == whole[index].count)
         }
     }
+
+    /// A seed stands only where it was settled: the same id, content, file and line, claimed by
+    /// another partial; a cost file in two partials is refused.
+    @Test func seedsAreCheckedWhereTheyWereSettled() throws {
+        let id = RequestEntry(route: 3, key: 77, content: 5)
+        let claim = RequestClaim(entry: id, line: 9)
+        let standing = SeededClaim(entry: id, file: "costs/a.csv", line: 9)
+        func stale(_ seed: SeededClaim, claims: [(file: String, claims: [RequestClaim])]) throws -> [Int] {
+            var settlement = DuplicateSettlement()
+            try settlement.add(claims, partial: 0, in: .whole)
+            try settlement.add([("costs/b.csv", [])], seeded: [seed], partial: 1, in: .whole)
+            return settlement.stalePartials()
+        }
+        #expect(try stale(standing, claims: [("costs/a.csv", [claim])]).isEmpty)
+        #expect(try stale(standing, claims: [("costs/a.csv", [])]) == [1], "no one claims the id any more")
+        #expect(try stale(standing, claims: [("costs/a.csv", [RequestClaim(entry: id, line: 10)])]) == [1], "moved")
+        let otherContent = RequestClaim(entry: RequestEntry(route: 3, key: 77, content: 6), line: 9)
+        #expect(try stale(standing, claims: [("costs/a.csv", [otherContent])]) == [1], "other content")
+        var twice = DuplicateSettlement()
+        try twice.add([("costs/a.csv", [])], partial: 0, in: .whole)
+        #expect(throws: MergeError.self) { try twice.add([("costs/a.csv", [])], partial: 1, in: .whole) }
+    }
 }

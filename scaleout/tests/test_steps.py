@@ -225,9 +225,9 @@ def main():
         failures += ["with rejects in files a partial holds apart: " + problem for problem in
                      dataset.compare(os.path.join(bad, "one", dataset.MONTH), os.path.join(bad, "steps", dataset.MONTH))]
 
-        # Last, as it changes the data: the file whose rows kept the replayed ids loses them and its
-        # partial is computed again; the replayed file's partial still counts them as repeats of
-        # rows no one counts now, and settle says so instead of settling.
+        # Last, as it changes the data: a cost file changed after the snapshot (the file whose rows
+        # kept the replayed ids loses them) is refused by the partial computed again from it and
+        # by the merge, naming it, instead of leaving those rows counted by no one.
         replayed_ids = {row["request_id"] for row in csv.DictReader(open(os.path.join(data, "costs", "zz-replayed.csv")))}
         kept_by = [path for path in files if os.path.basename(path) not in ("zz-replayed.csv", "aa-early-conflicts.csv")][-1]
         with open(kept_by, newline="", encoding="utf-8") as handle:
@@ -240,14 +240,17 @@ def main():
             writer = csv.DictWriter(handle, fieldnames=header, lineterminator="\n")
             writer.writeheader()
             writer.writerows(left)
-        kept_index = files.index(kept_by)
-        kept_partial = os.path.join(parts, "p%02d.partial" % kept_index)
-        run([binary, "partial", "--snapshot", snapshot, "--file", kept_by, "--partial", kept_partial]
-            + [part for path in seeds_of.get(kept_partial, []) for part in ("--seeds", path)] + args)
-        stale_seeds = subprocess.run([binary, "settle", "--snapshot", snapshot, "--partials", parts], capture_output=True,
-                                     text=True)
-        if stale_seeds.returncode != 1 or "no longer stand" not in stale_seeds.stderr:
-            failures.append("settle accepted seeds that no longer stand: %r" % stale_seeds.stderr)
+        kept_partial = os.path.join(parts, "p%02d.partial" % files.index(kept_by))
+        changed = subprocess.run(
+            [binary, "partial", "--snapshot", snapshot, "--file", kept_by, "--partial", kept_partial]
+            + [part for path in seeds_of.get(kept_partial, []) for part in ("--seeds", path)] + args,
+            capture_output=True, text=True)
+        if changed.returncode != 1 or "after the snapshot" not in changed.stderr or kept_by not in changed.stderr:
+            failures.append("a partial read a cost file changed after the snapshot: %r" % changed.stderr)
+        merged_changed = subprocess.run(
+            [binary, "merge", "--snapshot", snapshot, "--partials", parts] + args, capture_output=True, text=True)
+        if merged_changed.returncode != 1 or "after the snapshot" not in merged_changed.stderr:
+            failures.append("the merge accepted a cost file changed after the snapshot: %r" % merged_changed.stderr)
     for failure in failures:
         print("test_steps: " + failure, file=sys.stderr)
     print("test_steps: %s" % ("FAILED" if failures else "the steps give the report's bytes"))

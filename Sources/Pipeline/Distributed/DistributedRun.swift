@@ -169,6 +169,7 @@ package enum DistributedRun {
             return inside
         }
         let ordered = snapshot.layout.costFiles.filter(Set(chosen).contains)
+        try snapshot.checkCostFiles(ordered)
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
             throw PoolsNeedOneProcessError(file: bill)
         }
@@ -259,6 +260,7 @@ package enum DistributedRun {
         ReportRun.inOutputFolder(options) { folder, rejects, started in
             var (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
             try snapshot.check(options.appStore, data: options.data)
+            try snapshot.checkCostFiles(snapshot.layout.costFiles, listingAgain: true)
             let loaded = try snapshot.load()
             // The ledger holds what it needs of the records.
             snapshot.releaseRecords()

@@ -29,6 +29,10 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// The key of the request-id fingerprints every partial of this snapshot uses, so that
     /// their ids can be compared; drawn at random when the snapshot is made.
     package var requestKey: SipHash
+    /// Each cost file's size and the times its bytes and its inode last changed, as the snapshot
+    /// saw them: a partial and the merge refuse a file that changed since, so every step of a
+    /// run reads the same rows.
+    package var costFiles: [CostFileIdentity] = []
 
     /// Reads and verifies the App Store side of the pipeline's data (or keeps the pieces
     /// `decoded` elsewhere); the pipeline's reject log must keep every reject.
@@ -44,6 +48,7 @@ package struct LedgerSnapshot: Codable, Sendable {
         rejects = pipeline.rejects.all ?? []
         inputs = try loaded.appStoreInputRecords(root: pipeline.options.data)
         requestKey = .randomlyKeyed()
+        costFiles = layout.costFiles.map(CostFileIdentity.init(path:))
     }
 
     /// The ledger built again from the snapshot: the same ledger the snapshot was made from.
@@ -67,6 +72,18 @@ package struct LedgerSnapshot: Codable, Sendable {
         accountLinks = []
     }
 
+    /// Refuses `files` (cost files of the layout) when one changed since the snapshot saw it,
+    /// and, with `listingAgain`, a `costs/` that holds other files now.
+    package func checkCostFiles(_ files: [String], listingAgain: Bool = false) throws {
+        let seen = Dictionary(costFiles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for file in files where seen[file] != CostFileIdentity(path: file) { throw CostFileChangedError(path: file) }
+        if listingAgain {
+            let now = try InputLayout(root: layout.root).costFiles
+            if let added = now.first(where: { seen[$0] == nil }) { throw CostFileChangedError(path: added) }
+            if let removed = layout.costFiles.first(where: { !now.contains($0) }) { throw CostFileChangedError(path: removed) }
+        }
+    }
+
     /// Refuses a run whose options would build another ledger than this one.
     package func check(_ wanted: LedgerLoad.Options, data: String) throws {
         guard wanted == options else {
@@ -78,6 +95,35 @@ package struct LedgerSnapshot: Codable, Sendable {
         guard data == layout.root else {
             throw SnapshotMismatchError(reason: "it was made from --data \(layout.root), not \(data)")
         }
+    }
+}
+
+/// What a cost file was when the snapshot was made.
+package struct CostFileIdentity: Sendable, Codable, Hashable {
+    package var path: String
+    /// Nil when there was no file.
+    package var bytes: Int?
+    package var modified: Int64?
+    package var changed: Int64?
+
+    init(path: String) {
+        self.path = path
+        let identity = FileSystem.identity(path)
+        bytes = identity?.bytes
+        modified = identity?.modified
+        changed = identity?.changed
+    }
+}
+
+/// A cost file changed, appeared or went away after the snapshot.
+struct CostFileChangedError: DiagnosticError {
+    var path: String
+
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            "this cost file changed, appeared or went away after the snapshot was made (its size, or the time its bytes "
+                + "or its inode changed, differs): make the snapshot again, then every partial, so that every step reads "
+                + "the same rows", file: path)
     }
 }
 
