@@ -21,8 +21,10 @@ package struct Attributor: CostRowSink {
     private let periodMilliseconds: [Int64]
     package let credits: CreditLedger
     /// When set, rows of accounts of other groups are left to the attributors of theirs (a
-    /// ledger cut by account holds the accounts of one group).
+    /// ledger cut by account holds the accounts of one group), set aside in `otherGroups`
+    /// (by group) when it is given, so that the files are read once.
     package var accountGroup: AccountGroup?
+    package var otherGroups: [UsageSpill?] = []
 
     static let week: Int64 = 7 * 86_400_000
     static let month30: Int64 = 30 * 86_400_000
@@ -64,7 +66,13 @@ package struct Attributor: CostRowSink {
     package mutating func begin(part: Int) throws {}
 
     package mutating func add(_ row: CostRow) throws {
-        if let accountGroup, !accountGroup.contains(row.accountID) { return }
+        if let accountGroup {
+            let group = AccountGroup.of(row.accountID, groups: accountGroup.groups)
+            if group != accountGroup.group {
+                if group < otherGroups.count, let spill = otherGroups[group] { try spill.append(row) }
+                return
+            }
+        }
         let t = row.timestamp
         let cost = try rates.reportAmount(row.cost, from: row.currency, onDay: t.dayNumber)
         let inWindow = window.contains(t)

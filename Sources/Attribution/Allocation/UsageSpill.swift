@@ -10,7 +10,7 @@ import Support
 /// memory stays one buffer whatever the number of rows.
 ///
 /// Owned by one thread at a time (a reader's part, then an attributor's), hence unchecked.
-final class UsageSpill: @unchecked Sendable {
+package final class UsageSpill: @unchecked Sendable {
     package let path: String
     private let file: FileDescriptor
     /// Records not yet written, `used` bytes of `capacity`.
@@ -145,7 +145,7 @@ struct SpillError: DiagnosticError {
 }
 
 /// A folder of the system's temporary space for one run's spill files, removed when done.
-struct UsageSpillFolder: Sendable {
+package struct UsageSpillFolder: Sendable {
     package let path: String
 
     package init() throws {

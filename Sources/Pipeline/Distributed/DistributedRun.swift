@@ -69,8 +69,10 @@ package enum DistributedRun {
     /// settled any).
     ///
     /// With `accountGroups` above 1, the whole snapshot is not read: the group snapshots beside
-    /// it are, one at a time, and the files are read once for each group, its accounts' rows
-    /// attributed against its ledger and their totals moved to the whole ledger's indices: the
+    /// it are, one at a time. The files are read once, with the first group's ledger: its
+    /// accounts' rows are attributed, the others' set aside on disk by group and attributed
+    /// against their group's ledger in turn; every group's totals are moved to the whole
+    /// ledger's indices: the
     /// same totals as without groups (category ids aside, which every merge maps by name), so
     /// the merge writes the same report, byte for byte.
     package static func partial(
@@ -105,6 +107,9 @@ package enum DistributedRun {
         to out: String, secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> CostPartial {
         let pipeline = Pipeline(options)
+        // The rows of the other groups' accounts, between the first group's reading and theirs.
+        let spills = try UsageSpillFolder()
+        defer { spills.remove() }
         var whole: (sha256: String, ordered: [String], seeds: [SeededClaim], key: SipHash)?
         var joined: ParallelCostReading.Result?
         var totals = AttributionTotals.empty
@@ -130,21 +135,32 @@ package enum DistributedRun {
             guard let whole else { continue }
             let loaded = try part.load()
             part.snapshot.releaseRecords()
-            // The first group's reading counts every row, its rejects and claims; the others only
-            // attribute their accounts' rows, and their rejects are the first's.
-            let reading = index == 0 ? pipeline : Pipeline(options)
-            var attributor = reading.attributor(loaded)
+            var attributor = pipeline.attributor(loaded).emptyCopy()
             attributor.accountGroup = group
-            let result = try reading.attribute(
-                loaded, with: attributor, files: whole.ordered, threads: 1,
-                registry: { RequestRegistry(hash: whole.key, seeds: whole.seeds.map(\.entry), recordsClaims: index == 0) },
-                progress: progress)
+            let groupTotals: AttributionTotals
+            if index == 0 {
+                // The first group's reading reads the files: it counts every row, its rejects and
+                // claims, attributes its accounts' rows and sets the others' aside by group.
+                attributor.otherGroups = try (0..<groups).map { other in
+                    other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)")
+                }
+                let result = try pipeline.attribute(
+                    loaded, with: attributor, files: whole.ordered, threads: 1,
+                    registry: { RequestRegistry(hash: whole.key, seeds: whole.seeds.map(\.entry), recordsClaims: true) },
+                    progress: progress)
+                for spill in attributor.otherGroups { try spill?.finish() }
+                attributor.otherGroups = []
+                groupTotals = result.totals
+                joined = result
+            } else {
+                try UsageSpill.read(spills.path + "/group-\(index)") { row in try attributor.add(row) }
+                groupTotals = attributor.totals
+            }
             do {
-                try totals.merge(part.moved(result.totals, localProducts: attributor.products.names))
+                try totals.merge(part.moved(groupTotals, localProducts: attributor.products.names))
             } catch {
                 throw CostSumError(file: nil, underlying: error)
             }
-            if index == 0 { joined = result }
         }
         guard let whole, var reading = joined else { throw PackedFileError(path: path, problem: "no group snapshot") }
         reading.totals = totals
