@@ -282,7 +282,7 @@ def main():
     context.addFile(snapshot)
     # With account groups, a partial reads the groups' parts of the snapshot, one at a time.
     for group in range(account_groups if account_groups > 1 else 0):
-        context.addFile("%s.group-%d-of-%d" % (snapshot, group + 1, account_groups))
+        context.addFile("%s.group-%d-of-%d" % (snapshot, group, account_groups))
     groups = plan_groups(files, options.groups or 2 * context.defaultParallelism)
     task = partial_task(os.path.basename(binary), os.path.basename(snapshot), grouping + report_args, options.fail_once)
 

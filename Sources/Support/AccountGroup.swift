@@ -12,7 +12,8 @@ package struct AccountGroup: Sendable, Hashable, Codable, CustomStringConvertibl
         self.groups = groups
     }
 
-    package var description: String { "\(group + 1) of \(groups)" }
+    /// `K/G`, K from 0, as request-id parts are named.
+    package var description: String { "\(group)/\(groups)" }
 
     /// The group of the account `id`.
     package static func of(_ id: UnsafeRawBufferPointer, groups: Int) -> Int {

@@ -12,15 +12,20 @@ enum DistributedHelp {
           0. refund-cost decode --list APPSTORE.txt ARGS, then for each group of whole files
              refund-cost decode --file APPSTOREFILE ... --decoded G.decoded ARGS
              decodes and verifies some of the App Store files, on any machine that sees --data;
-          1. refund-cost snapshot --snapshot S.snapshot [--decoded DIR] ARGS
+          1. refund-cost snapshot --snapshot S.snapshot [--decoded DIR] [--account-groups G] ARGS
              reads the rest of the App Store side (accounts, products, rates, consent,
              deliveries) and, from step 0's files or by reading them itself, the notifications
-             and transactions, into one file;
-          2. refund-cost partial --snapshot S.snapshot --file COSTFILE ... --partial P.partial ARGS
-             attributes the rows of some whole cost files, on any machine that sees --data;
-          3. refund-cost settle --snapshot S.snapshot --partials DIR
-             finds request ids claimed in two partials; prints each partial to compute again, with
-             its seeds: run step 2 again for it with --seeds P.partial.seeds;
+             and transactions, into one file (and with G, each group of accounts' part of it,
+             S.snapshot.group-K-of-G for K from 0 to G-1);
+          2. refund-cost partial --snapshot S.snapshot --file COSTFILE ... --partial P.partial
+             [--account-groups G] ARGS
+             attributes the rows of some whole cost files, on any machine that sees --data (with
+             G, holding one group's ledger at a time); writes P.partial and P.partial.claims;
+          3. refund-cost settle --snapshot S.snapshot --partials DIR [--part K/N]
+             finds request ids claimed in two partials (with --part, those of hash partition K of
+             N, K from 0 to N-1: run it for each K); prints each partial to compute again, with its
+             seeds: run step 2 again for it with --seeds for every seeds file beside it
+             (P.partial.seeds, or P.partial.K-of-N.seeds of each part), then settle again;
           4. refund-cost merge --snapshot S.snapshot --partials DIR ARGS
              writes OUT/LABEL/ exactly as `refund-cost report ARGS` would.
 

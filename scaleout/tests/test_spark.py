@@ -60,7 +60,7 @@ def main():
             problems.append("the App Store files were not decoded in several groups: %s" % result.stderr)
         if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
             problems.append("no partial was computed again, but the dataset repeats request ids across files")
-        if not os.path.exists(os.path.join(root, "work", "ledger.snapshot.group-3-of-3")):
+        if not os.path.exists(os.path.join(root, "work", "ledger.snapshot.group-2-of-3")):
             problems.append("the snapshot was not cut in three groups of accounts")
         if "request ids settled in 2 parts" not in result.stderr:
             problems.append("the request ids were not settled in two parts on the executors: %s" % result.stderr)

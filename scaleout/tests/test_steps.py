@@ -179,7 +179,7 @@ def main():
             grouped_args = dataset.report_args(data, grouped_out)
             grouped_snapshot = os.path.join(grouped, "s.snapshot")
             run([binary, "snapshot", "--snapshot", grouped_snapshot, "--account-groups", str(groups)] + grouped_args)
-            if os.path.exists(grouped_snapshot + ".group-%d-of-%d" % (groups, groups)) is False:
+            if os.path.exists(grouped_snapshot + ".group-%d-of-%d" % (groups - 1, groups)) is False:
                 failures.append("snapshot --account-groups %d wrote no group snapshots" % groups)
             group_flags = ["--account-groups", str(groups)]
             grouped_parts = os.path.join(grouped, "parts")

@@ -116,6 +116,13 @@ package enum DistributedRun {
         for index in 0..<groups {
             let group = AccountGroup(group: index, groups: groups)
             let groupPath = GroupSnapshot.path(besides: path, group: group)
+            guard FileSystem.kind(groupPath) != .missing else {
+                throw PackedFileError(
+                    path: groupPath,
+                    problem:
+                        "no such group snapshot: make the snapshot with --account-groups \(groups), or give partial the "
+                        + "--account-groups the snapshot was made with (its files are \(path).group-K-of-G)")
+            }
             var part = try StepFiles.readGroupSnapshot(groupPath, secret: secret)
             guard part.group == group, whole.map({ $0.sha256 == part.whole }) ?? true else {
                 throw PackedFileError(

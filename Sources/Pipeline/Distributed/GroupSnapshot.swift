@@ -33,7 +33,7 @@ package struct GroupSnapshot: Sendable, Codable {
 
     /// The group snapshot of `group` of `groups`, beside the whole snapshot at `path`.
     package static func path(besides path: String, group: AccountGroup) -> String {
-        "\(path).group-\(group.group + 1)-of-\(group.groups)"
+        "\(path).group-\(group.group)-of-\(group.groups)"
     }
 
     /// The part of `whole` (whose ledger is `ledger`, and content digest `sha256`) for `group`.
