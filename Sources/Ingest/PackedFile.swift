@@ -70,6 +70,11 @@ package enum PackedFile {
     private static func checkedHeader(_ path: String, kind: String, version: Int, secret: StepSecret?) throws -> (
         compressed: [UInt8], check: String
     ) {
+        // A pipe or a device named like a step's file would be read without end.
+        guard FileSystem.kind(path) == .regularFile || FileSystem.kind(path) == .missing else {
+            throw PackedFileError(
+                path: path, problem: "not a regular file (a folder, a pipe or a device): give the \(kind) file itself")
+        }
         let bytes = try FileDescriptor.readAll(path)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         let expected = "refund-cost \(kind) "

@@ -6,7 +6,9 @@ settlement records are stale or missing a part.
 
 usage: test_steps.py BINARY
 """
+import base64
 import csv
+import json
 import os
 import random
 import secrets
@@ -21,6 +23,69 @@ import dataset  # noqa: E402
 
 def run(command, **kwargs):
     return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def rewrite_transactions(data, transaction_id, token):
+    """Every copy of the transaction `transaction_id` in the data's history and notifications
+    given the appAccountToken `token` (the signatures then no longer hold: run with --no-verify).
+    Returns how many copies changed."""
+    def decode(jws):
+        header, payload, signature = jws.split(".")
+        return header, json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))), signature
+
+    def encode(header, payload, signature):
+        text = base64.urlsafe_b64encode(json.dumps(payload, separators=(",", ":")).encode()).decode().rstrip("=")
+        return header + "." + text + "." + signature
+
+    changed = [0]
+
+    def fix(jws):
+        header, transaction, signature = decode(jws)
+        if transaction.get("transactionId") != transaction_id:
+            return jws
+        transaction["appAccountToken"] = token
+        changed[0] += 1
+        return encode(header, transaction, signature)
+
+    def fix_notification(jws):
+        header, notification, signature = decode(jws)
+        info = notification.get("data", {}).get("signedTransactionInfo")
+        if info:
+            notification["data"]["signedTransactionInfo"] = fix(info)
+        return encode(header, notification, signature)
+
+    history = os.path.join(data, "transactions", "history.jsonl")
+    lines = []
+    for line in open(history, encoding="utf-8"):
+        if not line.strip():
+            lines.append(line)
+            continue
+        page = json.loads(line)
+        page["signedTransactions"] = [fix(jws) for jws in page.get("signedTransactions", [])]
+        lines.append(json.dumps(page, separators=(",", ":")) + "\n")
+    open(history, "w", encoding="utf-8").writelines(lines)
+    folder = os.path.join(data, "notifications")
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if name.endswith(".jsonl"):
+            lines = []
+            for line in open(path, encoding="utf-8"):
+                body = json.loads(line) if line.strip() else None
+                if not body or "signedPayload" not in body:
+                    lines.append(line)
+                    continue
+                body["signedPayload"] = fix_notification(body["signedPayload"])
+                lines.append(json.dumps(body, separators=(",", ":")) + "\n")
+            open(path, "w", encoding="utf-8").writelines(lines)
+        elif name.endswith(".csv"):
+            rows = list(csv.DictReader(open(path, encoding="utf-8")))
+            for row in rows:
+                row["signed_payload"] = fix_notification(row["signed_payload"])
+            with open(path, "w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(handle, fieldnames=list(rows[0].keys()), lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
+    return changed[0]
 
 
 def main():
@@ -150,6 +215,13 @@ def main():
                                  text=True)
         if doubled.returncode != 1 or "is in two partials" not in doubled.stderr:
             failures.append("settle did not refuse a cost file in two partials: %r" % doubled.stderr)
+        # A device named like a step's file is refused, not read without end.
+        device = os.path.join(root, "device.snapshot")
+        os.symlink("/dev/zero", device)
+        endless = subprocess.run([binary, "partial", "--snapshot", device, "--file", files[0], "--partial",
+                                  os.path.join(root, "device.partial")] + args, capture_output=True, text=True)
+        if endless.returncode != 1 or "not a regular file" not in endless.stderr:
+            failures.append("a step read a device as its snapshot: %r" % endless.stderr[-300:])
         empty = os.path.join(root, "empty")
         os.makedirs(empty)
         nothing = subprocess.run([binary, "settle", "--snapshot", snapshot, "--partials", empty], capture_output=True,
@@ -224,6 +296,49 @@ def main():
         run([binary, "merge", "--snapshot", bad_snapshot, "--partials", os.path.join(bad, "parts")] + bad_args)
         failures += ["with rejects in files a partial holds apart: " + problem for problem in
                      dataset.compare(os.path.join(bad, "one", dataset.MONTH), os.path.join(bad, "steps", dataset.MONTH))]
+
+        # A subscription whose renewal that ended its billing grace another account holds: each
+        # group's part carries every transaction of its subscriptions, so the grace ends alike.
+        split = os.path.join(root, "split")
+        shutil.copytree(data, split)
+        accounts = list(csv.DictReader(open(os.path.join(split, "accounts.csv"))))
+        token = {row["account_id"]: row["app_account_token"] for row in accounts}
+        for row in accounts:
+            if row["account_id"] == "acct-000016":
+                row["original_transaction_id"] = ""
+        with open(os.path.join(split, "accounts.csv"), "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(accounts[0].keys()), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(accounts)
+        moved = rewrite_transactions(split, "2000000700000952", token["acct-000018"])
+        if not moved:
+            failures.append("the dataset no longer has the renewal the split subscription test moves")
+        def unverified(out):
+            # The moved copies' signatures no longer hold: read without checking them.
+            listed = dataset.report_args(split, out)
+            at = listed.index("--trust-root")
+            return listed[:at] + listed[at + 2:] + ["--no-verify"]
+
+        split_args = unverified(os.path.join(root, "split-one"))
+        run([binary, "report"] + split_args)
+        split_steps = unverified(os.path.join(root, "split-steps"))
+        split_snapshot = os.path.join(root, "split.snapshot")
+        run([binary, "snapshot", "--snapshot", split_snapshot, "--account-groups", "2"] + split_steps)
+        split_parts = os.path.join(root, "split-parts")
+        os.makedirs(split_parts)
+        for index, path in enumerate(files):
+            run([binary, "partial", "--snapshot", split_snapshot, "--file", os.path.basename(path), "--partial",
+                 os.path.join(split_parts, "p%02d.partial" % index), "--account-groups", "2"] + split_steps)
+        for line in run([binary, "settle", "--snapshot", split_snapshot, "--partials", split_parts]).stdout.splitlines():
+            partial, seeds = line.split("\t")
+            index = int(os.path.basename(partial)[1:3])
+            run([binary, "partial", "--snapshot", split_snapshot, "--file", os.path.basename(files[index]), "--partial",
+                 partial, "--seeds", seeds, "--account-groups", "2"] + split_steps)
+        run([binary, "settle", "--snapshot", split_snapshot, "--partials", split_parts])
+        run([binary, "merge", "--snapshot", split_snapshot, "--partials", split_parts] + split_steps)
+        failures += ["with a subscription split across accounts: " + problem for problem in
+                     dataset.compare(os.path.join(root, "split-one", dataset.MONTH),
+                                         os.path.join(root, "split-steps", dataset.MONTH))]
 
         # Last, as it changes the data: a cost file changed after the snapshot (the file whose rows
         # kept the replayed ids loses them) is refused by the partial computed again from it and

@@ -44,18 +44,33 @@ package struct GroupSnapshot: Sendable, Codable {
         products = ProductIndex(ledger: ledger).names
         transactionCount = ledger.transactions.count
         let inGroup = ledger.accounts.map { AccountGroup.of($0, groups: group.groups) == group.group }
-        accounts = ledger.accounts.indices.filter { inGroup[$0] }.map { Int32($0) }
-        var ids = Set<TransactionKey>()
+        // Every transaction of the group's accounts, and every other transaction of the same
+        // original transaction (a renewal another account or no account holds): what ended a
+        // transaction's grace is read across its subscription.
         var originals = Set<TransactionKey>()
-        var chosen: [Int32] = []
         ledger.withTransactions { transactions in
             for index in transactions.indices {
                 guard let account = transactions[index].account, inGroup[account] else { continue }
-                chosen.append(Int32(index))
-                ids.insert(TransactionKey(transactions[index].box.record.transactionID))
                 originals.insert(TransactionKey(transactions[index].box.record.originalTransactionID))
             }
         }
+        var ids = Set<TransactionKey>()
+        var chosen: [Int32] = []
+        var holders = Set<Int>()
+        ledger.withTransactions { transactions in
+            for index in transactions.indices {
+                let account = transactions[index].account
+                guard
+                    account.map({ inGroup[$0] }) ?? false
+                        || originals.contains(TransactionKey(transactions[index].box.record.originalTransactionID))
+                else { continue }
+                chosen.append(Int32(index))
+                ids.insert(TransactionKey(transactions[index].box.record.transactionID))
+                if let account { holders.insert(account) }
+            }
+        }
+        // The accounts holding them, in the whole ledger's order: the group ledger's accounts.
+        accounts = holders.sorted().map { Int32($0) }
         transactions = chosen
         var part = whole
         var input = whole.input
