@@ -71,7 +71,8 @@ package enum PackedFile {
         compressed: [UInt8], check: String
     ) {
         // A pipe or a device named like a step's file would be read without end.
-        guard FileSystem.kind(path) == .regularFile || FileSystem.kind(path) == .missing else {
+        let found = FileSystem.kind(path)
+        guard found == .regularFile || found == .missing else {
             throw PackedFileError(
                 path: path, problem: "not a regular file (a folder, a pipe or a device): give the \(kind) file itself")
         }

@@ -49,7 +49,9 @@ struct PackedFormatTests {
                 GroupSnapshot.kind, GroupSnapshot.version,
                 try CodingShape.of(
                     GroupSnapshot(
-                        snapshot, ledger: try snapshot.load().ledger, sha256: "", group: AccountGroup(group: 0, groups: 2))),
+                        snapshot, ledger: try snapshot.load().ledger,
+                        cut: GroupSnapshot.Cut(try snapshot.load().ledger, groups: 2), sha256: "",
+                        group: AccountGroup(group: 0, groups: 2))),
                 "PackedVersions.groupSnapshot"
             ),
             (CostPartial.kind, CostPartial.version, try CodingShape.of(partialAsWritten), "PackedVersions.costPartial"),

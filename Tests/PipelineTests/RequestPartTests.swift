@@ -8,6 +8,18 @@ import Testing
 /// every id at once: what lets `settle --part K/N` run on N machines.
 @Suite("request-id partitions")
 struct RequestPartTests {
+    /// Per partial (by position in `claimsByPartial`, each partial's claims by file), the seeds
+    /// it must be computed again with, over the ids of `part`: what settle works out.
+    static func seeds(
+        _ claimsByPartial: [[(file: String, claims: [RequestClaim])]], fileOrder: [String], in part: RequestPart = .whole
+    ) throws -> [[SeededClaim]] {
+        var settlement = DuplicateSettlement()
+        for (index, claims) in claimsByPartial.enumerated() { try settlement.add(claims, partial: index, in: part) }
+        var seeds = settlement.seeds(fileOrder: fileOrder)
+        seeds += Array(repeating: [], count: claimsByPartial.count - seeds.count)
+        return seeds
+    }
+
     @Test func partsReadAsWritten() {
         #expect(RequestPart("0/1") == .whole)
         #expect(RequestPart("3/8") == RequestPart(part: 3, parts: 8))
@@ -48,12 +60,12 @@ struct RequestPartTests {
                 return (file, claimed)
             }
         }
-        let whole = try DuplicateSettlement.seeds(claims, fileOrder: files)
+        let whole = try Self.seeds(claims, fileOrder: files)
         #expect(whole.contains { !$0.isEmpty }, "the pool repeats ids across partials")
         var together = Array(repeating: [SeededClaim](), count: claims.count)
         for part in 0..<parts {
             let split = RequestPart(part: part, parts: parts)
-            for (index, seeds) in try DuplicateSettlement.seeds(claims, fileOrder: files, in: split).enumerated() {
+            for (index, seeds) in try Self.seeds(claims, fileOrder: files, in: split).enumerated() {
                 #expect(seeds.allSatisfy { split.contains($0.entry) }, "a part settles its own ids only")
                 together[index] += seeds
             }

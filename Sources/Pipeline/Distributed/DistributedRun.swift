@@ -38,10 +38,11 @@ package enum DistributedRun {
         let sha256 = try StepFiles.write(snapshot, to: path, secret: secret)
         if accountGroups > 1 {
             let ledger = try snapshot.load().ledger
+            let cut = GroupSnapshot.Cut(ledger, groups: accountGroups)
             for group in 0..<accountGroups {
                 let part = AccountGroup(group: group, groups: accountGroups)
                 try StepFiles.write(
-                    GroupSnapshot(snapshot, ledger: ledger, sha256: sha256, group: part),
+                    GroupSnapshot(snapshot, ledger: ledger, cut: cut, sha256: sha256, group: part),
                     to: GroupSnapshot.path(besides: path, group: part), secret: secret)
             }
         }
@@ -143,11 +144,11 @@ package enum DistributedRun {
             let loaded = try part.load()
             part.snapshot.releaseRecords()
             var attributor = pipeline.attributor(loaded).emptyCopy()
-            attributor.accountGroup = group
             let groupTotals: AttributionTotals
             if index == 0 {
                 // The first group's reading reads the files: it counts every row, its rejects and
                 // claims, attributes its accounts' rows and sets the others' aside by group.
+                attributor.accountGroup = group
                 attributor.otherGroups = try (0..<groups).map { other in
                     other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)")
                 }
@@ -160,6 +161,7 @@ package enum DistributedRun {
                 groupTotals = result.totals
                 joined = result
             } else {
+                // Every row set aside for this group is of its accounts.
                 try UsageSpill.read(spills.path + "/group-\(index)") { row in try attributor.add(row) }
                 groupTotals = attributor.totals
             }

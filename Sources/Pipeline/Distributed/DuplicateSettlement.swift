@@ -96,18 +96,6 @@ struct DuplicateSettlement {
         }
         return seeds
     }
-
-    /// Per partial (by position in `claimsByPartial`, each partial's claims by file), the seeds it
-    /// must be computed again with, over the ids of `part`.
-    static func seeds(
-        _ claimsByPartial: [[(file: String, claims: [RequestClaim])]], fileOrder: [String], in part: RequestPart = .whole
-    ) throws -> [[SeededClaim]] {
-        var settlement = DuplicateSettlement()
-        for (index, claims) in claimsByPartial.enumerated() { try settlement.add(claims, partial: index, in: part) }
-        var seeds = settlement.seeds(fileOrder: fileOrder)
-        seeds += Array(repeating: [], count: claimsByPartial.count - seeds.count)
-        return seeds
-    }
 }
 
 /// A seed: the id settled in another partial, with the content of the row that stands and

@@ -36,14 +36,31 @@ package struct GroupSnapshot: Sendable, Codable {
         "\(path).group-\(group.group)-of-\(group.groups)"
     }
 
-    /// The part of `whole` (whose ledger is `ledger`, and content digest `sha256`) for `group`.
-    init(_ whole: LedgerSnapshot, ledger: Ledger, sha256: String, group: AccountGroup) {
+    /// What every group's part shares, worked out once from the whole ledger: every account's
+    /// refunds, the products, and each account's group.
+    struct Cut {
+        let refunds: RefundTimes
+        let products: [String]
+        let transactionCount: Int
+        let groupOfAccount: [Int]
+
+        init(_ ledger: Ledger, groups: Int) {
+            refunds = RefundTimes(ledger)
+            products = ProductIndex(ledger: ledger).names
+            transactionCount = ledger.transactions.count
+            groupOfAccount = ledger.accounts.map { AccountGroup.of($0, groups: groups) }
+        }
+    }
+
+    /// The part of `whole` (whose ledger is `ledger`, cut as `cut`, and content digest `sha256`)
+    /// for `group`.
+    init(_ whole: LedgerSnapshot, ledger: Ledger, cut: Cut, sha256: String, group: AccountGroup) {
         self.group = group
         self.whole = sha256
-        refunds = RefundTimes(ledger)
-        products = ProductIndex(ledger: ledger).names
-        transactionCount = ledger.transactions.count
-        let inGroup = ledger.accounts.map { AccountGroup.of($0, groups: group.groups) == group.group }
+        refunds = cut.refunds
+        products = cut.products
+        transactionCount = cut.transactionCount
+        let inGroup = cut.groupOfAccount.map { $0 == group.group }
         // Every transaction of the group's accounts, and every other transaction of the same
         // original transaction (a renewal another account or no account holds): what ended a
         // transaction's grace is read across its subscription.

@@ -66,10 +66,6 @@ package enum StepFiles {
         return claims
     }
 
-    static func readPartial(_ path: String, secret: StepSecret) throws -> CostPartial {
-        try readPartialWithCheck(path, secret: secret).partial
-    }
-
     /// The partial and its MAC (what its claims and a settlement record name it by).
     static func readPartialWithCheck(_ path: String, secret: StepSecret) throws -> (partial: CostPartial, check: String) {
         let (content, check) = try PackedFile.readChecked(
