@@ -22,8 +22,26 @@ package struct InputLayout: Sendable, Hashable, Codable {
     package var deliveries: String?
     /// What a unit of usage costs, for usage rows without a cost (optional).
     package var prices: String?
+    /// Google Play's files, each folder optional (docs/inputs.md, Google Play).
+    package var play = PlayFiles()
     /// Entries of the input folders that cannot be read as inputs, one reject each.
     package var refused: [Reject] = []
+
+    /// `play/notifications/`, `play/voided/`, `play/orders/` and `play/purchases/`, JSON Lines each.
+    package struct PlayFiles: Sendable, Hashable, Codable {
+        package var notifications: [String] = []
+        package var voided: [String] = []
+        package var orders: [String] = []
+        package var purchases: [String] = []
+
+        package init() {}
+
+        /// The folders of `play/`, each with what it holds.
+        package static let folders = ["notifications", "voided", "orders", "purchases"]
+
+        package var all: [String] { notifications + voided + orders + purchases }
+        package var isEmpty: Bool { all.isEmpty }
+    }
 
     package init(root: String) throws(InputLayoutError) {
         guard FileSystem.kind(root) == .directory else { throw .notAFolder(root) }
@@ -33,6 +51,7 @@ package struct InputLayout: Sendable, Hashable, Codable {
         costFiles = try InputLayout.files(in: "costs", of: root, endingIn: [".csv", ".jsonl"], refused: &refused)
         notificationFiles = try InputLayout.files(in: "notifications", of: root, endingIn: [".jsonl", ".csv"], refused: &refused)
         transactionFiles = try InputLayout.files(in: "transactions", of: root, endingIn: [".jsonl"], refused: &refused)
+        play = try InputLayout.playFiles(of: root, refused: &refused)
         // The small files may be gzip too: the plain name first, then the .gz one.
         func optional(_ name: String) -> String? { InputLayout.optional(name, of: root, refused: &refused) }
         accounts = optional("accounts.csv")
@@ -45,7 +64,8 @@ package struct InputLayout: Sendable, Hashable, Codable {
         if costFiles.isEmpty && !refused.contains(where: { $0.file.hasPrefix(root + "/costs/") }) { throw .noCostFiles(root) }
     }
 
-    /// Every input file, in the order a run reads them (for byte counts and checksums).
+    /// Every input file a report reads, in the order it reads them (for byte counts and checksums);
+    /// `play` apart, which only `validate` reads in this version.
     package var allFiles: [String] {
         notificationFiles + transactionFiles + [accounts, products, exchangeRates, consent, deliveries, prices].compactMap { $0 }
             + costFiles
@@ -66,6 +86,42 @@ package struct InputLayout: Sendable, Hashable, Codable {
             }
         }
         return nil
+    }
+
+    /// The files of `play/`'s folders; anything else in `play/` is refused.
+    private static func playFiles(of root: String, refused: inout [Reject]) throws(InputLayoutError) -> PlayFiles {
+        let folder = root + "/play"
+        switch FileSystem.kind(folder) {
+        case .missing: return PlayFiles()
+        case .directory: break
+        case .regularFile, .special:
+            refused.append(
+                Reject(file: folder, line: 0, field: "", value: "play", reason: "not a folder; play/ holds Google Play's folders")
+            )
+            return PlayFiles()
+        }
+        let entries: [FileSystem.Entry]
+        do {
+            entries = try FileSystem.list(folder)
+        } catch {
+            throw .unreadable(error)
+        }
+        for entry in entries where !(entry.kind == .directory && PlayFiles.folders.contains(entry.name)) {
+            refused.append(
+                Reject(
+                    file: folder + "/" + entry.name, line: 0, field: "", value: entry.name,
+                    reason: "play/ holds only the folders " + PlayFiles.folders.map { $0 + "/" }.joined(separator: ", ")
+                        + "; move it into one of them or out"))
+        }
+        var files = PlayFiles()
+        func jsonLines(_ name: String) throws(InputLayoutError) -> [String] {
+            try InputLayout.files(in: "play/" + name, of: root, endingIn: [".jsonl"], refused: &refused)
+        }
+        files.notifications = try jsonLines("notifications")
+        files.voided = try jsonLines("voided")
+        files.orders = try jsonLines("orders")
+        files.purchases = try jsonLines("purchases")
+        return files
     }
 
     private static func files(

@@ -6,9 +6,9 @@
 /// says which to bump when one changed.
 package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
-    package static let ledgerSnapshot = 8
+    package static let ledgerSnapshot = 9
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
-    package static let groupSnapshot = 1
+    package static let groupSnapshot = 2
     /// `partial`'s result (`CostPartial`).
     package static let costPartial = 9
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).

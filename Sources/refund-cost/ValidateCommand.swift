@@ -25,6 +25,10 @@ enum ValidateCommand: Command {
             with --rejects, written to a CSV you can open beside the input. Rows that repeat a request_id
             already seen are dropped and counted, not rejected.
 
+            Google Play's files in DIR/play/ (notifications, voided purchases, orders, purchases)
+            are read and checked the same way and counted under "Google Play data"; reports do not
+            count them yet (docs/inputs.md, play/).
+
             Exit status: 0 when the inputs are clean (or rejects are within --max-rejects), 1 when more
             rows were rejected than allowed or a file cannot be read, 2 for a usage error.
             """,
@@ -58,16 +62,18 @@ enum ValidateCommand: Command {
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
         let seconds = Clock.monotonicSeconds() - started
+        let play = loaded.layout.play.isEmpty ? nil : try PlayInput.read(loaded.layout.play, rejects: rejects)
         try rejects.commit()
         printWarnings(pipeline.warnings)
 
         printCostFiles(reading.summaries, data: common.data)
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: options.asOf)
+        if let play { PlaySummary.print(play) }
         try printCostTotals(reading.summaries, seconds: seconds, total: progress.elapsed)
         if let allocation = reading.allocation { printBill(allocation) }
         return try report(
             rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: try arguments.value(rejectsFile),
-            toLookAt: toLookAt(loaded))
+            toLookAt: toLookAt(loaded) + (play.map(PlaySummary.toLookAt) ?? []))
     }
 
     /// What is not a rejected line but still not right: said instead of "no problems found".

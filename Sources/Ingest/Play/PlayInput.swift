@@ -1,0 +1,147 @@
+import Support
+
+/// Everything read from `play/`: each notification, voided purchase, order and purchase once.
+///
+/// Play's data carries no signature (docs/inputs.md, Google Play, what is trusted): it is
+/// read as the app's server or `refund-cost fetch` stored it.
+package struct PlayInput: Sendable, Codable {
+    /// One per notification (`PlayNotification.identity`), the first copy read, in input order.
+    package var notifications: [PlayNotification] = []
+    /// One per order id and void time (a partial refund and a later one are two), in input order.
+    package var voided: [PlayVoidedPurchase] = []
+    /// One per order id: the copy with the latest `lastEventTime`, the later read on a tie.
+    package var orders: [PlayOrder] = []
+    /// One per purchase (its token, else its first order id): the last copy read, files in name order.
+    package var purchases: [PlayPurchase] = []
+    package var counts = PlayCounts()
+
+    package init() {}
+
+    /// Reads every file of `files`; lines that cannot be read go to `rejects`, one each.
+    package static func read(_ files: InputLayout.PlayFiles, rejects: RejectLog) throws -> PlayInput {
+        var input = PlayInput()
+        var notificationSeen: [String: Int] = [:]
+        var voidSeen = Set<String>()
+        var orderAt: [String: Int] = [:]
+        var purchaseAt: [String: Int] = [:]
+        let notificationsRead = try eachLine(of: files.notifications, rejects: rejects) { bytes, location in
+            switch PlayNotification.decode(bytes, at: location) {
+            case .success(let notification):
+                input.counts.notificationsByKind[notification.kind.rawValue, default: 0] += 1
+                if notificationSeen[notification.identity] == nil {
+                    notificationSeen[notification.identity] = input.notifications.count
+                    input.notifications.append(notification)
+                } else {
+                    input.counts.duplicatesDropped += 1
+                }
+                return []
+            case .failure(let error): return [error]
+            }
+        }
+        let voidedRead = try eachLine(of: files.voided, rejects: rejects) { bytes, location in
+            var errors: [JSONError] = []
+            for result in PlayVoidedPurchase.decode(bytes, at: location) {
+                switch result {
+                case .success(let void):
+                    let key = (void.orderID ?? "token:" + void.purchaseToken) + "\u{1F}" + String(void.voidedTime.milliseconds)
+                    if voidSeen.insert(key).inserted {
+                        input.voided.append(void)
+                    } else {
+                        input.counts.duplicatesDropped += 1
+                    }
+                case .failure(let error): errors.append(error)
+                }
+            }
+            return errors
+        }
+        let ordersRead = try eachLine(of: files.orders, rejects: rejects) { bytes, location in
+            var errors: [JSONError] = []
+            for result in PlayOrder.decode(bytes, at: location) {
+                switch result {
+                case .success(let order):
+                    guard let at = orderAt[order.orderID] else {
+                        orderAt[order.orderID] = input.orders.count
+                        input.orders.append(order)
+                        continue
+                    }
+                    input.counts.duplicatesDropped += 1
+                    let kept = input.orders[at]
+                    if (order.lastEventTime ?? order.createTime) >= (kept.lastEventTime ?? kept.createTime) {
+                        input.orders[at] = order
+                    }
+                case .failure(let error): errors.append(error)
+                }
+            }
+            return errors
+        }
+        let purchasesRead = try eachLine(of: files.purchases, rejects: rejects) { bytes, location in
+            switch PlayPurchase.decode(bytes, at: location) {
+            case .success(let purchase):
+                let key = purchase.purchaseToken.map { "token:" + $0 } ?? purchase.orderIDs.first.map { "order:" + $0 }
+                guard let key, let at = purchaseAt[key] else {
+                    if let key { purchaseAt[key] = input.purchases.count }
+                    input.purchases.append(purchase)
+                    return []
+                }
+                input.counts.duplicatesDropped += 1
+                input.purchases[at] = purchase
+                return []
+            case .failure(let error): return [error]
+            }
+        }
+        input.counts.lines = PlayCounts.Lines(
+            notifications: notificationsRead.lines, voided: voidedRead.lines, orders: ordersRead.lines,
+            purchases: purchasesRead.lines)
+        input.counts.rejected = notificationsRead.rejected + voidedRead.rejected + ordersRead.rejected + purchasesRead.rejected
+        return input
+    }
+
+    /// Calls `decode` with each line of `paths` that is not blank; what it says is wrong is rejected.
+    private static func eachLine(
+        of paths: [String], rejects: RejectLog, _ decode: (UnsafeRawBufferPointer, SourceLocation) -> [JSONError]
+    ) throws -> (lines: Int, rejected: Int) {
+        var total = (lines: 0, rejected: 0)
+        for path in paths {
+            var lines = 0
+            do {
+                try InputStream.readLines(path: path) { line, bytes in
+                    guard !bytes.isBlank else { return }
+                    lines += 1
+                    for error in decode(bytes, SourceLocation(file: path, line: line)) {
+                        let value = JSONValueAtPath.text(in: bytes, path: error.field)
+                        try rejects.record(
+                            Reject(file: path, line: line, field: error.field, value: Reject.cut(value), reason: error.reason))
+                        total.rejected += 1
+                    }
+                }
+            } catch LineReaderError.notUTF8 {
+                let rows = FileRowCount.dataRows(path, headerLines: 0)
+                try rejects.record(
+                    Reject(file: path, line: 1, field: "", value: "", reason: TextEncodingCheck.utf16Reason)
+                        .refusingFile(rows: rows))
+                total.rejected += rows
+                lines = rows
+            }
+            total.lines += lines
+        }
+        return total
+    }
+}
+
+/// What `play/` held: lines by folder, notifications by kind, copies dropped, records refused.
+package struct PlayCounts: Sendable, Hashable, Codable {
+    package struct Lines: Sendable, Hashable, Codable {
+        package var notifications = 0
+        package var voided = 0
+        package var orders = 0
+        package var purchases = 0
+    }
+
+    package var lines = Lines()
+    /// Notifications read (copies included) by the object they carry.
+    package var notificationsByKind: [String: Int] = [:]
+    /// Copies of a notification, voided purchase, order or purchase already read.
+    package var duplicatesDropped = 0
+    /// Records refused (a page's record each; a file refused whole, each of its lines).
+    package var rejected = 0
+}

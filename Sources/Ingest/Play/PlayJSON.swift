@@ -1,0 +1,22 @@
+import Support
+
+extension Result where Failure == JSONError {
+    /// The value `body` reads, or the JSON error it throws (any other error as one).
+    init(reading body: () throws -> Success) {
+        do {
+            self = .success(try body())
+        } catch let error as JSONError {
+            self = .failure(error)
+        } catch {
+            self = .failure(JSONError(reason: "\(error)", field: ""))
+        }
+    }
+}
+
+extension JSONCursor {
+    /// An int64 as Google writes one, in a string (`"1234"`), or as a number; nil for null.
+    mutating func optionalLenientInteger() throws -> Int64? {
+        if null() { return nil }
+        return try lenientInteger()
+    }
+}

@@ -1,0 +1,185 @@
+import Support
+
+/// A Real-time developer notification (`DeveloperNotification`): Google says a purchase changed,
+/// not what it now is; the API's purchases and orders say that.
+///
+/// A pending refund review arrives only this way: its `pendingRefundToken` is what an answer names.
+package struct PlayNotification: Sendable, Hashable, Codable {
+    /// Which of the notification's objects it carries.
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case oneTimeProduct = "oneTimeProductNotification"
+        case subscription = "subscriptionNotification"
+        case voidedPurchase = "voidedPurchaseNotification"
+        case pendingRefundReview = "pendingRefundReviewNotification"
+        case test = "testNotification"
+        /// An object this version does not know: kept and counted, acted on by none.
+        case other
+    }
+
+    /// Pub/Sub's id of the message, when the line is the push body.
+    package var messageID: String?
+    package var packageName: String?
+    package var eventTime: Timestamp
+    package var kind: Kind
+    /// The object's name when `kind` is `.other`.
+    package var otherKind: String?
+    /// `notificationType` of a one-time product or subscription notification, as Google numbers it.
+    package var notificationType: Int64?
+    package var purchaseToken: String?
+    /// `sku` of a one-time product, `subscriptionId` of a subscription (absent in later versions).
+    package var productID: String?
+    package var orderID: String?
+    /// A voided purchase's `productType` (1 subscription, 2 one-time) and `refundType`
+    /// (1 whole, 2 part of the quantity).
+    package var productType: Int64?
+    package var refundType: Int64?
+    /// What an answer to a pending refund review names (`orders.reviewrefund`).
+    package var pendingRefundToken: String?
+    package var source: SourceLocation
+
+    /// What makes two copies the same notification: Pub/Sub may deliver one twice, and a server
+    /// may keep it both as received and decoded.
+    package var identity: String {
+        [
+            kind.rawValue, otherKind ?? "", String(eventTime.milliseconds), notificationType.map(String.init) ?? "",
+            purchaseToken ?? "", orderID ?? "", pendingRefundToken ?? "",
+        ].joined(separator: "\u{1F}")
+    }
+
+    /// One line of `play/notifications/`: a Pub/Sub push body (`{"message": {"data": ...}}`,
+    /// the data base64) or a decoded `DeveloperNotification`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) -> Result<PlayNotification, JSONError> {
+        Result(reading: {
+            var cursor = JSONCursor(bytes)
+            var message: UnsafeRawBufferPointer?
+            var decoded: PlayNotification?
+            var sawEventTime = false
+            try cursor.members { cursor, key in
+                if key == "message" {
+                    message = try cursor.valueBytes()
+                } else {
+                    if key == "eventTimeMillis" { sawEventTime = true }
+                    try cursor.skip()
+                }
+            }
+            try cursor.finish()
+            if let message {
+                decoded = try pushed(message, at: location)
+            } else if sawEventTime {
+                decoded = try notification(bytes, at: location)
+            }
+            guard let decoded else {
+                throw JSONError(
+                    reason: "neither a Pub/Sub push body (message.data) nor a developer notification (eventTimeMillis)",
+                    field: "")
+            }
+            return decoded
+        })
+    }
+
+    /// The push body's `message`: its base64 `data` is the notification.
+    private static func pushed(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) throws -> PlayNotification {
+        var cursor = JSONCursor(bytes)
+        var data: [UInt8]?
+        var messageID: String?
+        do {
+            try cursor.members { cursor, key in
+                if key == "data" {
+                    guard let text = try cursor.optionalString(), let decoded = Base64URL.decode(Array(text.utf8)) else {
+                        throw JSONError(reason: "not base64", field: "")
+                    }
+                    data = decoded
+                } else if key == "messageId" || key == "message_id" {
+                    messageID = try cursor.optionalString()
+                } else {
+                    try cursor.skip()
+                }
+            }
+        } catch let error as JSONError {
+            throw error.within("message")
+        }
+        guard let data else { throw JSONError(reason: "a push body carries the notification in data", field: "message.data") }
+        do {
+            var read = try data.withUnsafeBytes { try notification($0, at: location) }
+            read.messageID = messageID
+            return read
+        } catch let error as JSONError {
+            throw error.within("message.data")
+        }
+    }
+
+    private static func notification(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) throws -> PlayNotification {
+        var cursor = JSONCursor(bytes)
+        var packageName: String?
+        var eventTime: Timestamp?
+        var found: PlayNotification?
+        try cursor.members { cursor, key in
+            if key == "packageName" {
+                packageName = try cursor.optionalString()
+            } else if key == "eventTimeMillis" {
+                eventTime = try cursor.optionalTimestamp()
+            } else if key == "version" {
+                try cursor.skip()
+            } else {
+                let name = String(decoding: key.bytes, as: UTF8.self)
+                let kind = Kind(rawValue: name) ?? .other
+                guard cursor.isObject() else {
+                    try cursor.skip()
+                    return
+                }
+                guard found == nil else {
+                    throw JSONError(reason: "a notification carries one object; this one has two", field: "")
+                }
+                found = try object(&cursor, kind: kind, at: location)
+                if kind == .other { found?.otherKind = name }
+            }
+        }
+        try cursor.finish()
+        guard let eventTime else { throw JSONError(reason: "the time of the event is required", field: "eventTimeMillis") }
+        guard var found else {
+            throw JSONError(
+                reason: "no notification object (oneTimeProductNotification, subscriptionNotification, ...)", field: "")
+        }
+        found.packageName = packageName
+        found.eventTime = eventTime
+        if found.kind != .test && found.kind != .other, found.purchaseToken?.isEmpty ?? true {
+            throw JSONError(reason: "a purchase token is required", field: found.kind.rawValue + ".purchaseToken")
+        }
+        if found.kind == .pendingRefundReview, found.pendingRefundToken?.isEmpty ?? true {
+            throw JSONError(
+                reason: "a pending refund review names its pendingRefundToken", field: found.kind.rawValue + ".pendingRefundToken"
+            )
+        }
+        return found
+    }
+
+    private static func object(_ cursor: inout JSONCursor, kind: Kind, at location: SourceLocation) throws -> PlayNotification {
+        var read = PlayNotification(eventTime: Timestamp(milliseconds: 0), kind: kind, source: location)
+        try cursor.members { cursor, key in
+            if key == "notificationType" {
+                read.notificationType = try cursor.optionalLenientInteger()
+            } else if key == "purchaseToken" {
+                read.purchaseToken = try cursor.optionalString()
+            } else if key == "sku" || key == "subscriptionId" || key == "productId" {
+                read.productID = try cursor.optionalString()
+            } else if key == "orderId" {
+                read.orderID = try cursor.optionalString()
+            } else if key == "productType" {
+                read.productType = try cursor.optionalLenientInteger()
+            } else if key == "refundType" {
+                read.refundType = try cursor.optionalLenientInteger()
+            } else if key == "pendingRefundToken" {
+                read.pendingRefundToken = try cursor.optionalString()
+            } else {
+                try cursor.skip()
+            }
+        }
+        return read
+    }
+
+    private init(eventTime: Timestamp, kind: Kind, source: SourceLocation) {
+        self.eventTime = eventTime
+        self.kind = kind
+        self.source = source
+    }
+}

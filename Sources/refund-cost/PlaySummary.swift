@@ -1,0 +1,77 @@
+import Ingest
+import Support
+
+/// Prints what `play/` of a `--data` folder holds, for `validate`, and what in it needs a look.
+enum PlaySummary {
+    static func print(_ input: PlayInput) {
+        func line(_ label: String, _ value: String) {
+            Swift.print("  " + Format.padRight(label, 44) + value)
+        }
+        let counts = input.counts
+        let accounts = PlayAccounts(input)
+        Swift.print("")
+        Swift.print("Google Play data:")
+        let folders = [
+            ("notifications", counts.lines.notifications), ("voided", counts.lines.voided), ("orders", counts.lines.orders),
+            ("purchases", counts.lines.purchases),
+        ]
+        line("lines read, by folder", folders.map { "\($0.0) \(Format.count($0.1))" }.joined(separator: ", "))
+        let kinds = PlayNotification.Kind.allCases.compactMap { kind in
+            counts.notificationsByKind[kind.rawValue].map { "\(kind.rawValue) \(Format.count($0))" }
+        }
+        line("notifications by kind", kinds.isEmpty ? "none" : kinds.joined(separator: ", "))
+        line("copies dropped (read before)", Format.count(counts.duplicatesDropped))
+        let subscriptionOrders = input.orders.filter { $0.lines.contains(where: \.isSubscription) }.count
+        line(
+            "orders: one-time / subscription",
+            "\(Format.count(input.orders.count - subscriptionOrders)) / \(Format.count(subscriptionOrders))")
+        let withAccount = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) != nil }.count
+        line("orders whose purchase names an account", Format.count(withAccount))
+        let chargebacks = input.voided.filter(\.isChargeback).count
+        let partial = input.voided.filter { $0.voidedQuantity != nil }.count
+        line(
+            "voided: all / chargebacks / partial",
+            [input.voided.count, chargebacks, partial].map(Format.count).joined(separator: " / "))
+        line("purchases: one-time / subscription", purchaseKinds(input))
+    }
+
+    /// What is not a rejected line but still not right, for `validate`'s list.
+    static func toLookAt(_ input: PlayInput) -> [String] {
+        let accounts = PlayAccounts(input)
+        var found: [String] = []
+        let orderIDs = Set(input.orders.map(\.orderID))
+        let tokens = Set(input.orders.map(\.purchaseToken))
+        let noAccount = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) == nil }.count
+        if noAccount > 0 {
+            found.append(
+                "\(Format.count(noAccount)) Play \(noAccount == 1 ? "order has" : "orders have") no account: no purchase in "
+                    + "play/purchases/ names one (obfuscatedExternalAccountId) for its purchase token")
+        }
+        let unknownVoids = input.voided.filter { void in
+            void.orderID.map { !orderIDs.contains($0) } ?? !tokens.contains(void.purchaseToken)
+        }.count
+        if unknownVoids > 0 {
+            found.append(
+                "\(Format.count(unknownVoids)) voided \(unknownVoids == 1 ? "purchase names an order" : "purchases name orders") "
+                    + "not in play/orders/ (fetch the order to know what was paid)")
+        }
+        let reviews = input.notifications.filter { $0.kind == .pendingRefundReview }
+        let unconfirmed = reviews.filter { review in review.orderID.map { !orderIDs.contains($0) } ?? true }.count
+        if unconfirmed > 0 {
+            found.append(
+                "\(Format.count(unconfirmed)) pending refund \(unconfirmed == 1 ? "review names an order" : "reviews name orders") "
+                    + "not in play/orders/ (an answer needs the order as fetched from Google)")
+        }
+        for conflict in accounts.conflicts {
+            found.append(
+                "purchase token \(Reject.cut(conflict.token)) is \(conflict.kept)'s and also \(conflict.other)'s "
+                    + "(\(conflict.source)); the first is kept")
+        }
+        return found
+    }
+
+    private static func purchaseKinds(_ input: PlayInput) -> String {
+        let products = input.purchases.filter { $0.kind == .product }.count
+        return "\(Format.count(products)) / \(Format.count(input.purchases.count - products))"
+    }
+}
