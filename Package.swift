@@ -58,10 +58,13 @@ let package = Package(
         .target(name: "Report", dependencies: ["Attribution", "Support"], swiftSettings: releaseSettings),
         // Load -> ledger -> attribution -> report, once, for every command.
         .target(
-            name: "Pipeline", dependencies: ["Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support"],
+            name: "Pipeline", dependencies: ["Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "PlayAPI", "Support"],
             swiftSettings: releaseSettings),
         // Talking to Apple: the App Store Server API client (JWT, HTTP, retries, rate).
         .target(name: "AppStoreAPI", dependencies: ["Ingest", "Support", "CCurl"], swiftSettings: releaseSettings),
+        // Talking to Google: the Play Developer API client (a service account's JWT exchanged for
+        // an access token, retries), on the same HTTP client.
+        .target(name: "PlayAPI", dependencies: ["AppStoreAPI", "Ingest", "Support"], swiftSettings: releaseSettings),
         // After the report: a finished report folder into PostgreSQL or SQLite, for dashboards
         // (each file's columns as the report declares them).
         .target(
@@ -72,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "refund-cost",
             dependencies: [
-                "Pipeline", "Publish", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "Support",
+                "Pipeline", "Publish", "Synthetic", "Report", "Attribution", "Ledger", "Ingest", "AppStoreAPI", "PlayAPI",
+                "Support",
             ]
         ),
         // What the tests of every stage share: temporary folders, the fixtures in Tests/Fixtures,

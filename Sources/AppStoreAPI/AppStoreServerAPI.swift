@@ -6,7 +6,7 @@ import Support
 /// with jitter on 5xx and network errors, never past the call's deadline.
 ///
 /// The key, the token and the Authorization header are never in any value this returns.
-package final class AppStoreServerAPI {
+package final class AppStoreServerAPI: ListingAPI {
     package let baseURL: String
     private let credentials: APICredentials
     private let http: HTTPClient
@@ -35,6 +35,16 @@ package final class AppStoreServerAPI {
         try call(
             "PUT", "/inApps/v2/transactions/consumption/" + Self.pathComponent(transactionID), body: body, deadline: deadline,
             accepting: 202)
+    }
+
+    package var owner: String { "Apple" }
+    package func unauthorized(status: Int, message: String?) -> String {
+        "Apple refused the token (\(status)): check --key-id and --issuer-id, and that --key is this app's in-app purchase "
+            + "key and --bundle-id its bundle id"
+    }
+
+    package func page(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws(APIError) -> APIOutcome {
+        try call(method, path, body: body, deadline: deadline)
     }
 
     /// What a token of this client claims, for `--dry-run` (never the token).

@@ -6,7 +6,7 @@ import Support
 /// usual environment variables (`https_proxy`, `no_proxy`), as libcurl reads them.
 ///
 /// One client, one connection reused between requests; not shared between threads.
-final class HTTPClient {
+package final class HTTPClient {
     private let handle: UnsafeMutableRawPointer
     static let largestBody = 1 << 20
 

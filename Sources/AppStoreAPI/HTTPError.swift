@@ -1,4 +1,4 @@
 /// A request that got no HTTP answer: no connection, a timeout, a cut response, a body past the cap.
-struct HTTPError: Error, Sendable, CustomStringConvertible {
+package struct HTTPError: Error, Sendable, CustomStringConvertible {
     package var description: String
 }

@@ -1,5 +1,5 @@
 /// One HTTP request: what the App Store Server API is asked.
-struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     package var method: String
     package var url: String
     package var headers: [(String, String)]

@@ -73,7 +73,7 @@ package enum ResponseVerdict: Sendable, Hashable {
 
     /// The first bytes of what a server sent, printable: control bytes and invalid UTF-8 as `?`,
     /// a token it echoed never (the reason is journaled and printed).
-    static func quoted(_ bytes: [UInt8]) -> String {
+    package static func quoted(_ bytes: [UInt8]) -> String {
         let text = redactingTokens(String(decoding: bytes.prefix(16 * quotedBytes), as: UTF8.self))
         let cut = bytes.count > 16 * quotedBytes || text.utf8.count > quotedBytes
         let kept = String(decoding: text.utf8.prefix(quotedBytes), as: UTF8.self)

@@ -107,7 +107,7 @@ package struct JSONCursor {
         return peek() == UInt8(ascii: "\"")
     }
 
-    mutating func isObject() -> Bool {
+    package mutating func isObject() -> Bool {
         skipSpace()
         return peek() == UInt8(ascii: "{")
     }

@@ -13,7 +13,8 @@ enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
-            RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, DecodeCommand.self,
+            RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, FetchVoidedCommand.self,
+            DecodeCommand.self,
             SnapshotCommand.self,
             PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
         ]
@@ -21,7 +22,7 @@ enum CommandLineTool {
 
     static func run(_ given: [String]) -> Int32 {
         let specs = commands.map { $0.spec }
-        // `fetch notifications` and `fetch transactions` are named by two words.
+        // `fetch notifications`, `fetch transactions` and `fetch voided` are named by two words.
         var arguments = given
         if given.first == "fetch", given.count > 1, !given[1].hasPrefix("-") {
             arguments = ["fetch " + given[1]] + given.dropFirst(2)
@@ -46,14 +47,14 @@ enum CommandLineTool {
             break
         }
         if first == "fetch" {
-            // `fetch` names a group of two commands: its help lists them; alone it is a usage error.
+            // `fetch` names a group of commands: its help lists them; alone it is a usage error.
             let group = Help.group("fetch", commands: specs.filter { $0.name.hasPrefix("fetch ") })
             if arguments.count > 1, arguments[1] == "--help" || arguments[1] == "-h" {
                 print(group, terminator: "")
                 return 0
             }
             writeStandardError(
-                Diagnostic("fetch needs what to fetch: notifications or transactions").description + "\n\n" + group)
+                Diagnostic("fetch needs what to fetch: notifications, transactions or voided").description + "\n\n" + group)
             return 2
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {

@@ -9,6 +9,8 @@ final class APIStub {
         var path: String
         var headers: [String: String]
         var body: String
+        /// What the stub made of it (Google's stub: "issued", "refused", "page 0", ...).
+        var note = ""
     }
 
     let process = Process()
@@ -22,14 +24,34 @@ final class APIStub {
     }
 
     /// Routes of `method`, path `prefix` and `responses` (in order, the last repeating).
-    init(routes: [[String: Any]], label: String = #function) throws {
+    convenience init(routes: [[String: Any]], label: String = #function) throws {
+        try self.init(stub: "appstore_stub.py", script: ["routes": routes], label: label)
+    }
+
+    /// The stub of Google's API (Tests/stub/play_stub.py) with `script` (its docstring says what
+    /// it holds), the test service account's client email, key id and modulus filled in.
+    convenience init(play script: [String: Any], label: String = #function) throws {
+        let account =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture("api/play-service-account.json"))))
+            as? [String: Any] ?? [:]
+        var script = script
+        if script["client_email"] == nil { script["client_email"] = account["client_email"] }
+        if script["key_id"] == nil { script["key_id"] = account["private_key_id"] }
+        if script["modulus"] == nil {
+            script["modulus"] = try TestFiles.read(TestFiles.fixture("api/play-service-account.modulus"))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        try self.init(stub: "play_stub.py", script: script, label: label)
+    }
+
+    private init(stub: String, script: [String: Any], label: String) throws {
         let folder = try TestFiles.temporaryDirectory("stub-" + label)
         log = folder + "/requests.jsonl"
-        let script: [String: Any] = ["routes": routes]
         try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: folder + "/script.json"))
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", TestFiles.packageRoot + "/Tests/stub/appstore_stub.py", "--script", folder + "/script.json", "--log", log,
+            "python3", TestFiles.packageRoot + "/Tests/stub/" + stub, "--script", folder + "/script.json", "--log", log,
             "--lifetime", "120",
         ]
         let out = Pipe()
@@ -58,9 +80,19 @@ final class APIStub {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             return Request(
                 method: object["method"] as? String ?? "", path: object["path"] as? String ?? "",
-                headers: object["headers"] as? [String: String] ?? [:], body: object["body"] as? String ?? "")
+                headers: object["headers"] as? [String: String] ?? [:], body: object["body"] as? String ?? "",
+                note: object["note"] as? String ?? "")
         }
     }
+}
+
+/// The test service account's key file (`Fixtures/api/play-service-account.json`), copied
+/// where only its owner can read it.
+func privatePlayKey(_ label: String = #function) throws -> String {
+    let path = try TestFiles.temporaryDirectory("play-key-" + label) + "/play-key.json"
+    try FileManager.default.copyItem(atPath: TestFiles.fixture("api/play-service-account.json"), toPath: path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    return path
 }
 
 /// The test key (`Fixtures/api/test-key.p8`), copied where only its owner can read it, as

@@ -15,7 +15,7 @@ extension Result where Failure == JSONError {
 
 extension JSONCursor {
     /// An int64 as Google writes one, in a string (`"1234"`), or as a number; nil for null.
-    mutating func optionalLenientInteger() throws -> Int64? {
+    package mutating func optionalLenientInteger() throws -> Int64? {
         if null() { return nil }
         return try lenientInteger()
     }

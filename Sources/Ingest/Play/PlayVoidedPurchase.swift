@@ -29,15 +29,19 @@ package struct PlayVoidedPurchase: Sendable, Hashable, Codable {
             var cursor = JSONCursor(bytes)
             var page: UnsafeRawBufferPointer?
             var sawToken = false
+            // Google leaves out what is empty: a page with no voided purchase is `{}` or its paging alone.
+            var onlyPaging = true
             try cursor.members { cursor, key in
                 if key == "voidedPurchases" {
                     page = try cursor.valueBytes()
                 } else {
                     if key == "purchaseToken" { sawToken = true }
+                    if !(key == "pageInfo" || key == "tokenPagination") { onlyPaging = false }
                     try cursor.skip()
                 }
             }
             try cursor.finish()
+            if page == nil && onlyPaging { return [] }
             if let page {
                 var elements = JSONCursor(page)
                 if elements.null() { return [] }

@@ -11,17 +11,17 @@ package struct FetchError: DiagnosticError {
     package var diagnostic: Diagnostic { Diagnostic(message) }
 }
 
-/// Pages of an App Store Server API listing, fetched whole or not at all: each page is written
-/// as Apple returned it, one a line, to a temporary file that is renamed into place when the
+/// Pages of a store API's listing, fetched whole or not at all: each page is written as the
+/// store returned it, one a line, to a temporary file that is renamed into place when the
 /// last page is in, so an input folder never holds a cut file.
 package struct PagedFetch {
-    package var api: AppStoreServerAPI
+    package var api: any ListingAPI
     /// Longest a listing may run (`--max-pages`): a listing past it is an error, never a hang.
     package var maxPages: Int
     package var dryRun = false
     package var say: (String) -> Void = { _ in }
 
-    package init(api: AppStoreServerAPI, maxPages: Int) {
+    package init(api: any ListingAPI, maxPages: Int) {
         self.api = api
         self.maxPages = maxPages
     }
@@ -41,7 +41,7 @@ package struct PagedFetch {
         let resumeAt = temporary + ".next"
         var token = first
         var pages = 0
-        // Every token of the listing so far: Apple never hands out one twice.
+        // Every token of the listing so far: a store never hands out one twice.
         var seen = Set<String>()
         let resuming = resumable && FileSystem.kind(temporary) == .regularFile
         if resuming, let saved = try? FileDescriptor.readAll(resumeAt) {
@@ -63,28 +63,27 @@ package struct PagedFetch {
             while true {
                 let call = request(token)
                 let deadline = Clock.now().adding(.hours(1))
-                let outcome = try api.call(call.method, call.path, body: call.body, deadline: deadline)
+                let outcome = try api.page(call.method, call.path, body: call.body, deadline: deadline)
                 var body: [UInt8]
                 switch outcome {
                 case .accepted(let response): body = response.body
                 case .refused(let status, let code, let message):
                     throw FetchError(
-                        message: "Apple refused \(call.method) \(call.path) (HTTP \(status)\(code.map { ", error \($0)" } ?? ""))"
+                        message:
+                            "\(api.owner) refused \(call.method) \(call.path) (HTTP \(status)\(code.map { ", error \($0)" } ?? ""))"
                             + (message.map { ": \($0)" } ?? ""))
-                case .unauthorized:
-                    throw FetchError(
-                        message: "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's "
-                            + "in-app purchase key and --bundle-id its bundle id", unauthorized: true)
+                case .unauthorized(let status, _, let message):
+                    throw FetchError(message: api.unauthorized(status: status, message: message), unauthorized: true)
                 case .failed(let reason, _, _):
                     throw FetchError(message: "\(call.method) \(call.path) got no answer: \(reason)")
                 }
-                // One page a line: a line feed in Apple's JSON can only be white space between tokens.
+                // One page a line: a line feed in the JSON can only be white space between tokens.
                 for index in body.indices where body[index] == 0x0A || body[index] == 0x0D { body[index] = 0x20 }
                 let paging: (hasMore: Bool, token: String?)
                 do {
                     paging = try body.withUnsafeBytes(next)
                 } catch {
-                    throw FetchError(message: "page \(pages + 1) of \(call.path) is not the JSON Apple sends: \(error)")
+                    throw FetchError(message: "page \(pages + 1) of \(call.path) is not the JSON \(api.owner) sends: \(error)")
                 }
                 try (body + [0x0A]).withUnsafeBytes { try file.write($0) }
                 pages += 1

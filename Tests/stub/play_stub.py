@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""A stub of Google's Play Developer API and its OAuth token endpoint, on 127.0.0.1 only.
+
+It checks what Google checks and logs every request, so a test can see what the tool sent:
+
+- POST /token: a service account's assertion (grant_type jwt-bearer), an RS256 JWT whose
+  signature verifies with the script's modulus, header kid the script's key id, claims iss
+  the script's client_email, scope androidpublisher, aud this endpoint, iat within 5 minutes
+  of now, exp after now and at most an hour after iat. Refused: 400 invalid_grant.
+- Every API call: "Authorization: Bearer T" with a T this stub issued. Refused: 401.
+- GET .../applications/PKG/purchases/voidedpurchases: startTime no older than 30 days,
+  endTime not after now, startTime before endTime, maxResults at most 1000, type 0 or 1; the
+  pages of the script's "voided_pages" (lists of VoidedPurchase objects), pretty-printed as
+  Google sends them, "nextPageToken" "page-K" to the next; a token it never gave is refused.
+
+Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app",
+"voided_pages": [[...], ...], "failures": [{"page": K, "status": 500, "times": N}],
+"expire_tokens_after": M}: page K answers with that status N times before it is served; after
+M calls, every token issued so far is expired (401), as Google's expire within the hour.
+"""
+import argparse
+import base64
+import hashlib
+import json
+import secrets
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+SCOPE = "https://www.googleapis.com/auth/androidpublisher"
+DAY_MS = 86_400_000
+
+
+def b64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def rs256_verifies(signing_input, signature, modulus, exponent=65537):
+    """RSASSA-PKCS1-v1_5 with SHA-256, checked by hand: the stub needs nothing but Python."""
+    size = (modulus.bit_length() + 7) // 8
+    if len(signature) != size:
+        return False
+    encoded = pow(int.from_bytes(signature, "big"), exponent, modulus).to_bytes(size, "big")
+    digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + hashlib.sha256(signing_input).digest()
+    expected = b"\x00\x01" + b"\xff" * (size - len(digest_info) - 3) + b"\x00" + digest_info
+    return encoded == expected
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--script", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--lifetime", type=float, default=120)
+    args = parser.parse_args()
+    with open(args.script) as handle:
+        script = json.load(handle)
+    modulus = int(script["modulus"], 16)
+    pages = script.get("voided_pages", [[]])
+    failures = {f["page"]: dict(f) for f in script.get("failures", [])}
+    issued = set()
+    lock = threading.Lock()
+    calls = [0]
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *_):
+            pass
+
+        def reply(self, status, body, pretty=False):
+            # Sent once the request is logged: a test reads the log as soon as the tool exits.
+            self.pending = (status, json.dumps(body, indent=2 if pretty else None).encode())
+
+        def google_error(self, status, reason, message):
+            self.reply(status, {"error": {"code": status, "message": message, "status": reason}})
+
+        def token(self, body):
+            form = urllib.parse.parse_qs(body.decode("utf-8", "replace"))
+            if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"]:
+                return self.reply(400, {"error": "unsupported_grant_type", "error_description": "Invalid grant_type"}), "grant"
+            try:
+                head, claims, signature = form["assertion"][0].split(".")
+                header = json.loads(b64url(head))
+                payload = json.loads(b64url(claims))
+                signed = rs256_verifies((head + "." + claims).encode(), b64url(signature), modulus)
+            except Exception:
+                return self.reply(400, {"error": "invalid_grant", "error_description": "Invalid JWT"}), "malformed"
+            now = time.time()
+            audience = "http://127.0.0.1:%d/token" % self.server.server_address[1]
+            problems = []
+            if header.get("alg") != "RS256" or header.get("kid") != script["key_id"]:
+                problems.append("header")
+            if not signed:
+                problems.append("Invalid JWT Signature.")
+            if payload.get("iss") != script["client_email"] or payload.get("scope") != SCOPE or payload.get("aud") != audience:
+                problems.append("claims")
+            iat, exp = payload.get("iat", 0), payload.get("exp", 0)
+            if abs(iat - now) > 300 or exp <= now or exp - iat > 3600:
+                problems.append("times")
+            if problems:
+                return self.reply(400, {"error": "invalid_grant", "error_description": "; ".join(problems)}), "refused"
+            token = "ya29.stub-" + secrets.token_hex(16)
+            with lock:
+                issued.add(token)
+            self.reply(200, {"access_token": token, "expires_in": 3599, "token_type": "Bearer"})
+            return None, "issued"
+
+        def voided(self, query):
+            now_ms = int(time.time() * 1000)
+            try:
+                start, end = int(query["startTime"][0]), int(query["endTime"][0])
+                size, kind = int(query.get("maxResults", ["1000"])[0]), int(query.get("type", ["0"])[0])
+            except (KeyError, ValueError):
+                return self.google_error(400, "INVALID_ARGUMENT", "startTime and endTime are required"), "invalid"
+            if start < now_ms - 30 * DAY_MS or end > now_ms or start >= end or size > 1000 or kind not in (0, 1):
+                return self.google_error(400, "INVALID_ARGUMENT", "Invalid time range or page"), "invalid"
+            token = query.get("token", [None])[0]
+            index = 0 if token is None else (int(token[5:]) if token.startswith("page-") and token[5:].isdigit() else -1)
+            if not 0 <= index < len(pages):
+                return self.google_error(400, "INVALID_ARGUMENT", "Invalid pagination token"), "bad token"
+            with lock:
+                failure = failures.get(index)
+                if failure and failure["times"] > 0:
+                    failure["times"] -= 1
+                    status = failure["status"]
+                    return self.google_error(status, "UNAVAILABLE" if status >= 500 else "FAILED_PRECONDITION", "stub failure"), "failed"
+            page = {"pageInfo": {"totalResults": sum(len(p) for p in pages), "resultPerPage": len(pages[index]),
+                                 "startIndex": index}}
+            if index + 1 < len(pages):
+                page["tokenPagination"] = {"nextPageToken": "page-%d" % (index + 1)}
+            if pages[index]:
+                page["voidedPurchases"] = pages[index]
+            self.reply(200, page, pretty=True)
+            return None, "page %d" % index
+
+        def answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            url = urllib.parse.urlsplit(self.path)
+            if self.command == "POST" and url.path == "/token":
+                _, note = self.token(body)
+            else:
+                authorization = self.headers.get("Authorization", "")
+                with lock:
+                    known = authorization.startswith("Bearer ") and authorization[7:] in issued
+                    calls[0] += 1
+                    if calls[0] == script.get("expire_tokens_after"):
+                        issued.clear()
+                        known = False
+                prefix = "/androidpublisher/v3/applications/%s/purchases/voidedpurchases" % script.get("package", "")
+                if not known:
+                    self.google_error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+                    note = "unauthenticated"
+                elif self.command == "GET" and url.path == prefix:
+                    _, note = self.voided(urllib.parse.parse_qs(url.query))
+                else:
+                    self.google_error(404, "NOT_FOUND", "no such route in the stub")
+                    note = "no route"
+            with lock, open(args.log, "a") as log:
+                log.write(json.dumps({
+                    "method": self.command, "path": self.path,
+                    "headers": {k.lower(): v for k, v in self.headers.items()},
+                    "body": body.decode("utf-8", "replace"), "at": time.time(), "note": note,
+                }) + "\n")
+            status, data = self.pending
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=UTF-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_PUT = do_POST = answer
+
+    class Server(HTTPServer):
+        def handle_error(self, request, client_address):
+            if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
+    print("PORT %d" % server.server_address[1], flush=True)
+    threading.Timer(args.lifetime, server.shutdown).start()
+    server.serve_forever()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
