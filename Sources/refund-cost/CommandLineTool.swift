@@ -14,6 +14,7 @@ enum CommandLineTool {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
             RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, FetchVoidedCommand.self,
+            FetchOrdersCommand.self,
             DecodeCommand.self,
             SnapshotCommand.self,
             PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
@@ -54,7 +55,8 @@ enum CommandLineTool {
                 return 0
             }
             writeStandardError(
-                Diagnostic("fetch needs what to fetch: notifications, transactions or voided").description + "\n\n" + group)
+                Diagnostic("fetch needs what to fetch: notifications, transactions, voided or orders").description + "\n\n"
+                    + group)
             return 2
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {

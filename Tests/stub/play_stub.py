@@ -12,9 +12,12 @@ It checks what Google checks and logs every request, so a test can see what the 
   endTime not after now, startTime before endTime, maxResults at most 1000, type 0 or 1; the
   pages of the script's "voided_pages" (lists of VoidedPurchase objects), pretty-printed as
   Google sends them, "nextPageToken" "page-K" to the next; a token it never gave is refused.
+- GET .../applications/PKG/orders:batchGet?orderIds=A&orderIds=B: 1 to 1000 distinct ids, each
+  one of the script's "orders" (an object of Order objects by id), else the whole call fails
+  (404 NOT_FOUND, as Google's does); the orders in the order asked.
 
 Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app",
-"voided_pages": [[...], ...], "failures": [{"page": K, "status": 500, "times": N}],
+"voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
 "expire_tokens_after": M}: page K answers with that status N times before it is served; after
 M calls, every token issued so far is expired (401), as Google's expire within the hour.
 """
@@ -135,6 +138,16 @@ def main():
             self.reply(200, page, pretty=True)
             return None, "page %d" % index
 
+        def orders(self, query):
+            ids = query.get("orderIds", [])
+            known = script.get("orders", {})
+            if not 1 <= len(ids) <= 1000 or len(set(ids)) != len(ids):
+                return self.google_error(400, "INVALID_ARGUMENT", "1 to 1000 distinct order ids"), "invalid"
+            if any(i not in known for i in ids):
+                return self.google_error(404, "NOT_FOUND", "Order not found"), "not found"
+            self.reply(200, {"orders": [known[i] for i in ids]}, pretty=True)
+            return None, "orders %d" % len(ids)
+
         def answer(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
@@ -155,6 +168,8 @@ def main():
                     note = "unauthenticated"
                 elif self.command == "GET" and url.path == prefix:
                     _, note = self.voided(urllib.parse.parse_qs(url.query))
+                elif self.command == "GET" and url.path == "/androidpublisher/v3/applications/%s/orders:batchGet" % script.get("package", ""):
+                    _, note = self.orders(urllib.parse.parse_qs(url.query))
                 else:
                     self.google_error(404, "NOT_FOUND", "no such route in the stub")
                     note = "no route"

@@ -1,0 +1,87 @@
+import AppStoreAPI
+import Ingest
+import Pipeline
+import PlayAPI
+import Support
+
+/// What every `fetch` from Google Play takes: where to write, the app, the service account.
+enum PlayFetchOptions {
+    static let packageName = Option("package-name", "NAME", help: "The app's package name (com.example.app).")
+    static let serviceAccount = Option.path(
+        "service-account", "FILE", help: "The service account's JSON key file (readable by you only).")
+    static let dryRun = Flag(
+        "dry-run", help: "Print the requests (and the assertion's claims, never a token); fetch nothing.")
+
+    /// The client, the data folder and the package, from the command line; with `--dry-run`,
+    /// the assertion's claims are said.
+    static func client(_ arguments: ParsedArguments) throws -> (PlayDeveloperAPI, data: String, package: String) {
+        let data = try arguments.required(FetchOptions.data)
+        guard FileSystem.kind(data) == .directory else {
+            throw arguments.invalid(FetchOptions.data, expected: "an existing folder")
+        }
+        // Both missing are named at once: one run to learn what to give.
+        let missing = [(packageName.flag, arguments.text(packageName)), (serviceAccount.flag, arguments.text(serviceAccount))]
+            .filter { $0.1 == nil }.map(\.0)
+        if !missing.isEmpty { throw UsageError.missingOption(missing.joined(separator: " and "), command: arguments.command) }
+        let package = try arguments.required(packageName)
+        guard isPackageName(package) else {
+            throw arguments.invalid(
+                packageName, expected: "an Android package name (letters, digits, _ and dots: com.example.app)")
+        }
+        let account = try Self.account(arguments)
+        let override: String?
+        if let given = try arguments.value(APIOptions.apiURL) {
+            switch APIBase.url(sandbox: false, override: given) {
+            case .success(let url): override = url
+            case .failure(let error):
+                throw arguments.invalid(
+                    APIOptions.apiURL, text: error.url,
+                    expected: "an https:// URL, or http:// to a loopback address (127.0.0.1, ::1, localhost)")
+            }
+        } else {
+            override = nil
+        }
+        let api = try PlayDeveloperAPI(account: account, override: override, maxWait: try APIOptions.maxWait(arguments))
+        if arguments.isSet(dryRun) { print("would exchange at \(api.tokenURL): \(api.assertionDescription)") }
+        return (api, data, package)
+    }
+
+    /// The key file: a regular file only its owner can read, the size of a key, a service account's.
+    private static func account(_ arguments: ParsedArguments) throws -> ServiceAccount {
+        let path = try arguments.required(serviceAccount)
+        guard FileSystem.kind(path) == .regularFile, let exposed = FileSystem.readableByOthers(path) else {
+            throw arguments.invalid(serviceAccount, expected: "a readable JSON key file")
+        }
+        guard !exposed else {
+            throw arguments.invalid(
+                serviceAccount, expected: "a key only you can read: group or others can read it now; run chmod 600 \(path)")
+        }
+        let limit = ServiceAccount.largestFile
+        if let size = FileSystem.fileSize(path), size > limit {
+            throw arguments.invalid(
+                serviceAccount,
+                expected: "a service account's key file (a few KB): \(path) is \(HumanText.count(size)) bytes, "
+                    + "more than any key file (\(HumanText.count(limit)) at most)")
+        }
+        guard let bytes = try? FileDescriptor.openForReading(path).readAll(limit: limit) else {
+            throw arguments.invalid(serviceAccount, expected: "a readable JSON key file")
+        }
+        switch ServiceAccount.read(bytes) {
+        case .success(let account): return account
+        case .failure(let error):
+            throw arguments.invalid(serviceAccount, expected: "a service account's JSON key file from Google Cloud: \(error)")
+        }
+    }
+
+    /// Android's package names: two or more dot-separated segments of ASCII letters, digits and
+    /// `_`, each starting with a letter (nothing else can reach the request's path).
+    static func isPackageName(_ text: String) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        let segments = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count >= 2, text.utf8.count <= 255 else { return false }
+        return segments.allSatisfy { segment in
+            guard let first = segment.first, isLetter(first) else { return false }
+            return segment.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") }
+        }
+    }
+}
