@@ -43,6 +43,8 @@ package final class AppStoreServerAPI: ListingAPI {
             + "key and --bundle-id its bundle id"
     }
 
+    package func refusalAdvice(status: Int) -> String? { nil }
+
     package func page(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws(APIError) -> APIOutcome {
         try call(method, path, body: body, deadline: deadline)
     }

@@ -11,6 +11,8 @@ package protocol ListingAPI: AnyObject {
     var owner: String { get }
     /// What a refusal of the credentials says, and what to check.
     func unauthorized(status: Int, message: String?) -> String
+    /// What to check when a call is refused with `status`, if there is something to say.
+    func refusalAdvice(status: Int) -> String?
     /// One page of a listing, after its retries.
     func page(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws -> APIOutcome
 }

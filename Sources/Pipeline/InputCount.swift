@@ -50,6 +50,10 @@ enum InputCount {
             file.accepted = max(0, file.rows - file.rejected)
             completeness.folders.append(file)
         }
+        if !layout.play.isEmpty {
+            let count = layout.play.all.count
+            completeness.notRead.append("play/ (\(count) Google Play \(count == 1 ? "file" : "files"), checked by validate only)")
+        }
         completeness.rejectedRows = rejects.rows
         for reject in rejects.wholeFiles {
             var shown = reject

@@ -42,6 +42,11 @@ package final class PlayDeveloperAPI: ListingAPI {
             + "(Users and permissions) with access to this app's orders and financial data"
     }
 
+    package func refusalAdvice(status: Int) -> String? {
+        status == 404
+            ? "check --package-name: the app's, as Play Console shows it, and one the service account has access to" : nil
+    }
+
     /// What an assertion of this client claims, for `--dry-run` (never the assertion).
     package var assertionDescription: String { account.describeAssertion(now: Clock.now(), audience: tokenURL) }
 

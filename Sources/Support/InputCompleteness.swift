@@ -26,6 +26,9 @@ package struct InputCompleteness: Sendable, Hashable {
     package var wholeFiles: [Reject] = []
     /// Their sizes as stored, by the path `wholeFiles` names.
     package var wholeFileBytes: [String: Int] = [:]
+    /// Inputs present that this version's reports do not read (Google Play's `play/`), said so
+    /// that "everything read was counted" is never taken for everything there.
+    package var notRead: [String] = []
 
     package init() {}
 
@@ -49,36 +52,40 @@ package struct InputCompleteness: Sendable, Hashable {
             complete
             ? "everything read was counted"
             : "\(HumanText.count(rejectedRows)) rejected \(rejectedRows == 1 ? "row" : "rows") left out"
-        return "input counted: " + parts.joined(separator: ", ") + "; " + verdict
+        let unread = notRead.isEmpty ? "" : "; not read: " + notRead.joined(separator: ", ")
+        return "input counted: " + parts.joined(separator: ", ") + "; " + verdict + unread
     }
 
     package var json: JSONValue {
-        .object([
-            (
-                "folders",
-                .array(
-                    folders.map { folder in
-                        .object([
-                            ("folder", .string(folder.name)), ("files", .integer(Int64(folder.files))),
-                            ("bytes", .integer(Int64(folder.bytes))), ("unit", .string(folder.unit)),
-                            ("read", .integer(Int64(folder.rows))), ("accepted", .integer(Int64(folder.accepted))),
-                            ("rejected", .integer(Int64(folder.rejected))), ("duplicates", .integer(Int64(folder.duplicates))),
-                        ])
-                    })
-            ),
-            ("rejected_rows", .integer(Int64(rejectedRows))),
-            ("complete", .bool(complete)),
-            (
-                "files_refused_whole",
-                .array(
-                    wholeFiles.map { reject in
-                        .object([
-                            ("file", .string(reject.file)), ("rows", .integer(Int64(reject.rows))),
-                            ("bytes", .integer(Int64(wholeFileBytes[reject.file] ?? 0))),
-                            ("reason", .string(reject.reason)),
-                        ])
-                    })
-            ),
-        ])
+        .object(
+            [
+                (
+                    "folders",
+                    .array(
+                        folders.map { folder in
+                            .object([
+                                ("folder", .string(folder.name)), ("files", .integer(Int64(folder.files))),
+                                ("bytes", .integer(Int64(folder.bytes))), ("unit", .string(folder.unit)),
+                                ("read", .integer(Int64(folder.rows))), ("accepted", .integer(Int64(folder.accepted))),
+                                ("rejected", .integer(Int64(folder.rejected))),
+                                ("duplicates", .integer(Int64(folder.duplicates))),
+                            ])
+                        })
+                ),
+                ("rejected_rows", .integer(Int64(rejectedRows))),
+                ("complete", .bool(complete)),
+            ] + (notRead.isEmpty ? [] : [("not_read", .array(notRead.map(JSONValue.string)))]) + [
+                (
+                    "files_refused_whole",
+                    .array(
+                        wholeFiles.map { reject in
+                            .object([
+                                ("file", .string(reject.file)), ("rows", .integer(Int64(reject.rows))),
+                                ("bytes", .integer(Int64(wholeFileBytes[reject.file] ?? 0))),
+                                ("reason", .string(reject.reason)),
+                            ])
+                        })
+                )
+            ])
     }
 }

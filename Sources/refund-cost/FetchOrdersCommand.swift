@@ -9,7 +9,7 @@ enum FetchOrdersCommand: Command {
         summary: "Fetch the Google Play orders play/ names but does not hold into DIR/play/orders/.",
         usage: "refund-cost fetch orders --data DIR --package-name NAME --service-account FILE [--order-id ID ...]",
         options: [
-            FetchOptions.data.spec, PlayFetchOptions.packageName.spec, PlayFetchOptions.serviceAccount.spec, orderID.spec,
+            PlayFetchOptions.data.spec, PlayFetchOptions.packageName.spec, PlayFetchOptions.serviceAccount.spec, orderID.spec,
             APIOptions.apiURL.spec, APIOptions.maxWait.spec, PlayFetchOptions.dryRun.spec, DataOptions.quiet.spec,
             CommonOptions.help,
         ],
@@ -19,9 +19,12 @@ enum FetchOrdersCommand: Command {
             that DIR/play/voided/, notifications/ and purchases/ name and DIR/play/orders/ does not hold
             is asked for, 100 a call; the answers, as Google returned them, one a line, land in
             DIR/play/orders/orders-<now>.jsonl when the last is in. A call that gets no answer leaves
-            nothing there. Ids Google does not know for the app are listed, and the run exits 1.
+            nothing there. Ids Google does not know for the app are listed (the others are written),
+            and the run exits 1.
 
             The service account signs in as for fetch voided (refund-cost fetch voided --help).
+
+            \(PlayFetchOptions.exitStatus)
             """,
         examples: [
             "refund-cost fetch orders --data exports/ --package-name com.example.app --service-account play-key.json"
@@ -46,7 +49,7 @@ enum FetchOrdersCommand: Command {
             if !quiet { print("no order to fetch: every order play/ names is in play/orders/") }
             return 0
         }
-        let dryRun = arguments.isSet(PlayFetchOptions.dryRun)
+        let dryRun = PlayFetchOptions.sayDryRun(api, arguments)
         do {
             let outcome = try OrdersFetch.fetch(
                 api, data: data, packageName: package, ids: ids, now: Clock.now(), dryRun: dryRun, say: { print($0) })

@@ -12,7 +12,7 @@ enum FetchVoidedCommand: Command {
         usage:
             "refund-cost fetch voided --data DIR --package-name NAME --service-account FILE [--since TIME] [--until TIME]",
         options: [
-            FetchOptions.data.spec, PlayFetchOptions.packageName.spec, PlayFetchOptions.serviceAccount.spec, since.spec,
+            PlayFetchOptions.data.spec, PlayFetchOptions.packageName.spec, PlayFetchOptions.serviceAccount.spec, since.spec,
             until.spec, APIOptions.apiURL.spec, FetchOptions.maxPages.spec, APIOptions.maxWait.spec, PlayFetchOptions.dryRun.spec,
             DataOptions.quiet.spec, CommonOptions.help,
         ],
@@ -27,6 +27,8 @@ enum FetchVoidedCommand: Command {
             The service account's key signs a JWT that Google exchanges for an access token; the
             key, the JWT and the token are never printed or written. The account needs access to
             the app in Play Console (Users and permissions: view financial data).
+
+            \(PlayFetchOptions.exitStatus)
             """,
         examples: [
             "refund-cost fetch voided --data exports/ --package-name com.example.app --service-account play-key.json"
@@ -50,12 +52,15 @@ enum FetchVoidedCommand: Command {
         guard until > since else { throw arguments.invalid(Self.until, expected: "a time after --since") }
         guard until <= now else { throw arguments.invalid(Self.until, expected: "a time not after now (\(now))") }
         var fetch = PagedFetch(api: api, maxPages: try arguments.value(FetchOptions.maxPages) ?? 10_000)
-        fetch.dryRun = arguments.isSet(PlayFetchOptions.dryRun)
+        fetch.dryRun = PlayFetchOptions.sayDryRun(api, arguments)
         fetch.say = { print($0) }
         do {
-            let (file, pages) = try VoidedFetch.fetch(fetch, data: data, packageName: package, since: since, until: until)
+            let (file, pages, voids) = try VoidedFetch.fetch(
+                fetch, data: data, packageName: package, since: since, until: until)
             if !arguments.isSet(DataOptions.quiet) && !fetch.dryRun {
-                print("wrote \(file): \(pages) page\(pages == 1 ? "" : "s") of voided purchases")
+                print(
+                    "wrote \(file): \(Format.count(voids)) voided purchase\(voids == 1 ? "" : "s") in \(pages) "
+                        + "page\(pages == 1 ? "" : "s")")
             }
             return 0
         } catch let error as FetchError {

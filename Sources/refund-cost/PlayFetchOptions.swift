@@ -6,19 +6,18 @@ import Support
 
 /// What every `fetch` from Google Play takes: where to write, the app, the service account.
 enum PlayFetchOptions {
+    static let data = Option.path(
+        "data", "DIR", help: "The input folder to complete (files land in play/voided/ or play/orders/).")
     static let packageName = Option("package-name", "NAME", help: "The app's package name (com.example.app).")
     static let serviceAccount = Option.path(
         "service-account", "FILE", help: "The service account's JSON key file (readable by you only).")
     static let dryRun = Flag(
         "dry-run", help: "Print the requests (and the assertion's claims, never a token); fetch nothing.")
 
-    /// The client, the data folder and the package, from the command line; with `--dry-run`,
-    /// the assertion's claims are said.
+    /// The client, the data folder and the package, from the command line.
     static func client(_ arguments: ParsedArguments) throws -> (PlayDeveloperAPI, data: String, package: String) {
-        let data = try arguments.required(FetchOptions.data)
-        guard FileSystem.kind(data) == .directory else {
-            throw arguments.invalid(FetchOptions.data, expected: "an existing folder")
-        }
+        let data = try arguments.required(Self.data)
+        guard FileSystem.kind(data) == .directory else { throw arguments.invalid(Self.data, expected: "an existing folder") }
         // Both missing are named at once: one run to learn what to give.
         let missing = [(packageName.flag, arguments.text(packageName)), (serviceAccount.flag, arguments.text(serviceAccount))]
             .filter { $0.1 == nil }.map(\.0)
@@ -42,9 +41,21 @@ enum PlayFetchOptions {
             override = nil
         }
         let api = try PlayDeveloperAPI(account: account, override: override, maxWait: try APIOptions.maxWait(arguments))
-        if arguments.isSet(dryRun) { print("would exchange at \(api.tokenURL): \(api.assertionDescription)") }
         return (api, data, package)
     }
+
+    /// With `--dry-run`, what the exchange would send (the assertion's claims, never the assertion).
+    static func sayDryRun(_ api: PlayDeveloperAPI, _ arguments: ParsedArguments) -> Bool {
+        guard arguments.isSet(dryRun) else { return false }
+        print("would exchange at \(api.tokenURL): \(api.assertionDescription)")
+        return true
+    }
+
+    /// What the discussion of each command says of its exit status.
+    static let exitStatus = """
+        Exit status: 0 when everything asked for is in, 1 when Google refused or did not answer
+        (nothing is written then), 2 for a usage error.
+        """
 
     /// The key file: a regular file only its owner can read, the size of a key, a service account's.
     private static func account(_ arguments: ParsedArguments) throws -> ServiceAccount {

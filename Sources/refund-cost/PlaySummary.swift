@@ -19,7 +19,7 @@ enum PlaySummary {
         let kinds = PlayNotification.Kind.allCases.compactMap { kind in
             counts.notificationsByKind[kind.rawValue].map { "\(kind.rawValue) \(Format.count($0))" }
         }
-        line("notifications by kind", kinds.isEmpty ? "none" : kinds.joined(separator: ", "))
+        line("notifications by kind (copies too)", kinds.isEmpty ? "none" : kinds.joined(separator: ", "))
         line("copies dropped (read before)", Format.count(counts.duplicatesDropped))
         let subscriptionOrders = input.orders.filter { $0.lines.contains(where: \.isSubscription) }.count
         line(
@@ -41,26 +41,38 @@ enum PlaySummary {
         var found: [String] = []
         let orderIDs = Set(input.orders.map(\.orderID))
         let tokens = Set(input.orders.map(\.purchaseToken))
-        let noAccount = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) == nil }.count
-        if noAccount > 0 {
+        let noAccount = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) == nil }
+        if !noAccount.isEmpty {
             found.append(
-                "\(Format.count(noAccount)) Play \(noAccount == 1 ? "order has" : "orders have") no account: no purchase in "
-                    + "play/purchases/ names one (obfuscatedExternalAccountId) for its purchase token")
+                "\(Format.count(noAccount.count)) Play \(noAccount.count == 1 ? "order has" : "orders have") no account "
+                    + "(\(examples(noAccount.map(\.orderID)))): no purchase in play/purchases/ names one "
+                    + "(obfuscatedExternalAccountId) for its purchase token")
         }
         let unknownVoids = input.voided.filter { void in
             void.orderID.map { !orderIDs.contains($0) } ?? !tokens.contains(void.purchaseToken)
-        }.count
-        if unknownVoids > 0 {
+        }
+        if !unknownVoids.isEmpty {
             found.append(
-                "\(Format.count(unknownVoids)) voided \(unknownVoids == 1 ? "purchase names an order" : "purchases name orders") "
-                    + "not in play/orders/ (fetch the order to know what was paid)")
+                "\(Format.count(unknownVoids.count)) voided "
+                    + "\(unknownVoids.count == 1 ? "purchase names an order" : "purchases name orders") not in play/orders/ "
+                    + "(\(examples(unknownVoids.map { $0.orderID ?? "token " + Reject.cut($0.purchaseToken) }))): "
+                    + "refund-cost fetch orders fetches them, to know what was paid")
         }
         let reviews = input.notifications.filter { $0.kind == .pendingRefundReview }
-        let unconfirmed = reviews.filter { review in review.orderID.map { !orderIDs.contains($0) } ?? true }.count
-        if unconfirmed > 0 {
+        let unconfirmed = reviews.filter { review in review.orderID.map { !orderIDs.contains($0) } ?? true }
+        if !unconfirmed.isEmpty {
             found.append(
-                "\(Format.count(unconfirmed)) pending refund \(unconfirmed == 1 ? "review names an order" : "reviews name orders") "
-                    + "not in play/orders/ (an answer needs the order as fetched from Google)")
+                "\(Format.count(unconfirmed.count)) pending refund "
+                    + "\(unconfirmed.count == 1 ? "review names an order" : "reviews name orders") not in play/orders/ "
+                    + "(\(examples(unconfirmed.map { $0.orderID ?? "no order id" }))): an answer needs the order as fetched "
+                    + "from Google (refund-cost fetch orders)")
+        }
+        let packages = input.counts.notificationsByPackage.filter { !$0.key.isEmpty }
+        if packages.count > 1 {
+            let named = packages.sorted { $0.key.bytesPrecede($1.key) }.map { "\($0.key) \(Format.count($0.value))" }
+            found.append(
+                "play/notifications/ names \(packages.count) apps (\(named.joined(separator: ", "))): one data folder holds "
+                    + "one app's data")
         }
         for conflict in accounts.conflicts {
             found.append(
@@ -68,6 +80,11 @@ enum PlaySummary {
                     + "(\(conflict.source)); the first is kept")
         }
         return found
+    }
+
+    /// The first few of `ids`, for a person to look up.
+    private static func examples(_ ids: [String]) -> String {
+        ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? ", ..." : "")
     }
 
     private static func purchaseKinds(_ input: PlayInput) -> String {

@@ -56,7 +56,7 @@ struct FetchVoidedTests {
         let run = try runTool(arguments(data, stub, key: key))
         #expect(run.status == 0, "\(run.stderr)")
         let file = data + "/play/voided/voided-\(compact(since))-\(compact(until)).jsonl"
-        #expect(run.stdout.contains("wrote \(file): 2 pages of voided purchases"), "\(run.stdout)")
+        #expect(run.stdout.contains("wrote \(file): 3 voided purchases in 2 pages"), "\(run.stdout)")
         let lines = try TestFiles.read(file).split(separator: "\n")
         #expect(lines.count == 2, "Google's pretty-printed pages, one a line")
         let requests = stub.requests

@@ -135,7 +135,7 @@ import Testing
         #expect(
             out.contains(
                 Self.row(
-                    "notifications by kind",
+                    "notifications by kind (copies too)",
                     "oneTimeProductNotification 2, voidedPurchaseNotification 1, pendingRefundReviewNotification 1")))
         // The decoded copy of the push body, GPA.1's earlier copy and the chargeback read twice.
         #expect(out.contains(Self.row("copies dropped (read before)", "3")))
@@ -175,6 +175,46 @@ import Testing
         #expect(rejects.count == 6)
     }
 
+    @Test func whatAReaderMustKnowIsSaidOfTheLineItIsIn() throws {
+        let noTime: [String: Any] = ["version": "1.0", "testNotification": ["version": "1.0"]]
+        let otherApp: [String: Any] = [
+            "version": "1.0", "packageName": "com.other.app", "eventTimeMillis": Self.millis(0),
+            "oneTimeProductNotification": ["notificationType": 1, "purchaseToken": "tok-x", "sku": "gems"],
+        ]
+        let ours: [String: Any] = [
+            "version": "1.0", "packageName": "com.example.app", "eventTimeMillis": Self.millis(0),
+            "oneTimeProductNotification": ["notificationType": 1, "purchaseToken": "tok-a", "sku": "gems"],
+        ]
+        let pushedWithoutTime = Self.pushed(
+            ["version": "1.0", "oneTimeProductNotification": ["purchaseToken": "tok-a"], "eventTimeMillis": "soon"], id: "m-9")
+        func purchase(_ account: String) -> String {
+            F.json([
+                "kind": "androidpublisher#productPurchaseV2", "purchaseToken": "tok-a", "obfuscatedExternalAccountId": account,
+                "productLineItem": [["productId": "gems"]],
+            ])
+        }
+        let data = try Self.data([
+            "notifications/n.jsonl": [F.json(noTime), F.json(ours), F.json(otherApp), pushedWithoutTime],
+            "purchases/p.jsonl": [purchase("acct-1"), purchase("acct-2")],
+            "voided/v.jsonl": [F.json(["orderId": "GPA.1", "voidedTimeMillis": Self.millis(0)])],
+        ])
+        let rejectsFile = try TestFiles.temporaryDirectory("rejects") + "/rejects.csv"
+        let run = try runTool(["validate", "--data", data, "--rejects", rejectsFile, "--max-rejects", "10"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rejects = try csvRows(rejectsFile).map {
+            [$0["line"] ?? "", $0["field"] ?? "", $0["value"] ?? "", $0["reason"] ?? ""]
+        }
+        #expect(rejects.contains(["1", "eventTimeMillis", "", "the time of the event is required"]), "\(rejects)")
+        // The value is the decoded notification's, not the base64 that carries it.
+        #expect(rejects.contains { $0[0] == "4" && $0[1] == "message.data.eventTimeMillis" && $0[2] == "soon" }, "\(rejects)")
+        #expect(rejects.contains(["1", "purchaseToken", "", "a purchase token is required"]), "\(rejects)")
+        #expect(run.stdout.contains("play/notifications/ names 2 apps (com.example.app 1, com.other.app 1)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "purchase token tok-a is acct-1's and also acct-2's (\(data)/play/purchases/p.jsonl:2); the first is kept"),
+            "\(run.stdout)")
+    }
+
     @Test func anythingElseUnderPlayIsRefusedAndSaidWhereItBelongs() throws {
         let data = try Self.data(["voided/v.jsonl": [], "stray.jsonl": ["{}"], "orders/notes.txt": ["x"]])
         let rejectsFile = try TestFiles.temporaryDirectory("rejects") + "/rejects.csv"
@@ -212,9 +252,12 @@ import Testing
             run.stderr.contains(
                 "play/ holds 1 Google Play file: this version checks them (refund-cost validate) but counts only the App Store"),
             "\(run.stderr)")
+        #expect(run.stdout.isEmpty || !run.stdout.contains("everything read was counted\n"))
         let runRecord = try TestFiles.read(out + "/2026-10/run.json")
+        #expect(
+            runRecord.contains("\"not_read\": [\n      \"play/ (1 Google Play file, checked by validate only)\""), "\(runRecord)")
         #expect(runRecord.contains("notifications/n.jsonl"))
-        #expect(!runRecord.contains("play/"), "a file the report did not read is not listed among its inputs")
+        #expect(!runRecord.contains("play/voided"), "a file the report did not read is not listed among its inputs")
     }
 
     static func row(_ label: String, _ value: String) -> String {

@@ -20,6 +20,9 @@ Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.examp
 "voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
 "expire_tokens_after": M}: page K answers with that status N times before it is served; after
 M calls, every token issued so far is expired (401), as Google's expire within the hour.
+"client_email" and "key_id" are the key file's client_email and private_key_id.
+
+Run: play_stub.py --script S.json --log L.jsonl [--lifetime SECONDS]; it prints "PORT N".
 """
 import argparse
 import base64

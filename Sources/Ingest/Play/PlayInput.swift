@@ -14,6 +14,8 @@ package struct PlayInput: Sendable, Codable {
     /// One per purchase (its token, else its first order id): the last copy read, files in name order.
     package var purchases: [PlayPurchase] = []
     package var counts = PlayCounts()
+    /// A purchase read again naming another account than its first copy: the first account is kept.
+    package var accountConflicts: [PlayAccountConflict] = []
 
     package init() {}
 
@@ -28,6 +30,7 @@ package struct PlayInput: Sendable, Codable {
             switch PlayNotification.decode(bytes, at: location) {
             case .success(let notification):
                 input.counts.notificationsByKind[notification.kind.rawValue, default: 0] += 1
+                input.counts.notificationsByPackage[notification.packageName ?? "", default: 0] += 1
                 if notificationSeen[notification.identity] == nil {
                     notificationSeen[notification.identity] = input.notifications.count
                     input.notifications.append(notification)
@@ -84,7 +87,17 @@ package struct PlayInput: Sendable, Codable {
                     return []
                 }
                 input.counts.duplicatesDropped += 1
-                input.purchases[at] = purchase
+                var latest = purchase
+                if let first = input.purchases[at].account {
+                    if let other = purchase.account, other != first {
+                        input.accountConflicts.append(
+                            PlayAccountConflict(
+                                token: purchase.purchaseToken ?? purchase.orderIDs.first ?? "", kept: first, other: other,
+                                source: location))
+                    }
+                    latest.account = first
+                }
+                input.purchases[at] = latest
                 return []
             case .failure(let error): return [error]
             }
@@ -108,7 +121,7 @@ package struct PlayInput: Sendable, Codable {
                     guard !bytes.isBlank else { return }
                     lines += 1
                     for error in decode(bytes, SourceLocation(file: path, line: line)) {
-                        let value = JSONValueAtPath.text(in: bytes, path: error.field)
+                        let value = PlayNotification.rejectedValue(in: bytes, field: error.field)
                         try rejects.record(
                             Reject(file: path, line: line, field: error.field, value: Reject.cut(value), reason: error.reason))
                         total.rejected += 1
@@ -140,6 +153,8 @@ package struct PlayCounts: Sendable, Hashable, Codable {
     package var lines = Lines()
     /// Notifications read (copies included) by the object they carry.
     package var notificationsByKind: [String: Int] = [:]
+    /// Notifications read (copies included) by `packageName` ("" for none): one app's data names one.
+    package var notificationsByPackage: [String: Int] = [:]
     /// Copies of a notification, voided purchase, order or purchase already read.
     package var duplicatesDropped = 0
     /// Records refused (a page's record each; a file refused whole, each of its lines).

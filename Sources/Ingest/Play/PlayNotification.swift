@@ -52,29 +52,35 @@ package struct PlayNotification: Sendable, Hashable, Codable {
         Result(reading: {
             var cursor = JSONCursor(bytes)
             var message: UnsafeRawBufferPointer?
-            var decoded: PlayNotification?
-            var sawEventTime = false
             try cursor.members { cursor, key in
                 if key == "message" {
                     message = try cursor.valueBytes()
                 } else {
-                    if key == "eventTimeMillis" { sawEventTime = true }
                     try cursor.skip()
                 }
             }
             try cursor.finish()
-            if let message {
-                decoded = try pushed(message, at: location)
-            } else if sawEventTime {
-                decoded = try notification(bytes, at: location)
-            }
-            guard let decoded else {
-                throw JSONError(
-                    reason: "neither a Pub/Sub push body (message.data) nor a developer notification (eventTimeMillis)",
-                    field: "")
-            }
-            return decoded
+            // Without a push body's message, the line is read as the notification itself.
+            return try message.map { try pushed($0, at: location) } ?? notification(bytes, at: location)
         })
+    }
+
+    /// The value a reject names: under `message.data.`, the field of the decoded notification,
+    /// not the base64 that carries it.
+    static func rejectedValue(in bytes: UnsafeRawBufferPointer, field: String) -> String {
+        let prefix = "message.data."
+        guard field.hasPrefix(prefix) else { return JSONValueAtPath.text(in: bytes, path: field) }
+        var cursor = JSONCursor(bytes)
+        var data: [UInt8]?
+        try? cursor.members { cursor, key in
+            guard key == "message", cursor.isObject() else { return try cursor.skip() }
+            try cursor.members { cursor, key in
+                guard key == "data", let text = try? cursor.optionalString() else { return try cursor.skip() }
+                data = Base64URL.decode(Array(text.utf8))
+            }
+        }
+        guard let data else { return "" }
+        return data.withUnsafeBytes { JSONValueAtPath.text(in: $0, path: String(field.dropFirst(prefix.count))) }
     }
 
     /// The push body's `message`: its base64 `data` is the notification.

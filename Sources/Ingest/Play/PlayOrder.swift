@@ -38,14 +38,14 @@ package struct PlayOrder: Sendable, Hashable, Codable {
     /// The orders of one line of `play/orders/`: an Order, or a `batchget` response (`{"orders": [...]}`).
     static func decode(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) -> [Result<PlayOrder, JSONError>] {
         var list: UnsafeRawBufferPointer?
-        var sawOrderID = false
+        var members = 0
         do {
             var cursor = JSONCursor(bytes)
             try cursor.members { cursor, key in
+                members += 1
                 if key == "orders" {
                     list = try cursor.valueBytes()
                 } else {
-                    if key == "orderId" { sawOrderID = true }
                     try cursor.skip()
                 }
             }
@@ -55,12 +55,9 @@ package struct PlayOrder: Sendable, Hashable, Codable {
         } catch {
             return [.failure(JSONError(reason: "\(error)", field: ""))]
         }
-        guard let list else {
-            guard sawOrderID else {
-                return [.failure(JSONError(reason: "neither an order (orderId) nor a batchget response (orders)", field: ""))]
-            }
-            return [Result(reading: { try read(bytes, at: location) })]
-        }
+        // `{}`: a batchget response with no order (Google leaves out what is empty). Any other
+        // line without `orders` is read as one order.
+        guard let list else { return members == 0 ? [] : [Result(reading: { try read(bytes, at: location) })] }
         var results: [Result<PlayOrder, JSONError>] = []
         let listed = Result<Void, JSONError>(reading: {
             var cursor = JSONCursor(list)

@@ -28,14 +28,12 @@ package struct PlayVoidedPurchase: Sendable, Hashable, Codable {
         do {
             var cursor = JSONCursor(bytes)
             var page: UnsafeRawBufferPointer?
-            var sawToken = false
             // Google leaves out what is empty: a page with no voided purchase is `{}` or its paging alone.
             var onlyPaging = true
             try cursor.members { cursor, key in
                 if key == "voidedPurchases" {
                     page = try cursor.valueBytes()
                 } else {
-                    if key == "purchaseToken" { sawToken = true }
                     if !(key == "pageInfo" || key == "tokenPagination") { onlyPaging = false }
                     try cursor.skip()
                 }
@@ -52,11 +50,7 @@ package struct PlayVoidedPurchase: Sendable, Hashable, Codable {
                 }
                 return results
             }
-            guard sawToken else {
-                throw JSONError(
-                    reason: "neither a page of voided purchases (voidedPurchases) nor a voided purchase (purchaseToken)",
-                    field: "")
-            }
+            // Not a page: the line is read as one voided purchase.
             return [Result(reading: { try read(bytes, at: location) })]
         } catch let error as JSONError {
             return results + [.failure(error)]

@@ -73,6 +73,7 @@ package enum OrdersFetch {
                         throw FetchError(
                             message: "Google's answer to \(batch.count) order ids holds orders not asked for: not kept")
                     }
+                    guard !returned.isEmpty else { continue }
                     for index in body.indices where body[index] == 0x0A || body[index] == 0x0D { body[index] = 0x20 }
                     try (body + [0x0A]).withUnsafeBytes { try file.write($0) }
                     outcome.orders += returned.count

@@ -53,7 +53,7 @@ package struct PagedFetch {
             say(
                 "would send \(call.method) \(api.baseURL)\(call.path)"
                     + (call.body.isEmpty ? "" : "  body \(String(decoding: call.body, as: UTF8.self))")
-                    + "\n  then each next page until hasMore is false, into \(destination)")
+                    + "\n  then each next page until the last, into \(destination)")
             return 0
         }
         if let token { seen.insert(token) }
@@ -71,7 +71,7 @@ package struct PagedFetch {
                     throw FetchError(
                         message:
                             "\(api.owner) refused \(call.method) \(call.path) (HTTP \(status)\(code.map { ", error \($0)" } ?? ""))"
-                            + (message.map { ": \($0)" } ?? ""))
+                            + (message.map { ": \($0)" } ?? "") + (api.refusalAdvice(status: status).map { " (\($0))" } ?? ""))
                 case .unauthorized(let status, _, let message):
                     throw FetchError(message: api.unauthorized(status: status, message: message), unauthorized: true)
                 case .failed(let reason, _, _):

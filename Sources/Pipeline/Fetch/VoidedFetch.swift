@@ -13,7 +13,7 @@ package enum VoidedFetch {
     /// refunds of a quantity included, into `DIR/play/voided/voided-<start>-<end>.jsonl`.
     package static func fetch(
         _ fetch: PagedFetch, data: String, packageName: String, since: Timestamp, until: Timestamp
-    ) throws -> (file: String, pages: Int) {
+    ) throws -> (file: String, pages: Int, voids: Int) {
         let file = data + "/play/voided/voided-\(FetchCalls.compact(since))-\(FetchCalls.compact(until)).jsonl"
         if !fetch.dryRun { try FileSystem.createDirectory(data + "/play/voided") }
         // type=1: subscriptions too (their renewals told apart by orderId, as Google asks).
@@ -22,11 +22,30 @@ package enum VoidedFetch {
             + "&maxResults=\(pageSize)"
         let path =
             "/androidpublisher/v3/applications/" + PlayDeveloperAPI.component(packageName) + "/purchases/voidedpurchases" + query
+        var voids = 0
         let pages = try fetch.fetch(
             into: file, scratch: FetchCalls.scratch(data),
             request: { token in ("GET", path + (token.map { "&token=" + PlayDeveloperAPI.component($0) } ?? ""), []) },
-            next: nextPage)
-        return (file, pages)
+            next: { page in
+                let paging = try nextPage(page)
+                voids += try voidCount(page)
+                return paging
+            })
+        return (file, pages, voids)
+    }
+
+    /// How many voided purchases a page holds.
+    static func voidCount(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+        var count = 0
+        var cursor = JSONCursor(bytes)
+        try cursor.members { cursor, key in
+            guard key == "voidedPurchases", !cursor.null() else { return try cursor.skip() }
+            try cursor.elements { cursor, _ in
+                count += 1
+                try cursor.skip()
+            }
+        }
+        return count
     }
 
     /// A page's `tokenPagination.nextPageToken`: there is more while it is there.
