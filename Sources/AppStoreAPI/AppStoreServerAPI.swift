@@ -15,6 +15,10 @@ package final class AppStoreServerAPI: ListingAPI {
     private var lastStart = 0.0
     /// Attempts for 5xx and network errors, the first included.
     package static let attempts = 4
+    /// A 429 is waited at least this long (a `Retry-After: 0` would be a busy loop), and at most
+    /// this many times a call before it counts as a failed attempt.
+    static let shortestRateWait = 1.0
+    static let rateLimitedWaits = 30
     /// At most 40 calls a second: under Apple's 50 with room for clock drift.
     static let spacing = 1.0 / 40
 
@@ -45,6 +49,11 @@ package final class AppStoreServerAPI: ListingAPI {
 
     package func refusalAdvice(status: Int) -> String? { nil }
 
+    package func shown(_ text: String) -> String { ResponseVerdict.inline(text) }
+
+    /// Apple's tokens are made for one request and its pages hold JWS of their own: nothing to look for.
+    package func holdsSecret(_ bytes: [UInt8]) -> Bool { false }
+
     package func page(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws(APIError) -> APIOutcome {
         try call(method, path, body: body, deadline: deadline)
     }
@@ -65,6 +74,7 @@ package final class AppStoreServerAPI: ListingAPI {
         let started = Clock.monotonicSeconds()
         var attempt = 0
         var lastFailure = "no attempt"
+        var rateLimited = 0
         var lastStatus: Int?
         var lastCode: Int?
         while true {
@@ -102,9 +112,10 @@ package final class AppStoreServerAPI: ListingAPI {
                     return .refused(status: response.status, errorCode: code, message: message)
                 case .rateLimited(let seconds):
                     lastFailure = "rate limited (429)"
-                    wait = seconds ?? backoff(attempt)
-                    // Waiting for Apple's window is not a failed attempt.
-                    attempt -= 1
+                    wait = max(Self.shortestRateWait, seconds ?? backoff(attempt))
+                    // Waiting for Apple's window is not a failed attempt, but only so many are waited.
+                    rateLimited += 1
+                    if rateLimited < Self.rateLimitedWaits { attempt -= 1 }
                 case .retry(let reason):
                     lastFailure = reason
                     wait = backoff(attempt)

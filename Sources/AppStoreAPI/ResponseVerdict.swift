@@ -83,6 +83,13 @@ package enum ResponseVerdict: Sendable, Hashable {
         return "'" + shown + (cut ? "...'" : "'")
     }
 
+    /// `text` as it is when it is short, printable ASCII and holds no token; else `quoted`.
+    package static func inline(_ text: String) -> String {
+        let plain =
+            text.utf8.count <= quotedBytes && text.utf8.allSatisfy { (0x20...0x7E).contains($0) } && !text.contains("eyJ")
+        return plain ? text : quoted(Array(text.utf8))
+    }
+
     /// `text` with every JSON Web Token in it (a run that begins `eyJ`, the encoding of `{"`)
     /// said as one, never shown: a server that echoes the request's headers echoes the token.
     static func redactingTokens(_ text: String) -> String {

@@ -26,8 +26,7 @@ package enum GoogleVerdict: Sendable, Hashable {
         case 200..<300:
             return .accepted
         case 429:
-            let seconds = headers["retry-after"].flatMap { Double($0.trimmingSpaces) }.map { max(0, $0) }
-            return .rateLimited(waitSeconds: seconds)
+            return .rateLimited(waitSeconds: retryAfter(headers["retry-after"]))
         case 300..<400:
             let target = headers["location"].map { " to \(shown(Array($0.utf8)))" } ?? ""
             return .retry(reason: "HTTP \(status), a redirect\(target), not followed (the token goes to Google only)")
@@ -45,6 +44,13 @@ package enum GoogleVerdict: Sendable, Hashable {
             return .retry(reason: "HTTP \(status), Google error" + (message.map { ": \($0)" } ?? ""))
         }
         return .refused(message: message)
+    }
+
+    /// `Retry-After` in whole seconds, as HTTP writes it, up to an hour; anything else (a date,
+    /// a fraction, `inf`) is no advice, and the backoff decides.
+    static func retryAfter(_ value: String?) -> Double? {
+        guard let value, let seconds = Int(value.trimmingSpaces), (0...3600).contains(seconds) else { return nil }
+        return Double(seconds)
     }
 
     /// What a server sent, cut short and printable, every secret of `hiding` said as one.
@@ -141,6 +147,10 @@ enum TokenResponse {
         case 200..<300:
             guard parsed, let token, !token.isEmpty else {
                 return .retry(reason: "HTTP \(response.status) without an access_token: not Google's answer")
+            }
+            // A token goes into a header: only what a header can hold (no space, no control byte).
+            guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }), token.utf8.count <= 4096 else {
+                return .retry(reason: "HTTP \(response.status) with an access_token no header can carry: not Google's answer")
             }
             // Google's tokens last an hour; an answer without a lifetime is taken for five minutes.
             return .issued(token: token, expiresInSeconds: max(0, min(expires ?? 300, 3600)))

@@ -17,7 +17,13 @@ package final class PlayDeveloperAPI: ListingAPI {
     private let http: HTTPClient
     private let maxWait: Double
     private var accessToken: (value: String, expires: Timestamp)?
+    /// Every access token of the run and the assertions it sent: hidden from every message.
+    private var secrets: [String] = []
     package static let attempts = 4
+    /// A 429 is waited at least this long (a `Retry-After: 0` would be a busy loop), and at most
+    /// this many times a call before it counts as a failed attempt.
+    static let shortestRateWait = 1.0
+    static let rateLimitedWaits = 30
     /// Google's host for the API.
     package static let production = "https://androidpublisher.googleapis.com"
 
@@ -50,6 +56,16 @@ package final class PlayDeveloperAPI: ListingAPI {
     /// What an assertion of this client claims, for `--dry-run` (never the assertion).
     package var assertionDescription: String { account.describeAssertion(now: Clock.now(), audience: tokenURL) }
 
+    package func shown(_ text: String) -> String {
+        var hidden = text
+        for secret in secrets where !secret.isEmpty { hidden = hidden.replacing(secret, with: "<a token, not shown>") }
+        return ResponseVerdict.inline(hidden)
+    }
+
+    package func holdsSecret(_ bytes: [UInt8]) -> Bool {
+        secrets.contains { secret in bytes.firstRange(of: Array(secret.utf8)) != nil }
+    }
+
     package func page(_ method: String, _ path: String, body: [UInt8], deadline: Timestamp) throws -> APIOutcome {
         try call(method, path, body: body, deadline: deadline)
     }
@@ -59,6 +75,7 @@ package final class PlayDeveloperAPI: ListingAPI {
         let started = Clock.monotonicSeconds()
         var attempt = 0
         var lastFailure = "no attempt"
+        var rateLimited = 0
         var lastStatus: Int?
         var renewed = false
         func left() -> Double {
@@ -89,7 +106,7 @@ package final class PlayDeveloperAPI: ListingAPI {
                 case .success(let response):
                     lastStatus = response.status
                     switch GoogleVerdict.of(
-                        status: response.status, headers: response.headers, body: response.body, hiding: [token])
+                        status: response.status, headers: response.headers, body: response.body, hiding: secrets)
                     {
                     case .accepted:
                         return .accepted(response)
@@ -106,9 +123,10 @@ package final class PlayDeveloperAPI: ListingAPI {
                         return .refused(status: response.status, errorCode: nil, message: message)
                     case .rateLimited(let seconds):
                         lastFailure = "rate limited (429)"
-                        wait = seconds ?? backoff(attempt)
-                        // Waiting for Google's window is not a failed attempt.
-                        attempt -= 1
+                        wait = max(Self.shortestRateWait, seconds ?? backoff(attempt))
+                        // Waiting for Google's window is not a failed attempt, but only so many are waited.
+                        rateLimited += 1
+                        if rateLimited < Self.rateLimitedWaits { attempt -= 1 }
                     case .retry(let reason):
                         lastFailure = reason
                         wait = backoff(attempt)
@@ -135,6 +153,7 @@ package final class PlayDeveloperAPI: ListingAPI {
         let now = Clock.now()
         if let accessToken, accessToken.expires > now.adding(.minutes(1)) { return .success(accessToken.value) }
         let assertion = try account.assertion(now: now, audience: tokenURL)
+        secrets.append(assertion)
         let form =
             "grant_type=" + Self.formEscaped("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion="
             + Self.formEscaped(assertion)
@@ -148,8 +167,9 @@ package final class PlayDeveloperAPI: ListingAPI {
             return .failure(
                 TokenFailure(.failed(reason: "the token endpoint: " + failure.description, status: nil, errorCode: nil)))
         case .success(let response):
-            switch TokenResponse.read(response, hiding: [assertion]) {
+            switch TokenResponse.read(response, hiding: secrets) {
             case .issued(let token, let seconds):
+                secrets.append(token)
                 accessToken = (token, now.adding(TimeSpan(milliseconds: seconds * 1000)))
                 return .success(token)
             case .refused(let message):

@@ -42,7 +42,30 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
 
     /// `path:line: error: cost "12,5": reason`, the form compilers use, so editors jump to it.
     package var diagnostic: Diagnostic {
-        Diagnostic(field.isEmpty ? reason : "\(field) \"\(Self.cut(value))\": \(reason)", file: file, line: line)
+        let shownField = Self.printable(Self.cut(field))
+        return Diagnostic(
+            field.isEmpty ? reason : "\(shownField) \"\(Self.printable(Self.cut(value)))\": \(reason)", file: file, line: line)
+    }
+
+    /// `text` with each control character written as an escape (`\n`, `\u{1B}`): a value from an
+    /// input never starts a line of its own on a terminal, or moves its cursor.
+    package static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case _ where isControl(scalar): shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// The most of a value a reject quotes.

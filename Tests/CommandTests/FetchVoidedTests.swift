@@ -121,6 +121,42 @@ struct FetchVoidedTests {
         #expect(requests[4].headers["authorization"] != requests[1].headers["authorization"])
     }
 
+    @Test func aRetryAfterNoClockCanWaitIsWaitedAsABackoffNotCrashedOn() throws {
+        let stub = try APIStub(
+            play: [
+                "package": "com.example.app", "voided_pages": twoPages,
+                "failures": [["page": 0, "status": 429, "times": 1, "retry_after": "inf"]],
+            ])
+        let data = try emptyData()
+        let run = try runTool(arguments(data, stub, key: try privatePlayKey()))
+        #expect(run.status == 0, "\(run.stderr)")
+        let notes = stub.requests.map(\.note)
+        #expect(notes == ["issued", "failed", "page 0", "page 1"])
+    }
+
+    @Test func aServerEchoingTheTokenGetsNothingKeptAndNothingShown() throws {
+        let stub = try APIStub(play: ["package": "com.example.app", "voided_pages": twoPages, "echo_token": true])
+        let data = try emptyData()
+        let run = try runTool(arguments(data, stub, key: try privatePlayKey()))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("holds this run's credentials, which Google never sends back: not kept"), "\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).contains("ya29."))
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: data + "/play/voided")) ?? [] == [])
+    }
+
+    @Test func aLinkWhereAFetchWritesIsRefused() throws {
+        let stub = try APIStub(play: ["package": "com.example.app", "voided_pages": twoPages])
+        let data = try emptyData()
+        let elsewhere = try TestFiles.temporaryDirectory("elsewhere")
+        try FileManager.default.createDirectory(atPath: data + "/play", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: data + "/play/voided", withDestinationPath: elsewhere)
+        let run = try runTool(arguments(data, stub, key: try privatePlayKey()))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(data)/play/voided is a link or not a folder"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        #expect(stub.requests.isEmpty, "refused before any call")
+    }
+
     @Test func aKeyGoogleDoesNotKnowStopsBeforeAnyListing() throws {
         // The stub checks assertions against another key's modulus: this key's signature fails.
         let stub = try APIStub(play: ["package": "com.example.app", "modulus": String(repeating: "c3", count: 256)])

@@ -215,6 +215,55 @@ import Testing
             "\(run.stdout)")
     }
 
+    @Test func aLineThatIsNotJSONAsWrittenIsRejectedNotGuessedAt() throws {
+        let time = Self.millis(0)
+        let voided = [
+            #"{"voidedPurchases":[{"purchaseToken":"a","voidedTimeMillis":"\#(time)"}],"voidedPurchases":[]}"#,
+            #"{"purchaseToken":"b","voidedTimeMillis":"\#(time)","voidedQuantity":1.9}"#,
+            #"{"purchaseToken":"c","voidedTimeMillis":"\#(time)","voidedSource":nul}"#,
+            #"{"purchaseToken":"d","voidedTimeMillis":"x\u001b[2J\nforged: error"}"#,
+        ]
+        let data = try Self.data(["voided/v.jsonl": voided])
+        // Two tokens whose bad bytes would both read as U+FFFD.
+        var bytes =
+            Data(#"{"purchaseToken":"tok"#.utf8) + Data([0xFF]) + Data(#"","voidedTimeMillis":"\#(time)"}"#.utf8) + Data([0x0A])
+        bytes +=
+            Data(#"{"purchaseToken":"tok"#.utf8) + Data([0xFE]) + Data(#"","voidedTimeMillis":"\#(time)"}"#.utf8) + Data([0x0A])
+        try bytes.write(to: URL(fileURLWithPath: data + "/play/voided/w.jsonl"))
+        // A future notification field beside the notification object is ignored, not taken for a second object.
+        let future: [String: Any] = [
+            "version": "1.0", "eventTimeMillis": time, "futureMetadata": ["region": "EU"],
+            "subscriptionNotification": ["notificationType": 2, "purchaseToken": "tok-s"],
+        ]
+        try TestFiles.write(F.json(future) + "\n", to: data + "/play/notifications/n.jsonl")
+        try FileManager.default.createDirectory(atPath: data + "/play/orders", withIntermediateDirectories: true)
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00]).write(to: URL(fileURLWithPath: data + "/play/orders/cut.jsonl.gz"))
+        let rejectsFile = try TestFiles.temporaryDirectory("rejects") + "/rejects.csv"
+        let run = try runTool(["validate", "--data", data, "--rejects", rejectsFile, "--max-rejects", "20"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rejects = try csvRows(rejectsFile).map {
+            [$0["file"] ?? "", $0["line"] ?? "", $0["field"] ?? "", $0["reason"] ?? ""]
+        }
+        let v = data + "/play/voided/v.jsonl"
+        #expect(rejects.contains([v, "1", "voidedPurchases", "a key given twice in one object"]), "\(rejects)")
+        #expect(rejects.contains([v, "2", "voidedQuantity", "not a whole number"]))
+        #expect(rejects.contains([v, "3", "voidedSource", "not a JSON value (true, false and null are spelled out)"]))
+        #expect(rejects.contains { $0[0] == v && $0[1] == "4" && $0[2] == "voidedTimeMillis" })
+        let w = data + "/play/voided/w.jsonl"
+        #expect(
+            rejects.contains([w, "1", "", "not UTF-8: Google's JSON is"])
+                && rejects.contains([w, "2", "", "not UTF-8: Google's JSON is"]))
+        #expect(
+            rejects.contains {
+                $0[0] == data + "/play/orders/cut.jsonl.gz" && $0[1] == "0" && $0[3].hasSuffix("the file is refused whole")
+            })
+        #expect(rejects.count == 7)
+        // What a value holds never moves the terminal's cursor or starts a line of its own.
+        #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\nforged"), "\(run.stderr)")
+        #expect(
+            run.stdout.contains(Self.row("notifications by kind (copies too)", "subscriptionNotification 1")), "\(run.stdout)")
+    }
+
     @Test func anythingElseUnderPlayIsRefusedAndSaidWhereItBelongs() throws {
         let data = try Self.data(["voided/v.jsonl": [], "stray.jsonl": ["{}"], "orders/notes.txt": ["x"]])
         let rejectsFile = try TestFiles.temporaryDirectory("rejects") + "/rejects.csv"

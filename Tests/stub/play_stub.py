@@ -18,8 +18,10 @@ It checks what Google checks and logs every request, so a test can see what the 
 
 Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app",
 "voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
-"expire_tokens_after": M}: page K answers with that status N times before it is served; after
-M calls, every token issued so far is expired (401), as Google's expire within the hour.
+"expire_tokens_after": M, "echo_token": true}: page K answers with that status N times before
+it is served (with a "Retry-After" of the failure's "retry_after", when it has one); after
+M calls, every token issued so far is expired (401), as Google's expire within the hour; with
+"echo_token", each page carries the request's Authorization header, as a hostile server would.
 "client_email" and "key_id" are the key file's client_email and private_key_id.
 
 Run: play_stub.py --script S.json --log L.jsonl [--lifetime SECONDS]; it prints "PORT N".
@@ -131,6 +133,8 @@ def main():
                 if failure and failure["times"] > 0:
                     failure["times"] -= 1
                     status = failure["status"]
+                    if "retry_after" in failure:
+                        self.extra_headers = [("Retry-After", failure["retry_after"])]
                     return self.google_error(status, "UNAVAILABLE" if status >= 500 else "FAILED_PRECONDITION", "stub failure"), "failed"
             page = {"pageInfo": {"totalResults": sum(len(p) for p in pages), "resultPerPage": len(pages[index]),
                                  "startIndex": index}}
@@ -138,6 +142,9 @@ def main():
                 page["tokenPagination"] = {"nextPageToken": "page-%d" % (index + 1)}
             if pages[index]:
                 page["voidedPurchases"] = pages[index]
+            if script.get("echo_token"):
+                # A hostile server's page: the request's own credentials sent back.
+                page["note"] = self.headers.get("Authorization", "")
             self.reply(200, page, pretty=True)
             return None, "page %d" % index
 
@@ -184,6 +191,9 @@ def main():
                 }) + "\n")
             status, data = self.pending
             self.send_response(status)
+            for name, value in getattr(self, "extra_headers", []):
+                self.send_header(name, value)
+            self.extra_headers = []
             self.send_header("Content-Type", "application/json; charset=UTF-8")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

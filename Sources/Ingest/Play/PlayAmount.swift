@@ -20,9 +20,9 @@ package struct PlayAmount: Sendable, Hashable, Codable {
             if key == "currencyCode" {
                 currency = try cursor.optionalString()
             } else if key == "units" {
-                units = cursor.null() ? 0 : try cursor.lenientInteger()
+                units = cursor.null() ? 0 : try cursor.wholeNumber()
             } else if key == "nanos" {
-                nanos = cursor.null() ? 0 : try cursor.integer()
+                nanos = cursor.null() ? 0 : try cursor.wholeNumber()
             } else {
                 try cursor.skip()
             }

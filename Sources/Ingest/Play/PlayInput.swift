@@ -46,7 +46,8 @@ package struct PlayInput: Sendable, Codable {
             for result in PlayVoidedPurchase.decode(bytes, at: location) {
                 switch result {
                 case .success(let void):
-                    let key = (void.orderID ?? "token:" + void.purchaseToken) + "\u{1F}" + String(void.voidedTime.milliseconds)
+                    // A void without an order id is its token's: the NUL keeps the two kinds of key apart.
+                    let key = (void.orderID ?? "\u{0}" + void.purchaseToken) + "\u{1F}" + String(void.voidedTime.milliseconds)
                     if voidSeen.insert(key).inserted {
                         input.voided.append(void)
                     } else {
@@ -117,13 +118,32 @@ package struct PlayInput: Sendable, Codable {
         for path in paths {
             var lines = 0
             do {
+                if let damaged = try damagedGzip(path) {
+                    try rejects.record(
+                        Reject(file: path, line: 0, field: "", value: "", reason: damaged.reason).refusingFile(rows: damaged.rows)
+                    )
+                    total.rejected += damaged.rows
+                    total.lines += damaged.rows
+                    continue
+                }
                 try InputStream.readLines(path: path) { line, bytes in
                     guard !bytes.isBlank else { return }
                     lines += 1
-                    for error in decode(bytes, SourceLocation(file: path, line: line)) {
+                    let errors: [JSONError]
+                    if String(validating: bytes, as: UTF8.self) == nil {
+                        // Two tokens whose bad bytes read as the same U+FFFD would be taken for one.
+                        errors = [JSONError(reason: "not UTF-8: Google's JSON is", field: "")]
+                    } else if let problem = StrictJSON.problem(in: bytes) {
+                        errors = [problem]
+                    } else {
+                        errors = decode(bytes, SourceLocation(file: path, line: line))
+                    }
+                    for error in errors {
                         let value = PlayNotification.rejectedValue(in: bytes, field: error.field)
                         try rejects.record(
-                            Reject(file: path, line: line, field: error.field, value: Reject.cut(value), reason: error.reason))
+                            Reject(
+                                file: path, line: line, field: Reject.cut(error.field), value: Reject.cut(value),
+                                reason: error.reason))
                         total.rejected += 1
                     }
                 }
@@ -138,6 +158,24 @@ package struct PlayInput: Sendable, Codable {
             total.lines += lines
         }
         return total
+    }
+}
+
+extension PlayInput {
+    /// A gzip file that cannot be read to its end: refused whole before any of it is counted
+    /// (its lines would otherwise count up to where it broke).
+    fileprivate static func damagedGzip(_ path: String) throws -> (reason: String, rows: Int)? {
+        guard path.lowercased().hasSuffix(".gz") else { return nil }
+        var rows = 0
+        do {
+            try InputStream.readLines(path: path) { _, bytes in if !bytes.isBlank { rows += 1 } }
+        } catch let error as InputStreamError {
+            return (error.diagnostic.message + "; the file is refused whole", max(1, rows))
+        } catch {
+            // Anything else (not UTF-8) is the reading's to say.
+            return nil
+        }
+        return nil
     }
 }
 

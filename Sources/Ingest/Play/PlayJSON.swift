@@ -17,6 +17,13 @@ extension JSONCursor {
     /// An int64 as Google writes one, in a string (`"1234"`), or as a number; nil for null.
     package mutating func optionalLenientInteger() throws -> Int64? {
         if null() { return nil }
-        return try lenientInteger()
+        return try wholeNumber()
+    }
+
+    /// A whole number, in a string or not: `1.9` or `"4.99"` is refused, never cut to 1 or 4.
+    package mutating func wholeNumber() throws -> Int64 {
+        let text = isString() ? try string() : String(decoding: try valueBytes(), as: UTF8.self)
+        guard let value = Int64(text), text.first != "+" else { throw JSONError(reason: "not a whole number", field: "") }
+        return value
     }
 }

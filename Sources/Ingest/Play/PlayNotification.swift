@@ -129,7 +129,8 @@ package struct PlayNotification: Sendable, Hashable, Codable {
             } else {
                 let name = String(decoding: key.bytes, as: UTF8.self)
                 let kind = Kind(rawValue: name) ?? .other
-                guard cursor.isObject() else {
+                // The notification is the object named `...Notification`; any other member is ignored.
+                guard cursor.isObject(), kind != .other || name.hasSuffix("Notification") else {
                     try cursor.skip()
                     return
                 }

@@ -18,7 +18,7 @@ package enum FetchCalls {
         if onlyFailures { members.append(("onlyFailures", .bool(true))) }
         let body = Array(JSONValue.object(members).compact.utf8)
         let file = data + "/notifications/history-\(compact(since))-\(compact(until)).jsonl"
-        if !fetch.dryRun { try FileSystem.createDirectory(data + "/notifications") }
+        if !fetch.dryRun { _ = try FetchFolders.make("notifications", in: data) }
         let pages = try fetch.fetch(
             into: file, scratch: scratch(data),
             request: { token in
@@ -39,7 +39,7 @@ package enum FetchCalls {
     package static func transactions(
         _ fetch: PagedFetch, data: String, ids: [String], refunds: Bool, progress: (FetchProgress) -> Void
     ) throws -> FetchProgress {
-        if !fetch.dryRun { try FileSystem.createDirectory(data + "/transactions") }
+        if !fetch.dryRun { _ = try FetchFolders.make("transactions", in: data) }
         var state = FetchProgress(customers: ids.count)
         let started = Clock.monotonicSeconds()
         for id in ids {
@@ -111,7 +111,8 @@ package enum FetchCalls {
 
     /// Where listings are put together before they are renamed into place: beside the input
     /// folders, so a cut one is never read as input.
-    static func scratch(_ data: String) -> String { data + "/.refund-cost-fetch" }
+    static func scratch(_ data: String) -> String { data + "/" + scratchName }
+    static let scratchName = ".refund-cost-fetch"
 
     /// `20261001T000000Z`: a time for a file name.
     static func compact(_ time: Timestamp) -> String {

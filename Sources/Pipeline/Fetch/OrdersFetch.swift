@@ -55,8 +55,8 @@ package enum OrdersFetch {
         var outcome = Outcome()
         guard !batches.isEmpty else { return outcome }
         let scratch = FetchCalls.scratch(data)
-        try FileSystem.createDirectory(scratch)
-        try FileSystem.createDirectory(data + "/play/orders")
+        _ = try FetchFolders.make(FetchCalls.scratchName, in: data)
+        _ = try FetchFolders.make("play/orders", in: data)
         let temporary = scratch + "/" + name + ".partial"
         let file = try FileDescriptor.create(temporary)
         do {
@@ -67,7 +67,11 @@ package enum OrdersFetch {
                 switch try api.call("GET", call, body: [], deadline: Clock.now().adding(.hours(1))) {
                 case .accepted(let response):
                     var body = response.body
-                    let returned = try orderIDs(in: body)
+                    let returned = try orderIDs(in: body, api: api)
+                    guard !api.holdsSecret(body) else {
+                        throw FetchError(
+                            message: "Google's answer holds this run's credentials, which it never sends back: not kept")
+                    }
                     let asked = Set(batch)
                     guard returned.allSatisfy(asked.contains) else {
                         throw FetchError(
@@ -112,7 +116,7 @@ package enum OrdersFetch {
     }
 
     /// The `orderId` of each order of a batchget response; a body that is not one is no answer.
-    static func orderIDs(in body: [UInt8]) throws -> [String] {
+    static func orderIDs(in body: [UInt8], api: PlayDeveloperAPI) throws -> [String] {
         var ids: [String] = []
         do {
             try body.withUnsafeBytes { raw in
@@ -132,7 +136,7 @@ package enum OrdersFetch {
                 try cursor.finish()
             }
         } catch {
-            throw FetchError(message: "Google's answer to orders:batchGet is not the JSON it sends: \(error)")
+            throw FetchError(message: "Google's answer to orders:batchGet is not the JSON it sends: \(api.shown("\(error)"))")
         }
         return ids
     }

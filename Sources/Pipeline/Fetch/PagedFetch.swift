@@ -57,7 +57,12 @@ package struct PagedFetch {
             return 0
         }
         if let token { seen.insert(token) }
-        try FileSystem.createDirectory(scratch)
+        // The scratch folder is the data folder's own, never a link to elsewhere.
+        if let slash = scratch.lastIndex(of: "/") {
+            _ = try FetchFolders.make(String(scratch[scratch.index(after: slash)...]), in: String(scratch[..<slash]))
+        } else {
+            _ = try FetchFolders.make(scratch, in: ".")
+        }
         let file = try resuming && token != first ? FileDescriptor.openForAppending(temporary) : FileDescriptor.create(temporary)
         do {
             while true {
@@ -83,7 +88,13 @@ package struct PagedFetch {
                 do {
                     paging = try body.withUnsafeBytes(next)
                 } catch {
-                    throw FetchError(message: "page \(pages + 1) of \(call.path) is not the JSON \(api.owner) sends: \(error)")
+                    throw FetchError(
+                        message: "page \(pages + 1) of \(call.path) is not the JSON \(api.owner) sends: \(api.shown("\(error)"))")
+                }
+                guard !api.holdsSecret(body) else {
+                    throw FetchError(
+                        message: "page \(pages + 1) of \(call.path) holds this run's credentials, which \(api.owner) never "
+                            + "sends back: not kept")
                 }
                 try (body + [0x0A]).withUnsafeBytes { try file.write($0) }
                 pages += 1
@@ -95,10 +106,14 @@ package struct PagedFetch {
                 guard let following = paging.token, !following.isEmpty else {
                     throw FetchError(message: "page \(pages) says hasMore but gives no token for the next page")
                 }
+                guard !api.holdsSecret(Array(following.utf8)) else {
+                    throw FetchError(message: "page \(pages)'s next-page token holds this run's credentials: stopped")
+                }
                 // A token seen before in this listing means a loop (A, A or A, B, A, ...), however long.
                 guard seen.insert(following).inserted else {
                     throw FetchError(
-                        message: "page \(pages)'s next-page token \(following) came before in this listing: stopped (a loop)")
+                        message: "page \(pages)'s next-page token \(api.shown(following)) came before in this listing: "
+                            + "stopped (a loop)")
                 }
                 guard pages < maxPages else {
                     throw FetchError(message: "more than --max-pages \(maxPages) pages: stopped")

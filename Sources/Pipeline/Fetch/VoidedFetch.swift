@@ -15,7 +15,7 @@ package enum VoidedFetch {
         _ fetch: PagedFetch, data: String, packageName: String, since: Timestamp, until: Timestamp
     ) throws -> (file: String, pages: Int, voids: Int) {
         let file = data + "/play/voided/voided-\(FetchCalls.compact(since))-\(FetchCalls.compact(until)).jsonl"
-        if !fetch.dryRun { try FileSystem.createDirectory(data + "/play/voided") }
+        if !fetch.dryRun { _ = try FetchFolders.make("play/voided", in: data) }
         // type=1: subscriptions too (their renewals told apart by orderId, as Google asks).
         let query =
             "?startTime=\(since.milliseconds)&endTime=\(until.milliseconds)&type=1&includeQuantityBasedPartialRefund=true"

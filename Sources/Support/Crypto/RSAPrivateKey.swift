@@ -16,7 +16,9 @@ package final class RSAPrivateKey {
         guard pem.count <= ECPrivateKey.largestPEM else { return nil }
         let bio = pem.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
         defer { BIO_free(bio) }
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
+        // No passphrase, ever: without this callback OpenSSL would prompt on the terminal for an
+        // encrypted key and wait there.
+        guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
             ERR_clear_error()
             return nil
         }
