@@ -102,6 +102,17 @@ package final class Pipeline {
         return try AccountCosts.merged(collected.sinks, template: sink)
     }
 
+    /// `accountID`'s delivery cost while each of `orders` gave access (explain's Play part).
+    package func playOrderCosts(_ accountID: String, orders: [PlayOrderAccess], _ loaded: LedgerLoad) throws -> PlayOrderCosts {
+        let sink = PlayOrderCosts(account: accountID, orders: orders, asOf: loaded.ledger.options.asOf, rates: loaded.rates)
+        let usage = loaded.layout.costFiles.filter { !FocusPoolFile.isPoolFile($0) }
+        // The same rows `account` read: their rejects are recorded once, by it.
+        let collected = try ParallelCostReading.collect(
+            files: usage, spans: [:], root: options.data, mapping: options.costColumns, sink: sink, threads: options.threads,
+            registry: { RequestRegistry() })
+        return try PlayOrderCosts.merged(collected.sinks, template: sink)
+    }
+
     /// The cost rows of `files` over `spans` (whole files when a span is missing) into copies of
     /// `sink`, every row checked as a report checks it, nothing attributed: the usage respond
     /// keeps, one account's sums.

@@ -19,6 +19,11 @@ enum ExplainCommand: Command {
             member's transaction is linked to (and the evidence), and the account's access over time:
             the segments the cost rows are classified by. Then the account's cost rows up to the as-of
             time, by class and by the transaction each row is tied to, exactly as the report counts them.
+
+            When DIR/play/ holds the account's Google Play orders (its purchases name it by
+            obfuscatedExternalAccountId), each is shown with its access, its refunds and chargebacks,
+            what the developer keeps of what it received, the delivery cost while it gave access, and
+            for a chargeback what it lost: what had been received, taken back, plus that delivery cost.
             """,
         examples: ["refund-cost explain --data Data/sample --account acct-000016 --trust-root Data/sample/test-root.der"])
 
@@ -32,17 +37,25 @@ enum ExplainCommand: Command {
         // The account's rows of accounts.csv are part of its story: the records are kept.
         let loaded = try pipeline.load(keepingRecords: true)
         let costs = try pipeline.account(accountID, loaded)
+        let play = loaded.layout.play.isEmpty ? nil : try PlayInput.read(loaded.layout.play, rejects: pipeline.rejects)
+        let playOrders = play.map { PlayOrderAccess.orders(of: accountID, in: $0) } ?? []
         printWarnings(pipeline.warnings)
         try pipeline.refuseBeyondLimit(
             consequence: "No account is explained from data with rows left out, since its transactions may be among them.")
         let tally = pipeline.rejects.tally
         let links = loaded.appStore.accountLinks
-        if loaded.ledger.accountIndex[accountID] == nil, costs.rows == 0, !links.contains(where: { $0.accountID == accountID }) {
+        if loaded.ledger.accountIndex[accountID] == nil, costs.rows == 0, playOrders.isEmpty,
+            !links.contains(where: { $0.accountID == accountID })
+        {
             writeStandardError(AccountStory.unknown(accountID, ledger: loaded.ledger, links: links))
             return 1
         }
         print(AccountStory.text(for: accountID, ledger: loaded.ledger, links: links, rejects: tally), terminator: "")
         print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
+        if !playOrders.isEmpty {
+            let spent = try pipeline.playOrderCosts(accountID, orders: playOrders, loaded)
+            print(PlayStory.text(playOrders, costs: spent, rates: loaded.rates, currency: common.currency), terminator: "")
+        }
         let billFiles = loaded.layout.costFiles.filter(FocusPoolFile.isPoolFile)
         if !billFiles.isEmpty {
             let files = billFiles.map { HumanText.relative($0, to: common.data) }.joined(separator: ", ")
