@@ -12,7 +12,7 @@ enum ExplainCommand: Command {
         name: "explain",
         summary: "Tell one account's story: links, transactions, grants, how access ended, family links.",
         usage: "refund-cost explain --data DIR --account ID [options]",
-        options: DataOptions.around([account.spec], asOfDefault: DataOptions.AsOfDefault.everything),
+        options: DataOptions.around([account.spec, chargebackFee.spec], asOfDefault: DataOptions.AsOfDefault.everything),
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family
@@ -23,11 +23,17 @@ enum ExplainCommand: Command {
             When DIR/play/ holds the account's Google Play orders (its purchases name it by
             obfuscatedExternalAccountId), each is shown with its access, its refunds and chargebacks,
             what the developer keeps of what it received, the delivery cost while it gave access, and
-            for a chargeback what it lost: what had been received, taken back, plus that delivery cost.
+            for a chargeback what it lost: what had been received, taken back, plus that delivery cost,
+            plus the bank's fee given with --chargeback-fee.
             """,
         examples: ["refund-cost explain --data Data/sample --account acct-000016 --trust-root Data/sample/test-root.der"])
 
     static let account = Option("account", "ID", help: "The app's account id, as in accounts.csv and the cost files.")
+    static let chargebackFee = Option<Money>(
+        "chargeback-fee", "AMOUNT",
+        help: "What the bank charges for a Google Play chargeback, in the report currency (added to what one lost).",
+        expected: "an amount like 15.00, not negative"
+    ) { text in (try? Money.parse(text)).flatMap { $0.nanos >= 0 ? $0 : nil } }
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments)
@@ -54,7 +60,10 @@ enum ExplainCommand: Command {
         print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
         if !playOrders.isEmpty {
             let spent = try pipeline.playOrderCosts(accountID, orders: playOrders, loaded)
-            print(PlayStory.text(playOrders, costs: spent, rates: loaded.rates, currency: common.currency), terminator: "")
+            let fee = try arguments.value(chargebackFee)
+            print(
+                PlayStory.text(playOrders, costs: spent, rates: loaded.rates, currency: common.currency, fee: fee),
+                terminator: "")
         }
         let billFiles = loaded.layout.costFiles.filter(FocusPoolFile.isPoolFile)
         if !billFiles.isEmpty {

@@ -6,7 +6,10 @@ import Support
 /// An account's Google Play orders as terminal text, for `explain`: access, voids, what the
 /// developer keeps, the delivery cost while each gave access, and what a chargeback lost.
 enum PlayStory {
-    static func text(_ orders: [PlayOrderAccess], costs: PlayOrderCosts, rates: ExchangeRates, currency: CurrencyCode) -> String {
+    /// `fee`: the bank's fee for a chargeback (`--chargeback-fee`), in `currency`; nil when not given.
+    static func text(
+        _ orders: [PlayOrderAccess], costs: PlayOrderCosts, rates: ExchangeRates, currency: CurrencyCode, fee: Money?
+    ) -> String {
         guard !orders.isEmpty else { return "" }
         var out = "\nGoogle Play orders (\(orders.count))\n"
         for (index, access) in orders.enumerated() {
@@ -25,12 +28,14 @@ enum PlayStory {
                     "    voided \(void.voidedTime): \(what), \(void.isChargeback ? "chargeback" : "refund") (\(why)), by \(who)\n"
             }
             let spent = costs.spent[index]
+            let rows = costs.rows[index]
             out +=
-                "    delivery cost while it gave access: \(spent) \(currency) (\(HumanText.count(costs.rows[index])) row\(costs.rows[index] == 1 ? "" : "s"))\n"
+                "    delivery cost while it gave access: \(spent) \(currency) (\(HumanText.count(rows)) row\(rows == 1 ? "" : "s"))\n"
             if !access.voids.isEmpty, let kept = access.keptRevenue { out += "    kept of what was received: \(amount(kept))\n" }
             if let chargeback = access.chargeback, let takenBack = access.chargedBack {
                 out +=
-                    "    chargeback lost: " + lost(takenBack, spent, on: chargeback.voidedTime, rates: rates, currency: currency)
+                    "    chargeback lost: "
+                    + lost(takenBack, spent, fee: fee, on: chargeback.voidedTime, rates: rates, currency: currency)
                     + "\n"
             }
         }
@@ -40,19 +45,18 @@ enum PlayStory {
 
     /// What the developer had received and the delivery cost, in the report currency when a rate says it.
     private static func lost(
-        _ received: PlayAmount, _ spent: Money, on time: Timestamp, rates: ExchangeRates, currency: CurrencyCode
-    )
-        -> String
-    {
-        let fee = "plus the bank's chargeback fee"
+        _ received: PlayAmount, _ spent: Money, fee: Money?, on time: Timestamp, rates: ExchangeRates, currency: CurrencyCode
+    ) -> String {
+        let feeText = fee.map { " + \($0) \(currency) fee" } ?? ""
+        let noFee = fee == nil ? ", plus the bank's chargeback fee (give --chargeback-fee)" : ""
         guard let converted = try? rates.reportAmount(received.money, from: received.currency, onDay: time.dayNumber),
-            let total = try? converted.adding(spent)
+            let total = try? converted.adding(spent).adding(fee ?? .zero)
         else {
-            return "\(amount(received)) received, taken back, + \(spent) \(currency) delivered (no rate for "
-                + "\(received.currency) on that day to add them), \(fee)"
+            return "\(amount(received)) received, taken back, + \(spent) \(currency) delivered\(feeText) (no rate for "
+                + "\(received.currency) on that day to add them)\(noFee)"
         }
-        return "\(converted) \(currency) received, taken back, + \(spent) \(currency) delivered = "
-            + "\(total) \(currency), \(fee)"
+        return "\(converted) \(currency) received, taken back, + \(spent) \(currency) delivered\(feeText) = "
+            + "\(total) \(currency)\(noFee)"
     }
 
     private static func who(_ source: PlayVoidSource) -> String {

@@ -103,7 +103,7 @@ import Testing
         #expect(out.contains("    delivery cost while it gave access: 7.000000 USD (3 rows)\n"))
         #expect(
             out.contains(
-                "    chargeback lost: 3.000000 USD received, taken back, + 7.000000 USD delivered = 10.000000 USD, plus the bank's chargeback fee"
+                "    chargeback lost: 3.000000 USD received, taken back, + 7.000000 USD delivered = 10.000000 USD, plus the bank's chargeback fee (give --chargeback-fee)"
             ))
         // GPA.2: 1 of 2 units refunded keeps half of 2.00; it lasts, so day 13's 16 counts.
         #expect(out.contains("    access from 2026-10-12T00:00:00.000Z, lasting\n"))
@@ -138,18 +138,18 @@ import Testing
         for (path, lines) in ["orders/o.jsonl": orders, "voided/v.jsonl": voided, "purchases/p.jsonl": purchases] {
             try TestFiles.write(lines.joined(separator: "\n") + "\n", to: root + "/play/" + path)
         }
-        let run = try runTool(["explain", "--data", root, "--account", "acct-9"])
+        let run = try runTool(["explain", "--data", root, "--account", "acct-9", "--chargeback-fee", "15"])
         #expect(run.status == 0, "\(run.stderr)")
         // 1 of 4 units charged back: a quarter of 8.00 taken back, three quarters kept; access goes on.
         #expect(run.stdout.contains("    kept of what was received: 6.000000 USD\n"), "\(run.stdout)")
         #expect(
             run.stdout.contains(
-                "    chargeback lost: 2.000000 USD received, taken back, + 0.500000 USD delivered = 2.500000 USD, plus the bank's chargeback fee"
+                "    chargeback lost: 2.000000 USD received, taken back, + 0.500000 USD delivered + 15.000000 USD fee = 17.500000 USD\n"
             ))
         // No fx.csv: the euros are said as they are, not added to dollars.
         #expect(
             run.stdout.contains(
-                "    chargeback lost: 9.000000 EUR received, taken back, + 0.500000 USD delivered (no rate for EUR on that day to add them)"
+                "    chargeback lost: 9.000000 EUR received, taken back, + 0.500000 USD delivered + 15.000000 USD fee (no rate for EUR on that day to add them)\n"
             ))
     }
 }
