@@ -38,11 +38,13 @@ package enum DatasetGenerator {
             if household % 1000 == 0 { progress(builder.accountCount) }
         }
         builder.openRequests(options.openRequests)
+        let play = options.play ? try PlayDataset.generate(options, costs: &costs, root: root) : [:]
         let files = try SlicedFiles(slice: options.slice)
         summary.costRows = try costs.finish(into: files)
         summary.accounts = builder.accountCount
         summary.transactions = builder.transactions.count
         summary.scenarios = builder.scenarios
+        for (name, count) in play { summary.scenarios[name] = count }
         summary.scenarios["duplicate_cost_row"] = costs.duplicates
         summary.scenarios["foreign_currency_cost_row"] = costs.foreignRows
 

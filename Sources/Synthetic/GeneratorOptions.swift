@@ -23,6 +23,8 @@ package struct GeneratorOptions: Sendable, Hashable {
     /// What this run writes of the files that grow, by when their lines arrive (`--hold-after`,
     /// `--release-after`): everything, made anew, by default.
     package var slice = ReleaseSlice()
+    /// Google Play's part too (`--stores apple,play`): `play/` and its accounts' cost rows.
+    package var play = false
 
     package init(
         accounts: Int, seed: UInt64, months: Int = 3, costRowsPerAccount: Int = 20,

@@ -12,10 +12,11 @@ enum GenerateCommand: Command {
         name: "generate",
         summary: "Write a synthetic, deterministic dataset in the input layout (for trials and benchmarks).",
         usage:
-            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM] [--cost-form rows|focus|helicone] [--hold-after TIME] [--release-after TIME]",
+            "refund-cost generate --out DIR --accounts N --seed S [--months M] [--cost-rows-per-account K] [--last-month YYYY-MM] [--cost-form rows|focus|helicone] [--hold-after TIME] [--release-after TIME] [--stores apple,play]",
         options: [
             out.spec, accounts.spec, seed.spec, months.spec, costRowsPerAccount.spec, lastMonth.spec, costForm.spec,
-            noCreditUse.spec, cutHistories.spec, openRequests.spec, holdAfter.spec, releaseAfter.spec, DataOptions.quiet.spec,
+            noCreditUse.spec, cutHistories.spec, openRequests.spec, holdAfter.spec, releaseAfter.spec, stores.spec,
+            DataOptions.quiet.spec,
             CommonOptions.help,
         ],
         discussion: """
@@ -39,14 +40,30 @@ enum GenerateCommand: Command {
             try respond over a day. The slices appended together are the bytes of one run that
             holds nothing back; a release after another time, or over other options, is refused
             and appends nothing. Not with --cost-form focus (a bill is written whole).
+
+            --stores apple,play adds Google Play's part: one account for every four asked (play-NNNNNN),
+            each with a pack of gems or a monthly subscription bought on Play, in DIR/play/ as a server
+            and refund-cost fetch store them (Pub/Sub push bodies, voidedpurchases.list pages, batchget
+            answers, purchases), with refunds, partial refunds, chargebacks, refund reviews, cancelled
+            and revoked subscriptions, and their cost rows in costs/. The App Store part is the same
+            bytes with or without it. Reports do not count Play yet: those accounts' cost is unlinked.
             """,
         examples: [
             "refund-cost generate --out /tmp/refund-cost-example/trial --accounts 2000 --seed 1",
             "refund-cost generate --out /tmp/refund-cost-example/bigger --accounts 3000 --seed 7 --cost-rows-per-account 50",
             "refund-cost generate --out /tmp/refund-cost-example/billed --accounts 2000 --seed 1 --cost-form focus",
+            "refund-cost generate --out /tmp/refund-cost-example/both --accounts 2000 --seed 1 --stores apple,play",
         ])
 
     static let out = Option.path("out", "DIR", help: "Folder to write (created; files in it are replaced).")
+    static let stores = Option<Bool>(
+        "stores", "LIST", help: "apple (default), or apple,play for a Google Play part in play/ too.",
+        expected: "apple or apple,play"
+    ) { text in
+        let names = Set(text.split(separator: ",").map { $0.lowercased() })
+        guard names.contains("apple"), names.isSubset(of: ["apple", "play"]) else { return nil }
+        return names.contains("play")
+    }
     static let accounts = Option<Int>.count(
         "accounts", "N", help: "Number of accounts (purchasers, family members, buyers of credits, anonymous users).",
         in: 1...1_000_000_000)
@@ -86,12 +103,18 @@ enum GenerateCommand: Command {
         options.costForm = try arguments.value(costForm) ?? options.costForm
         options.openRequests = try arguments.value(openRequests) ?? 0
         options.cutHistories = try arguments.value(cutHistories) ?? 0
+        options.play = try arguments.value(stores) ?? false
         options.slice = ReleaseSlice(
             after: try arguments.value(releaseAfter)?.milliseconds, upTo: try arguments.value(holdAfter)?.milliseconds)
         if options.slice.holdsBack, options.costForm == .focus {
             throw UsageError.needsAnother(
                 "--hold-after and --release-after hold back lines of the files that grow; a FOCUS bill is written whole: "
                     + "use --cost-form rows or helicone", command: spec.name)
+        }
+        if options.slice.holdsBack, options.play {
+            throw UsageError.needsAnother(
+                "--hold-after and --release-after slice the App Store files as they arrive; play/ is written whole: "
+                    + "leave out --stores play", command: spec.name)
         }
         if let after = options.slice.after, let upTo = options.slice.upTo, upTo <= after {
             throw arguments.invalid(holdAfter, expected: "a time after --release-after (\(Timestamp(milliseconds: after)))")

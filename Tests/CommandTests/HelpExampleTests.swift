@@ -12,7 +12,7 @@ struct HelpExampleTests {
     /// other, and publish loads what an earlier example wrote.
     static let cases: [Case] = [
         Case(["report"]), Case(["validate"]), Case(["explain"]), Case(["generate"], example: 0), Case(["generate"], example: 1),
-        Case(["generate"], example: 2), Case(["export-access"]), Case(["respond"]),
+        Case(["generate"], example: 2), Case(["generate"], example: 3), Case(["export-access"]), Case(["respond"]),
         Case(["snapshot", "partial", "settle", "merge"]), Case(["publish"]),
     ]
 
