@@ -58,28 +58,12 @@ enum APIOptions {
             let named = missing.count == 1 ? last : missing.dropLast().joined(separator: ", ") + " and " + last
             throw UsageError.missingOption(named, command: arguments.command)
         }
-        let path = try arguments.required(key)
         let keyID = try arguments.required(keyID)
         let issuerID = try arguments.required(issuerID)
         guard let bundleID else { throw UsageError.missingOption("--bundle-id", command: arguments.command) }
-        guard FileSystem.kind(path) == .regularFile, let exposed = FileSystem.readableByOthers(path) else {
-            throw arguments.invalid(key, expected: "a readable .p8 key file")
-        }
-        guard !exposed else {
-            throw arguments.invalid(
-                key, expected: "a key only you can read: group or others can read it now; run chmod 600 \(path)")
-        }
-        // The size first: a key is a few hundred bytes, and nothing larger is read.
-        let limit = ECPrivateKey.largestPEM
-        if let size = FileSystem.fileSize(path), size > limit {
-            throw arguments.invalid(
-                key,
-                expected: "the .p8 key file (a few hundred bytes): \(path) is \(HumanText.count(size)) bytes, "
-                    + "more than any key (\(HumanText.count(limit)) at most)")
-        }
-        guard let bytes = try? FileDescriptor.openForReading(path).readAll(limit: limit), bytes.count <= limit,
-            let privateKey = ECPrivateKey(pem: bytes)
-        else {
+        let bytes = try KeyFile.read(
+            key, arguments, what: ".p8 key file", size: "a few hundred bytes", limit: ECPrivateKey.largestPEM)
+        guard let privateKey = ECPrivateKey(pem: bytes) else {
             throw arguments.invalid(
                 key, expected: "the in-app purchase key as App Store Connect gives it (.p8: a PKCS#8 PEM P-256 private key)")
         }

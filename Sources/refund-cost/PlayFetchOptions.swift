@@ -59,24 +59,8 @@ enum PlayFetchOptions {
 
     /// The key file: a regular file only its owner can read, the size of a key, a service account's.
     private static func account(_ arguments: ParsedArguments) throws -> ServiceAccount {
-        let path = try arguments.required(serviceAccount)
-        guard FileSystem.kind(path) == .regularFile, let exposed = FileSystem.readableByOthers(path) else {
-            throw arguments.invalid(serviceAccount, expected: "a readable JSON key file")
-        }
-        guard !exposed else {
-            throw arguments.invalid(
-                serviceAccount, expected: "a key only you can read: group or others can read it now; run chmod 600 \(path)")
-        }
-        let limit = ServiceAccount.largestFile
-        if let size = FileSystem.fileSize(path), size > limit {
-            throw arguments.invalid(
-                serviceAccount,
-                expected: "a service account's key file (a few KB): \(path) is \(HumanText.count(size)) bytes, "
-                    + "more than any key file (\(HumanText.count(limit)) at most)")
-        }
-        guard let bytes = try? FileDescriptor.openForReading(path).readAll(limit: limit) else {
-            throw arguments.invalid(serviceAccount, expected: "a readable JSON key file")
-        }
+        let bytes = try KeyFile.read(
+            serviceAccount, arguments, what: "JSON key file", size: "a few KB", limit: ServiceAccount.largestFile)
         switch ServiceAccount.read(bytes) {
         case .success(let account): return account
         case .failure(let error):

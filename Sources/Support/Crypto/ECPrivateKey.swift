@@ -15,42 +15,19 @@ package final class ECPrivateKey {
     /// whose public half is not its own (its tokens would verify nowhere), or larger than any
     /// key (`largestPEM`).
     package init?(pem: [UInt8]) {
-        guard pem.count <= Self.largestPEM else { return nil }
-        let bio = pem.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-        defer { BIO_free(bio) }
-        // No passphrase, ever: without this callback OpenSSL would prompt on the terminal for an
-        // encrypted key and wait there.
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
-            ERR_clear_error()
-            return nil
-        }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256, Self.isConsistent(key) else {
-            EVP_PKEY_free(key)
-            ERR_clear_error()
-            return nil
-        }
+        guard
+            let key = PEMPrivateKey.read(
+                pem, largest: Self.largestPEM,
+                accepts: { EVP_PKEY_get_base_id($0) == EVP_PKEY_EC && EVP_PKEY_get_bits($0) == 256 })
+        else { return nil }
         pointer = key
     }
 
     deinit { EVP_PKEY_free(pointer) }
 
-    /// OpenSSL's full check: the private key is in range and the public key is its own.
-    private static func isConsistent(_ key: OpaquePointer) -> Bool {
-        guard let context = EVP_PKEY_CTX_new(key, nil) else { return false }
-        defer { EVP_PKEY_CTX_free(context) }
-        return EVP_PKEY_check(context) == 1
-    }
-
     /// The ES256 signature of `message` as JOSE writes it: r || s, 32 bytes each.
     package func signES256(_ message: [UInt8]) -> [UInt8]? {
-        guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1 else { return nil }
-        var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { return nil }
-        var der = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else { return nil }
-        return Self.jose(Array(der.prefix(length)))
+        PEMPrivateKey.signSHA256(pointer, message).flatMap(Self.jose)
     }
 
     /// The public half, for checking what this key signed.

@@ -13,41 +13,16 @@ package final class RSAPrivateKey {
     /// Reads a PEM private key; nil when it is not PEM, not RSA, shorter than `shortestBits`,
     /// inconsistent, or larger than any key (`ECPrivateKey.largestPEM`).
     package init?(pem: [UInt8]) {
-        guard pem.count <= ECPrivateKey.largestPEM else { return nil }
-        let bio = pem.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-        defer { BIO_free(bio) }
-        // No passphrase, ever: without this callback OpenSSL would prompt on the terminal for an
-        // encrypted key and wait there.
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
-            ERR_clear_error()
-            return nil
-        }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA, EVP_PKEY_get_bits(key) >= Self.shortestBits, Self.isConsistent(key)
-        else {
-            EVP_PKEY_free(key)
-            ERR_clear_error()
-            return nil
-        }
+        guard
+            let key = PEMPrivateKey.read(
+                pem, largest: ECPrivateKey.largestPEM,
+                accepts: { EVP_PKEY_get_base_id($0) == EVP_PKEY_RSA && EVP_PKEY_get_bits($0) >= Self.shortestBits })
+        else { return nil }
         pointer = key
     }
 
     deinit { EVP_PKEY_free(pointer) }
 
-    private static func isConsistent(_ key: OpaquePointer) -> Bool {
-        guard let context = EVP_PKEY_CTX_new(key, nil) else { return false }
-        defer { EVP_PKEY_CTX_free(context) }
-        return EVP_PKEY_check(context) == 1
-    }
-
     /// The RS256 signature of `message` (RSASSA-PKCS1-v1_5 with SHA-256), as JOSE writes it.
-    package func signRS256(_ message: [UInt8]) -> [UInt8]? {
-        guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1 else { return nil }
-        var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { return nil }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else { return nil }
-        return Array(signature.prefix(length))
-    }
+    package func signRS256(_ message: [UInt8]) -> [UInt8]? { PEMPrivateKey.signSHA256(pointer, message) }
 }
