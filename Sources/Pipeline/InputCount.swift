@@ -52,7 +52,8 @@ enum InputCount {
         }
         if !layout.play.isEmpty {
             let count = layout.play.all.count
-            completeness.notRead.append("play/ (\(count) Google Play \(count == 1 ? "file" : "files"), checked by validate only)")
+            completeness.notRead.append(
+                "play/ (\(count) Google Play \(count == 1 ? "file" : "files"), read by validate and explain only)")
         }
         completeness.rejectedRows = rejects.rows
         for reject in rejects.wholeFiles {

@@ -299,12 +299,13 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "play/ holds 1 Google Play file: this version checks them (refund-cost validate) but counts only the App Store"),
+                "play/ holds 1 Google Play file: validate and explain read them; reports and respond count only the App Store"),
             "\(run.stderr)")
         #expect(run.stdout.isEmpty || !run.stdout.contains("everything read was counted\n"))
         let runRecord = try TestFiles.read(out + "/2026-10/run.json")
         #expect(
-            runRecord.contains("\"not_read\": [\n      \"play/ (1 Google Play file, checked by validate only)\""), "\(runRecord)")
+            runRecord.contains("\"not_read\": [\n      \"play/ (1 Google Play file, read by validate and explain only)\""),
+            "\(runRecord)")
         #expect(runRecord.contains("notifications/n.jsonl"))
         #expect(!runRecord.contains("play/voided"), "a file the report did not read is not listed among its inputs")
     }
