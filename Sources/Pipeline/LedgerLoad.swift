@@ -26,7 +26,7 @@ package struct LedgerLoad: Sendable {
         guard count > 0 else { return [] }
         return [
             "play/ holds \(count) Google Play \(count == 1 ? "file" : "files"): validate and explain read them; "
-                + "reports and respond count only the App Store in this version"
+                + "reports and respond count only the App Store in this version (Play accounts' cost rows count as unlinked)"
         ]
     }
     /// Transaction histories cut short, one warning each: a report and `validate` name them.

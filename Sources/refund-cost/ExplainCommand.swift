@@ -44,7 +44,7 @@ enum ExplainCommand: Command {
         let loaded = try pipeline.load(keepingRecords: true)
         let costs = try pipeline.account(accountID, loaded)
         let play = loaded.layout.play.isEmpty ? nil : try PlayInput.read(loaded.layout.play, rejects: pipeline.rejects)
-        let playOrders = play.map { PlayOrderAccess.orders(of: accountID, in: $0) } ?? []
+        let playOrders = play.map { PlayOrderAccess.orders(of: accountID, in: $0, asOf: loaded.ledger.options.asOf) } ?? []
         printWarnings(pipeline.warnings)
         try pipeline.refuseBeyondLimit(
             consequence: "No account is explained from data with rows left out, since its transactions may be among them.")

@@ -11,7 +11,8 @@ enum PlayStory {
         _ orders: [PlayOrderAccess], costs: PlayOrderCosts, rates: ExchangeRates, currency: CurrencyCode, fee: Money?
     ) -> String {
         guard !orders.isEmpty else { return "" }
-        var out = "\nGoogle Play orders (\(orders.count))\n"
+        var out =
+            "\nGoogle Play orders (\(orders.count)); reports do not count Play yet, so their cost rows are unlinked there\n"
         for (index, access) in orders.enumerated() {
             let order = access.order
             let products = order.lines.map { "\($0.productID) x\($0.quantity)" }.joined(separator: ", ")
@@ -24,8 +25,9 @@ enum PlayStory {
                 let what = void.voidedQuantity.map { "\($0) of \(access.quantity) units" } ?? "the whole order"
                 let why = void.reason?.name ?? void.rawReason.map { "reason \($0)" } ?? "no reason given"
                 let who = void.voidSource.map(Self.who) ?? void.rawSource.map { "source \($0)" } ?? "no one named"
-                out +=
-                    "    voided \(void.voidedTime): \(what), \(void.isChargeback ? "chargeback" : "refund") (\(why)), by \(who)\n"
+                let kind = void.isChargeback ? "chargeback" : "refund (\(why))"
+                let ends = void.voidedTime == access.lastUnitVoided ? "; access ends" : ""
+                out += "    voided \(void.voidedTime): \(what), \(kind), by \(who)\(ends)\n"
             }
             let spent = costs.spent[index]
             let rows = costs.rows[index]
@@ -39,7 +41,9 @@ enum PlayStory {
                     + "\n"
             }
         }
-        out += "  (orders held at once share their rows: their delivery costs are not to be added up)\n"
+        if Self.overlap(orders) {
+            out += "  (orders held at once share their rows: their delivery costs are not to be added up)\n"
+        }
         return out
     }
 
@@ -57,6 +61,12 @@ enum PlayStory {
         }
         return "\(converted) \(currency) received, taken back, + \(spent) \(currency) delivered\(feeText) = "
             + "\(total) \(currency)\(noFee)"
+    }
+
+    /// True when two orders' access windows share time (their rows count in both).
+    private static func overlap(_ orders: [PlayOrderAccess]) -> Bool {
+        let windows = orders.map { ($0.start, $0.end ?? .latestAccepted) }.sorted { $0.0 < $1.0 }
+        return zip(windows, windows.dropFirst()).contains { $0.1 > $1.0 }
     }
 
     private static func who(_ source: PlayVoidSource) -> String {

@@ -98,7 +98,7 @@ import Testing
             ))
         #expect(out.contains("    access from 2026-10-06T00:00:00.000Z to 2026-10-09T00:00:00.000Z\n"))
         #expect(out.contains("    voided 2026-10-08T00:00:00.000Z: 1 of 3 units, refund (remorse), by the user\n"))
-        #expect(out.contains("    voided 2026-10-09T00:00:00.000Z: the whole order, chargeback (chargeback), by Google\n"))
+        #expect(out.contains("    voided 2026-10-09T00:00:00.000Z: the whole order, chargeback, by Google; access ends\n"))
         // Days 5, 6 and 7: 1 + 2 + 4; not day 9's 8, after the chargeback ended access; not acct-2's 100.
         #expect(out.contains("    delivery cost while it gave access: 7.000000 USD (3 rows)\n"))
         #expect(
@@ -111,9 +111,19 @@ import Testing
         #expect(out.contains("    delivery cost while it gave access: 16.000000 USD (1 row)\n"))
         // GPA.3: a subscription's month, revoked whole on day 19 by the developer: every row from day 0 to day 19.
         #expect(out.contains("    access from 2026-10-01T00:00:00.000Z to 2026-10-20T00:00:00.000Z\n"))
-        #expect(out.contains("    voided 2026-10-20T00:00:00.000Z: the whole order, refund (not_received), by the developer\n"))
+        #expect(
+            out.contains(
+                "    voided 2026-10-20T00:00:00.000Z: the whole order, refund (not_received), by the developer; access ends\n"))
         #expect(out.contains("    delivery cost while it gave access: 31.000000 USD (5 rows)\n"))
         #expect(out.components(separatedBy: "chargeback lost").count == 2, "only GPA.1 was charged back")
+        #expect(out.contains("not to be added up"), "GPA.3's month holds GPA.1's days")
+
+        // As of day 8, before the chargeback: not yet voided, not yet lost, and GPA.2 not yet bought.
+        let before = try runTool(["explain", "--data", root, "--account", "acct-1", "--as-of", "2026-10-08T12:00:00Z"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout.contains("Google Play orders (2)"), "\(before.stdout)")
+        #expect(!before.stdout.contains("chargeback lost") && !before.stdout.contains("GPA.2"))
+        #expect(before.stdout.contains("    access from 2026-10-06T00:00:00.000Z, lasting\n"))
     }
     @Test func aChargebackOfSomeUnitsTakesBackTheirShareAndAnotherCurrencyNeedsItsRate() throws {
         var fixture = AppStoreFixture()

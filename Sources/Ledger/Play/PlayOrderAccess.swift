@@ -10,12 +10,23 @@ package struct PlayOrderAccess: Sendable {
 
     /// A subscription's service period starts it; a one-time product's order, its creation.
     package var start: Timestamp { order.lines.compactMap(\.servicePeriodStart).min() ?? order.createTime }
-    /// When access ended: the first void of the whole order, else a subscription's period end;
-    /// nil for a one-time product not voided whole (it lasts).
+    /// When access ended: the void that left no unit (one of the whole order, or the partial
+    /// refund that took the last unit), else a subscription's period end; nil for a one-time
+    /// product with units left (it lasts).
     package var end: Timestamp? {
         let periodEnd = order.lines.compactMap(\.servicePeriodEnd).max()
-        guard let voided = wholeVoid?.voidedTime else { return periodEnd }
+        guard let voided = lastUnitVoided else { return periodEnd }
         return min(voided, periodEnd ?? voided)
+    }
+
+    /// When no unit was left: the first whole void, or the partial refund reaching `quantity`.
+    package var lastUnitVoided: Timestamp? {
+        var units: Int64 = 0
+        for void in voids {
+            units += void.voidedQuantity ?? quantity
+            if units >= quantity { return void.voidedTime }
+        }
+        return nil
     }
     /// Units bought: every line's quantity.
     package var quantity: Int64 { order.lines.reduce(0) { $0 + $1.quantity } }
@@ -51,15 +62,18 @@ package struct PlayOrderAccess: Sendable {
 
     /// The orders whose purchase is `account`'s, by creation, each with its voids: matched by
     /// order id, else (a void naming none) by purchase token.
-    package static func orders(of account: String, in input: PlayInput) -> [PlayOrderAccess] {
+    ///
+    /// What happened after `asOf` is left out, as for Apple's data: an order made later, a void later.
+    package static func orders(of account: String, in input: PlayInput, asOf: Timestamp) -> [PlayOrderAccess] {
         let accounts = PlayAccounts(input)
-        let owned = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) == account }
+        let owned = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) == account && $0.createTime <= asOf }
         return owned.sorted {
             $0.createTime != $1.createTime ? $0.createTime < $1.createTime : $0.orderID.bytesPrecede($1.orderID)
         }
         .map { order in
             let voids = input.voided.filter { void in
-                void.orderID.map { $0 == order.orderID } ?? (void.purchaseToken == order.purchaseToken)
+                void.voidedTime <= asOf
+                    && (void.orderID.map { $0 == order.orderID } ?? (void.purchaseToken == order.purchaseToken))
             }
             return PlayOrderAccess(order: order, voids: voids.sorted { $0.voidedTime < $1.voidedTime })
         }
