@@ -13,12 +13,6 @@ package final class AppStoreServerAPI: ListingAPI {
     /// The longest a call waits in all (`--max-wait`).
     private let maxWait: Double
     private var lastStart = 0.0
-    /// Attempts for 5xx and network errors, the first included.
-    package static let attempts = 4
-    /// A 429 is waited at least this long (a `Retry-After: 0` would be a busy loop), and at most
-    /// this many times a call before it counts as a failed attempt.
-    static let shortestRateWait = 1.0
-    static let rateLimitedWaits = 30
     /// At most 40 calls a second: under Apple's 50 with room for clock drift.
     static let spacing = 1.0 / 40
 
@@ -96,7 +90,7 @@ package final class AppStoreServerAPI: ListingAPI {
                 lastFailure = failure.description
                 lastStatus = nil
                 lastCode = nil
-                wait = backoff(attempt)
+                wait = Retrying.backoff(attempt)
             case .success(let response):
                 lastStatus = response.status
                 lastCode = AppleError(response.body).code
@@ -112,33 +106,26 @@ package final class AppStoreServerAPI: ListingAPI {
                     return .refused(status: response.status, errorCode: code, message: message)
                 case .rateLimited(let seconds):
                     lastFailure = "rate limited (429)"
-                    wait = max(Self.shortestRateWait, seconds ?? backoff(attempt))
+                    wait = max(Retrying.shortestRateWait, seconds ?? Retrying.backoff(attempt))
                     // Waiting for Apple's window is not a failed attempt, but only so many are waited.
                     rateLimited += 1
-                    if rateLimited < Self.rateLimitedWaits { attempt -= 1 }
+                    if rateLimited < Retrying.rateLimitedWaits { attempt -= 1 }
                 case .retry(let reason):
                     lastFailure = reason
-                    wait = backoff(attempt)
+                    wait = Retrying.backoff(attempt)
                 }
             }
-            guard attempt < Self.attempts else {
-                return .failed(reason: lastFailure + " after \(attempt) attempts", status: lastStatus, errorCode: lastCode)
-            }
-            let remaining = min(
-                Double(deadline.milliseconds - Clock.now().milliseconds) / 1000, maxWait - (Clock.monotonicSeconds() - started))
-            guard wait < remaining else {
-                return .failed(
-                    reason: lastFailure + "; waiting \(Int(wait.rounded(.up))) s more would pass the deadline or --max-wait",
-                    status: lastStatus, errorCode: lastCode)
+            if let end = Retrying.giveUp(
+                attempt: attempt, wait: wait,
+                left: min(
+                    Double(deadline.milliseconds - Clock.now().milliseconds) / 1000,
+                    maxWait - (Clock.monotonicSeconds() - started)), lastFailure: lastFailure, status: lastStatus,
+                errorCode: lastCode)
+            {
+                return end
             }
             Clock.sleep(seconds: wait)
         }
-    }
-
-    /// Exponential backoff with jitter: about 0.5, 1, 2 s, each between half and all of it again.
-    private func backoff(_ attempt: Int) -> Double {
-        let base = 0.5 * Double(1 << min(attempt - 1, 6))
-        return base * Double.random(in: 0.5...1.5)
     }
 
     /// Keeps calls at least `spacing` apart.

@@ -19,11 +19,6 @@ package final class PlayDeveloperAPI: ListingAPI {
     private var accessToken: (value: String, expires: Timestamp)?
     /// Every access token of the run and the assertions it sent: hidden from every message.
     private var secrets: [String] = []
-    package static let attempts = 4
-    /// A 429 is waited at least this long (a `Retry-After: 0` would be a busy loop), and at most
-    /// this many times a call before it counts as a failed attempt.
-    static let shortestRateWait = 1.0
-    static let rateLimitedWaits = 30
     /// Google's host for the API.
     package static let production = "https://androidpublisher.googleapis.com"
 
@@ -92,7 +87,7 @@ package final class PlayDeveloperAPI: ListingAPI {
                 guard case .failed(let reason, let status, _) = failure.outcome else { return failure.outcome }
                 lastFailure = reason
                 lastStatus = status
-                wait = backoff(attempt)
+                wait = Retrying.backoff(attempt)
             case .success(let token):
                 var headers = [("Authorization", "Bearer " + token), ("Accept", "application/json")]
                 if !body.isEmpty { headers.append(("Content-Type", "application/json")) }
@@ -102,7 +97,7 @@ package final class PlayDeveloperAPI: ListingAPI {
                 case .failure(let failure):
                     lastFailure = failure.description
                     lastStatus = nil
-                    wait = backoff(attempt)
+                    wait = Retrying.backoff(attempt)
                 case .success(let response):
                     lastStatus = response.status
                     switch GoogleVerdict.of(
@@ -123,23 +118,21 @@ package final class PlayDeveloperAPI: ListingAPI {
                         return .refused(status: response.status, errorCode: nil, message: message)
                     case .rateLimited(let seconds):
                         lastFailure = "rate limited (429)"
-                        wait = max(Self.shortestRateWait, seconds ?? backoff(attempt))
+                        wait = max(Retrying.shortestRateWait, seconds ?? Retrying.backoff(attempt))
                         // Waiting for Google's window is not a failed attempt, but only so many are waited.
                         rateLimited += 1
-                        if rateLimited < Self.rateLimitedWaits { attempt -= 1 }
+                        if rateLimited < Retrying.rateLimitedWaits { attempt -= 1 }
                     case .retry(let reason):
                         lastFailure = reason
-                        wait = backoff(attempt)
+                        wait = Retrying.backoff(attempt)
                     }
                 }
             }
-            guard attempt < Self.attempts else {
-                return .failed(reason: lastFailure + " after \(attempt) attempts", status: lastStatus, errorCode: nil)
-            }
-            guard wait < left() else {
-                return .failed(
-                    reason: lastFailure + "; waiting \(Int(wait.rounded(.up))) s more would pass the deadline or --max-wait",
-                    status: lastStatus, errorCode: nil)
+            if let end = Retrying.giveUp(
+                attempt: attempt, wait: wait, left: left(), lastFailure: lastFailure, status: lastStatus,
+                errorCode: nil)
+            {
+                return end
             }
             Clock.sleep(seconds: wait)
         }
@@ -184,11 +177,6 @@ package final class PlayDeveloperAPI: ListingAPI {
     private struct TokenFailure: Error {
         var outcome: APIOutcome
         init(_ outcome: APIOutcome) { self.outcome = outcome }
-    }
-
-    /// Exponential backoff with jitter: about 0.5, 1, 2 s, each between half and all of it again.
-    private func backoff(_ attempt: Int) -> Double {
-        0.5 * Double(1 << min(attempt - 1, 6)) * Double.random(in: 0.5...1.5)
     }
 
     /// `application/x-www-form-urlencoded`'s escape: letters, digits and `-._~` as they are.
