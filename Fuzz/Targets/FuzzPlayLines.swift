@@ -14,7 +14,9 @@ public func fuzzPlayLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         for folder in InputLayout.PlayFiles.folders {
             try FileSystem.createDirectory(root + "/play/" + folder)
         }
-        for (folder, name) in [("notifications", "n.jsonl"), ("voided", "v.jsonl"), ("orders", "o.jsonl"), ("purchases", "p.jsonl")] {
+        for (folder, name) in [
+            ("notifications", "n.jsonl"), ("voided", "v.jsonl"), ("orders", "o.jsonl"), ("purchases", "p.jsonl"),
+        ] {
             let path = root + "/play/" + folder + "/" + name
             let file = try AtomicFileWriter(path: path)
             file.buffer.append(contentsOf: bytes)
