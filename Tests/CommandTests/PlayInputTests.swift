@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Support
 @testable import TestSupport
 
 /// `play/` read through `validate` as a user runs it: Google Play's files as a server and the
@@ -262,6 +263,32 @@ import Testing
         #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\nforged"), "\(run.stderr)")
         #expect(
             run.stdout.contains(Self.row("notifications by kind (copies too)", "subscriptionNotification 1")), "\(run.stdout)")
+    }
+
+    @Test func aRefundReviewStillOpenIsSaidWithWhenItCloses() throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        func review(_ order: String, at: Int64) -> String {
+            F.json([
+                "version": "1.0", "eventTimeMillis": String(at),
+                "pendingRefundReviewNotification": [
+                    "purchaseToken": "tok-" + order, "orderId": order, "pendingRefundToken": "prt-" + order,
+                ],
+            ])
+        }
+        let hour = F.hour
+        let data = try Self.data([
+            "notifications/n.jsonl": [
+                review("GPA.OLD", at: now - 30 * hour), review("GPA.B", at: now - 2 * hour), review("GPA.A", at: now - 5 * hour),
+            ]
+        ])
+        let run = try runTool(["validate", "--data", data])
+        #expect(run.status == 0, "\(run.stderr)")
+        // GPA.OLD's 24 hours are over; GPA.A's end first, 19 hours from now.
+        let closes = Timestamp(milliseconds: now - 5 * hour + 24 * hour)
+        #expect(
+            run.stdout.contains(
+                "2 Google refund reviews are open now (GPA.A, GPA.B), the first until \(closes): respond does not answer Google"),
+            "\(run.stdout)")
     }
 
     @Test func anythingElseUnderPlayIsRefusedAndSaidWhereItBelongs() throws {
