@@ -14,7 +14,7 @@ enum CommandLineTool {
         [
             ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GenerateCommand.self, ExportAccessCommand.self,
             RespondCommand.self, FetchNotificationsCommand.self, FetchTransactionsCommand.self, FetchVoidedCommand.self,
-            FetchOrdersCommand.self,
+            FetchOrdersCommand.self, FetchPurchasesCommand.self,
             DecodeCommand.self,
             SnapshotCommand.self,
             PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
@@ -55,7 +55,8 @@ enum CommandLineTool {
                 return 0
             }
             writeStandardError(
-                Diagnostic("fetch needs what to fetch: notifications, transactions, voided or orders").description + "\n\n"
+                Diagnostic("fetch needs what to fetch: notifications, transactions, voided, orders or purchases").description
+                    + "\n\n"
                     + group)
             return 2
         }

@@ -12,12 +12,14 @@ It checks what Google checks and logs every request, so a test can see what the 
   endTime not after now, startTime before endTime, maxResults at most 1000, type 0 or 1; the
   pages of the script's "voided_pages" (lists of VoidedPurchase objects), pretty-printed as
   Google sends them, "nextPageToken" "page-K" to the next; a token it never gave is refused.
+- GET .../applications/PKG/purchases/productsv2/tokens/T and .../subscriptionsv2/tokens/T: the
+  script's "purchases" object by token, when its kind is the path's, else 404 NOT_FOUND.
 - GET .../applications/PKG/orders:batchGet?orderIds=A&orderIds=B: 1 to 1000 distinct ids, each
   one of the script's "orders" (an object of Order objects by id), else the whole call fails
   (404 NOT_FOUND, as Google's does); the orders in the order asked.
 
 Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app",
-"voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
+"voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "purchases": {"token": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
 "expire_tokens_after": M, "echo_token": true}: page K answers with that status N times before
 it is served (with a "Retry-After" of the failure's "retry_after", when it has one); after
 M calls, every token issued so far is expired (401), as Google's expire within the hour; with
@@ -158,6 +160,14 @@ def main():
             self.reply(200, {"orders": [known[i] for i in ids]}, pretty=True)
             return None, "orders %d" % len(ids)
 
+        def purchase(self, kind, token):
+            found = script.get("purchases", {}).get(urllib.parse.unquote(token))
+            wanted = "androidpublisher#productPurchaseV2" if kind == "productsv2" else "androidpublisher#subscriptionPurchaseV2"
+            if not found or found.get("kind") != wanted:
+                return self.google_error(404, "NOT_FOUND", "Purchase not found"), "not found"
+            self.reply(200, found, pretty=True)
+            return None, "purchase"
+
         def answer(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
@@ -178,6 +188,9 @@ def main():
                     note = "unauthenticated"
                 elif self.command == "GET" and url.path == prefix:
                     _, note = self.voided(urllib.parse.parse_qs(url.query))
+                elif self.command == "GET" and url.path.startswith("/androidpublisher/v3/applications/%s/purchases/" % script.get("package", "")) \
+                        and url.path.split("/")[-2] == "tokens":
+                    _, note = self.purchase(url.path.split("/")[-3], url.path.split("/")[-1])
                 elif self.command == "GET" and url.path == "/androidpublisher/v3/applications/%s/orders:batchGet" % script.get("package", ""):
                     _, note = self.orders(urllib.parse.parse_qs(url.query))
                 else:

@@ -8,7 +8,8 @@ import Support
 /// its orders say what was paid.
 ///
 /// Neither response carries the purchase token it was fetched with: a line may add it as
-/// `purchaseToken`, else the purchase is matched to its orders by order id.
+/// `purchaseToken` (`refund-cost fetch purchases` does), else the purchase is matched to its
+/// orders by order id.
 package struct PlayPurchase: Sendable, Hashable, Codable {
     package enum Kind: String, Sendable, Hashable, Codable {
         case product = "androidpublisher#productPurchaseV2"
