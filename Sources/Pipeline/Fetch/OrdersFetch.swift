@@ -54,32 +54,19 @@ package enum OrdersFetch {
         }
         var outcome = Outcome()
         guard !batches.isEmpty else { return outcome }
-        let scratch = FetchCalls.scratch(data)
-        _ = try FetchFolders.make(FetchCalls.scratchName, in: data)
-        _ = try FetchFolders.make("play/orders", in: data)
-        let temporary = scratch + "/" + name + ".partial"
-        let file = try FileDescriptor.create(temporary)
-        do {
+        return try AnswerFile.whole(data: data, folder: "play/orders", name: name) { file in
             while let batch = batches.first {
                 batches.removeFirst()
                 outcome.calls += 1
-                let call = path(batch)
-                switch try api.call("GET", call, body: [], deadline: Clock.now().adding(.hours(1))) {
+                switch try api.call("GET", path(batch), body: [], deadline: Clock.now().adding(.hours(1))) {
                 case .accepted(let response):
-                    var body = response.body
-                    let returned = try orderIDs(in: body, api: api)
-                    guard !api.holdsSecret(body) else {
-                        throw FetchError(
-                            message: "Google's answer holds this run's credentials, which it never sends back: not kept")
-                    }
-                    let asked = Set(batch)
-                    guard returned.allSatisfy(asked.contains) else {
+                    let returned = try orderIDs(in: response.body, api: api)
+                    guard returned.allSatisfy(Set(batch).contains) else {
                         throw FetchError(
                             message: "Google's answer to \(batch.count) order ids holds orders not asked for: not kept")
                     }
                     guard !returned.isEmpty else { continue }
-                    for index in body.indices where body[index] == 0x0A || body[index] == 0x0D { body[index] = 0x20 }
-                    try (body + [0x0A]).withUnsafeBytes { try file.write($0) }
+                    try file.append(response.body, from: api)
                     outcome.orders += returned.count
                 case .refused(let status, _, _) where status == 404 || status == 400:
                     // One unknown id fails the whole batch: halves until it stands alone.
@@ -97,21 +84,8 @@ package enum OrdersFetch {
                     throw FetchError(message: "GET \(prefix) got no answer: \(reason)")
                 }
             }
-            guard outcome.orders > 0 else {
-                FileSystem.remove(temporary)
-                return outcome
-            }
-            try file.synchronize()
-            try FileSystem.rename(temporary, to: destination)
-            outcome.file = destination
+            outcome.file = try file.commit()
             return outcome
-        } catch {
-            FileSystem.remove(temporary)
-            if var failure = error as? FetchError {
-                failure.message += "; nothing was written to \(destination)"
-                throw failure
-            }
-            throw error
         }
     }
 

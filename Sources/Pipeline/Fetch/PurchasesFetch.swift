@@ -71,21 +71,11 @@ package enum PurchasesFetch {
         }
         var outcome = Outcome()
         guard !wanted.isEmpty else { return outcome }
-        let scratch = try FetchFolders.make(FetchCalls.scratchName, in: data)
-        _ = try FetchFolders.make("play/purchases", in: data)
-        let temporary = scratch + "/" + name + ".partial"
-        let file = try FileDescriptor.create(temporary)
-        do {
+        return try AnswerFile.whole(data: data, folder: "play/purchases", name: name) { file in
             for purchase in wanted {
                 switch try api.call("GET", path(purchase), body: [], deadline: Clock.now().adding(.hours(1))) {
                 case .accepted(let response):
-                    guard !api.holdsSecret(response.body) else {
-                        throw FetchError(
-                            message: "Google's answer holds this run's credentials, which it never sends back: not kept")
-                    }
-                    var line = try withToken(purchase.token, response.body, api: api)
-                    for index in line.indices where line[index] == 0x0A || line[index] == 0x0D { line[index] = 0x20 }
-                    try (line + [0x0A]).withUnsafeBytes { try file.write($0) }
+                    try file.append(try withToken(purchase.token, response.body, api: api), from: api)
                     outcome.purchases += 1
                 case .refused(let status, _, _) where status == 404:
                     outcome.unknown.append(purchase.token)
@@ -98,21 +88,8 @@ package enum PurchasesFetch {
                     throw FetchError(message: "GET \(path(purchase)) got no answer: \(reason)")
                 }
             }
-            guard outcome.purchases > 0 else {
-                FileSystem.remove(temporary)
-                return outcome
-            }
-            try file.synchronize()
-            try FileSystem.rename(temporary, to: destination)
-            outcome.file = destination
+            outcome.file = try file.commit()
             return outcome
-        } catch {
-            FileSystem.remove(temporary)
-            if var failure = error as? FetchError {
-                failure.message += "; nothing was written to \(destination)"
-                throw failure
-            }
-            throw error
         }
     }
 
