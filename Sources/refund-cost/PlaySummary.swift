@@ -6,12 +6,11 @@ enum PlaySummary {
     /// How long Google takes an answer to a pending refund review, from its notification.
     static let reviewWindow = TimeSpan.hours(24)
 
-    static func print(_ input: PlayInput) {
+    static func print(_ input: PlayInput, accounts: PlayAccounts) {
         func line(_ label: String, _ value: String) {
             Swift.print("  " + Format.padRight(label, 44) + value)
         }
         let counts = input.counts
-        let accounts = PlayAccounts(input)
         Swift.print("")
         Swift.print("Google Play data:")
         let folders = [
@@ -39,8 +38,7 @@ enum PlaySummary {
     }
 
     /// What is not a rejected line but still not right, for `validate`'s list.
-    static func toLookAt(_ input: PlayInput) -> [String] {
-        let accounts = PlayAccounts(input)
+    static func toLookAt(_ input: PlayInput, accounts: PlayAccounts) -> [String] {
         var found: [String] = []
         let orderIDs = Set(input.orders.map(\.orderID))
         let tokens = Set(input.orders.map(\.purchaseToken))

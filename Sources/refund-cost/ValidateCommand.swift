@@ -68,12 +68,15 @@ enum ValidateCommand: Command {
 
         printCostFiles(reading.summaries, data: common.data)
         LedgerSummary.print(loaded.appStore, loaded.ledger, environment: common.environment, asOf: options.asOf)
-        if let play { PlaySummary.print(play) }
+        // Whose each purchase token is, worked out once for the counts and for what to look at.
+        let playAccounts = play.map(PlayAccounts.init)
+        if let play, let playAccounts { PlaySummary.print(play, accounts: playAccounts) }
         try printCostTotals(reading.summaries, seconds: seconds, total: progress.elapsed)
         if let allocation = reading.allocation { printBill(allocation) }
         return try report(
             rejects, summaries: reading.summaries, maxRejects: common.maxRejects, file: try arguments.value(rejectsFile),
-            toLookAt: toLookAt(loaded) + (play.map(PlaySummary.toLookAt) ?? []))
+            toLookAt: toLookAt(loaded)
+                + (play.flatMap { input in playAccounts.map { PlaySummary.toLookAt(input, accounts: $0) } } ?? []))
     }
 
     /// What is not a rejected line but still not right: said instead of "no problems found".

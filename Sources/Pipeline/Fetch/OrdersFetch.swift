@@ -76,12 +76,9 @@ package enum OrdersFetch {
                     }
                     let middle = batch.startIndex + batch.count / 2
                     batches.insert(contentsOf: [batch[..<middle], batch[middle...]], at: 0)
-                case .refused(let status, _, let message):
-                    throw FetchError(message: "Google refused GET \(prefix) (HTTP \(status))" + (message.map { ": \($0)" } ?? ""))
-                case .unauthorized(let status, _, let message):
-                    throw FetchError(message: api.unauthorized(status: status, message: message), unauthorized: true)
-                case .failed(let reason, _, _):
-                    throw FetchError(message: "GET \(prefix) got no answer: \(reason)")
+                case let other:
+                    // The ids are left out of what is said: a hundred of them make no message.
+                    throw FetchError.stopping(other, call: "GET " + prefix, api: api)
                 }
             }
             outcome.file = try file.commit()

@@ -11,6 +11,22 @@ package struct FetchError: DiagnosticError {
     package var diagnostic: Diagnostic { Diagnostic(message) }
 }
 
+extension FetchError {
+    /// Why `outcome`, anything but an acceptance, stops the fetch of `call` (`GET /path`).
+    package static func stopping(_ outcome: APIOutcome, call: String, api: any ListingAPI) -> FetchError {
+        switch outcome {
+        case .accepted: FetchError(message: "\(call) was accepted")
+        case .refused(let status, let code, let message):
+            FetchError(
+                message: "\(api.owner) refused \(call) (HTTP \(status)\(code.map { ", error \($0)" } ?? ""))"
+                    + (message.map { ": \($0)" } ?? "") + (api.refusalAdvice(status: status).map { " (\($0))" } ?? ""))
+        case .unauthorized(let status, _, let message):
+            FetchError(message: api.unauthorized(status: status, message: message), unauthorized: true)
+        case .failed(let reason, _, _): FetchError(message: "\(call) got no answer: \(reason)")
+        }
+    }
+}
+
 /// Pages of a store API's listing, fetched whole or not at all: each page is written as the
 /// store returned it, one a line, to a temporary file that is renamed into place when the
 /// last page is in, so an input folder never holds a cut file.
@@ -70,18 +86,10 @@ package struct PagedFetch {
                 let deadline = Clock.now().adding(.hours(1))
                 let outcome = try api.page(call.method, call.path, body: call.body, deadline: deadline)
                 var body: [UInt8]
-                switch outcome {
-                case .accepted(let response): body = response.body
-                case .refused(let status, let code, let message):
-                    throw FetchError(
-                        message:
-                            "\(api.owner) refused \(call.method) \(call.path) (HTTP \(status)\(code.map { ", error \($0)" } ?? ""))"
-                            + (message.map { ": \($0)" } ?? "") + (api.refusalAdvice(status: status).map { " (\($0))" } ?? ""))
-                case .unauthorized(let status, _, let message):
-                    throw FetchError(message: api.unauthorized(status: status, message: message), unauthorized: true)
-                case .failed(let reason, _, _):
-                    throw FetchError(message: "\(call.method) \(call.path) got no answer: \(reason)")
+                guard case .accepted(let response) = outcome else {
+                    throw FetchError.stopping(outcome, call: "\(call.method) \(call.path)", api: api)
                 }
+                body = response.body
                 // One page a line: a line feed in the JSON can only be white space between tokens.
                 for index in body.indices where body[index] == 0x0A || body[index] == 0x0D { body[index] = 0x20 }
                 let paging: (hasMore: Bool, token: String?)

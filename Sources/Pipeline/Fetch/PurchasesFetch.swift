@@ -79,13 +79,8 @@ package enum PurchasesFetch {
                     outcome.purchases += 1
                 case .refused(let status, _, _) where status == 404:
                     outcome.unknown.append(purchase.token)
-                case .refused(let status, _, let message):
-                    throw FetchError(
-                        message: "Google refused GET \(path(purchase)) (HTTP \(status))" + (message.map { ": \($0)" } ?? ""))
-                case .unauthorized(let status, _, let message):
-                    throw FetchError(message: api.unauthorized(status: status, message: message), unauthorized: true)
-                case .failed(let reason, _, _):
-                    throw FetchError(message: "GET \(path(purchase)) got no answer: \(reason)")
+                case let other:
+                    throw FetchError.stopping(other, call: "GET " + path(purchase), api: api)
                 }
             }
             outcome.file = try file.commit()
