@@ -19,14 +19,14 @@ package struct LedgerLoad: Sendable {
     package var warnings: [Diagnostic] {
         (recordWarnings + appStore.input.counts.newValueWarnings + playWarning).map { Diagnostic.warning($0) }
     }
-    /// Google Play's files are read by `validate` and `explain` and counted in no report yet:
+    /// Google Play's files are read by `validate`, `explain` and `respond --store play` and counted in no report yet:
     /// said, so no one takes an App Store figure for both stores'.
     private var playWarning: [String] {
         let count = layout.play.all.count
         guard count > 0 else { return [] }
         return [
-            "play/ holds \(count) Google Play \(count == 1 ? "file" : "files"): validate and explain read them; "
-                + "reports and respond count only the App Store in this version (Play accounts' cost rows count as unlinked)"
+            "play/ holds \(count) Google Play \(count == 1 ? "file" : "files"): validate, explain and respond --store play "
+                + "read them; reports count only the App Store in this version (Play accounts' cost rows count as unlinked)"
         ]
     }
     /// Transaction histories cut short, one warning each: a report and `validate` name them.

@@ -18,15 +18,17 @@ enum PlayFetchOptions {
     static func client(_ arguments: ParsedArguments) throws -> (PlayDeveloperAPI, data: String, package: String) {
         let data = try arguments.required(Self.data)
         guard FileSystem.kind(data) == .directory else { throw arguments.invalid(Self.data, expected: "an existing folder") }
+        let (api, package) = try Self.api(arguments)
+        return (api, data, package)
+    }
+
+    /// The client and the package, from `--package-name`, `--service-account` and `--api-url`.
+    static func api(_ arguments: ParsedArguments) throws -> (PlayDeveloperAPI, package: String) {
         // Both missing are named at once: one run to learn what to give.
         let missing = [(packageName.flag, arguments.text(packageName)), (serviceAccount.flag, arguments.text(serviceAccount))]
             .filter { $0.1 == nil }.map(\.0)
         if !missing.isEmpty { throw UsageError.missingOption(missing.joined(separator: " and "), command: arguments.command) }
-        let package = try arguments.required(packageName)
-        guard isPackageName(package) else {
-            throw arguments.invalid(
-                packageName, expected: "an Android package name (letters, digits, _ and dots: com.example.app)")
-        }
+        let package = try Self.package(arguments)
         let account = try Self.account(arguments)
         let override: String?
         if let given = try arguments.value(APIOptions.apiURL) {
@@ -41,7 +43,17 @@ enum PlayFetchOptions {
             override = nil
         }
         let api = try PlayDeveloperAPI(account: account, override: override, maxWait: try APIOptions.maxWait(arguments))
-        return (api, data, package)
+        return (api, package)
+    }
+
+    /// `--package-name`, required and held to Android's form.
+    static func package(_ arguments: ParsedArguments) throws -> String {
+        let package = try arguments.required(packageName)
+        guard isPackageName(package) else {
+            throw arguments.invalid(
+                packageName, expected: "an Android package name (letters, digits, _ and dots: com.example.app)")
+        }
+        return package
     }
 
     /// With `--dry-run`, what the exchange would send (the assertion's claims, never the assertion).

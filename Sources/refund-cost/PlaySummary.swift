@@ -3,9 +3,6 @@ import Support
 
 /// Prints what `play/` of a `--data` folder holds, for `validate`, and what in it needs a look.
 enum PlaySummary {
-    /// How long Google takes an answer to a pending refund review, from its notification.
-    static let reviewWindow = TimeSpan.hours(24)
-
     static func print(_ input: PlayInput, accounts: PlayAccounts) {
         func line(_ label: String, _ value: String) {
             Swift.print("  " + Format.padRight(label, 44) + value)
@@ -68,15 +65,15 @@ enum PlaySummary {
                     + "(\(examples(unconfirmed.map { $0.orderID ?? "no order id" }))): an answer needs the order as fetched "
                     + "from Google (refund-cost fetch orders)")
         }
-        // Google takes an answer within 24 hours of the notification; none is sent by this version.
+        // Google takes an answer within 24 hours of the notification.
         let now = Clock.now()
-        let open = reviews.filter { $0.eventTime.adding(PlaySummary.reviewWindow) > now }.sorted { $0.eventTime < $1.eventTime }
+        let open = reviews.filter { AnswerWindow.play.deadline(of: $0.eventTime) > now }.sorted { $0.eventTime < $1.eventTime }
         if let first = open.first {
             found.append(
                 "\(Format.count(open.count)) Google refund \(open.count == 1 ? "review is" : "reviews are") open now "
                     + "(\(examples(open.map { $0.orderID ?? "no order id" }))), the first until "
-                    + "\(first.eventTime.adding(PlaySummary.reviewWindow)): respond does not answer Google in this version, "
-                    + "so answer in Play Console before then")
+                    + "\(AnswerWindow.play.deadline(of: first.eventTime)): answer them with respond --store play "
+                    + "before then (docs/respond.md)")
         }
         let packages = input.counts.notificationsByPackage.filter { !$0.key.isEmpty }
         if packages.count > 1 {

@@ -2,6 +2,7 @@ import AppStoreAPI
 import Attribution
 import Ingest
 import Pipeline
+import PlayAPI
 import Support
 
 /// `refund-cost respond`: answers consumption requests inside Apple's 12 hours.
@@ -10,10 +11,11 @@ enum RespondCommand: Command {
         name: "respond",
         summary: "Send Apple the consumption information of every open refund request, inside its 12 hours.",
         usage:
-            "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]",
+            "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]\n"
+            + "       refund-cost respond --store play --data DIR --journal FILE --service-account FILE --package-name NAME [options]",
         options: DataOptions.around(
-            [journal.spec, state.spec, fullCheck.spec, start.spec] + APIOptions.specs
-                + [dryRun.spec, summary.spec],
+            [store.spec, journal.spec, state.spec, fullCheck.spec, start.spec] + APIOptions.specs
+                + [PlayFetchOptions.serviceAccount.spec, PlayFetchOptions.packageName.spec, dryRun.spec, summary.spec],
             asOfDefault: "now by this clock, with what Apple signed up to 5 minutes ahead of it"),
         discussion: """
             Meant to run every few minutes (cron, a systemd timer, a Kubernetes CronJob; see
@@ -37,6 +39,14 @@ enum RespondCommand: Command {
             sandbox host is used; --environment Xcode or LocalTesting needs --api-url naming the
             local server that knows that data (never one of Apple's hosts).
 
+            --store play answers Google Play's pending refund reviews instead (orders.reviewrefund,
+            inside Google's 24 hours from the notification), with the service account's key
+            (--service-account) and the app's --package-name, into a journal of its own: each
+            review's order is fetched from Google before its answer, which is worked out from
+            the account's cost rows (the share used, the preference as DECLINE, APPROVE or
+            NEUTRAL, up to 1,000 usage events). Journal, lock, retries and exit status as for
+            Apple; docs/respond.md, "Google Play".
+
             Output: what needs a person goes to stderr, whatever --quiet says (a refusal, a
             failure, a miss, a wrong key, a stuck lock, an error); the rest (answers sent,
             requests skipped) to stdout, not with --quiet. Every line is written at once: a
@@ -54,9 +64,12 @@ enum RespondCommand: Command {
             refused); 2 usage error.
             """,
         examples: [
-            "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der"
+            "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der",
+            "refund-cost respond --store play --data Data/sample --journal /tmp/refund-cost-example/play-journal.jsonl --package-name com.example.app --dry-run",
         ])
 
+    static let store = Option<RespondStore>.choice(
+        "store", "STORE", help: "apple (default): Apple's consumption requests; play: Google Play's refund reviews.")
     static let journal = Option.path(
         "journal", "FILE", help: "What was sent and how Apple answered (JSON lines; created).")
     static let state = Option.path(
@@ -82,12 +95,24 @@ enum RespondCommand: Command {
         let window = ReportWindow(
             start: .earliestAccepted, end: readUpTo.adding(TimeSpan(milliseconds: 1)), label: "respond")
         let report = common.runOptions(window: window, asOfDefault: readUpTo)
+        let store = try arguments.value(Self.store) ?? .apple
+        try store.refuseTheOtherStoresOptions(arguments)
         let baseURL = try APIOptions.baseURL(arguments, environment: common.environment)
         let maxWait = try APIOptions.maxWait(arguments)
         var sender: AppStoreServerAPI?
+        var google: (api: PlayDeveloperAPI?, package: String)?
         var tokenDescription = "JWT: give --key, --key-id, --issuer-id and --bundle-id to see its header and claims"
-        // A dry run needs no key, but checks and describes one when it is given.
-        if !dryRun || arguments.text(APIOptions.key) != nil {
+        if store == .play {
+            // A dry run needs no key, but checks and describes one when it is given.
+            if !dryRun || arguments.text(PlayFetchOptions.serviceAccount) != nil {
+                let (api, package) = try PlayFetchOptions.api(arguments)
+                google = (api, package)
+                tokenDescription = "exchanged at \(api.tokenURL): \(api.assertionDescription)"
+            } else {
+                google = (nil, try PlayFetchOptions.package(arguments))
+                tokenDescription = "an access token: give --service-account to see the assertion's claims"
+            }
+        } else if !dryRun || arguments.text(APIOptions.key) != nil {
             let credentials = try APIOptions.credentials(arguments, bundleID: common.bundleID)
             tokenDescription = credentials.describeToken(now: Clock.now())
             if !dryRun {
@@ -112,18 +137,23 @@ enum RespondCommand: Command {
         // line written at once (a killed run loses none).
         let quiet = common.quiet
         let summary = arguments.isSet(Self.summary)
-        let lines = RespondLines(tokenDescription: tokenDescription, dryRun: dryRun)
+        let lines = RespondLines(tokenDescription: tokenDescription, dryRun: dryRun, store: store)
         options.events = { event in
             switch lines.line(event) {
             case (.output, let line): if !quiet { writeStandardOutput(line + "\n") }
             case (.attention, let line): writeStandardError(line + "\n")
             }
         }
-        let line = RespondSummaryLine(asOf: common.asOf, readUpTo: readUpTo, dryRun: dryRun)
+        let line = RespondSummaryLine(asOf: common.asOf, readUpTo: readUpTo, dryRun: dryRun, store: store)
         func printSummary(_ text: String) { if !quiet || summary { writeStandardOutput(text + "\n") } }
         let outcome: RespondOutcome
         do {
-            outcome = try RespondRun.execute(options)
+            if let google {
+                outcome = try PlayRespondRun.execute(
+                    PlayRespondOptions(base: options, packageName: google.package, google: dryRun ? nil : google.api))
+            } else {
+                outcome = try RespondRun.execute(options)
+            }
         } catch let busy as RespondBusyError {
             let stuck = busy.looksStuck(maxWait: TimeSpan(milliseconds: Int64(maxWait * 1000)), now: Clock.now())
             printSummary(line.busy(busy, stuck: stuck))
@@ -141,5 +171,39 @@ enum RespondCommand: Command {
         let status = dryRun ? 0 : outcome.status
         printSummary(line.of(outcome, status: status))
         return status
+    }
+}
+
+/// Which store's refund requests a respond run answers (`--store`).
+enum RespondStore: String, CaseIterable, Sendable {
+    case apple
+    case play
+
+    /// Whose the answers are, in every line.
+    var owner: String { self == .apple ? "Apple" : "Google" }
+    /// What a request names: Apple's transaction, Google's order.
+    var item: String { self == .apple ? "transaction" : "order" }
+    var window: AnswerWindow { self == .apple ? .apple : .play }
+
+    /// Each store's key options belong to it alone: one given with the other store is a mistake.
+    func refuseTheOtherStoresOptions(_ arguments: ParsedArguments) throws(UsageError) {
+        let given: [String]
+        switch self {
+        case .apple:
+            given = [PlayFetchOptions.serviceAccount, PlayFetchOptions.packageName].filter { arguments.text($0) != nil }.map(
+                \.flag)
+            guard let first = given.first else { return }
+            throw .needsAnother("\(first) is Google Play's: give --store play with it", command: "respond")
+        case .play:
+            let options = [APIOptions.key, APIOptions.keyID, APIOptions.issuerID, DataOptions.bundleID]
+            given =
+                options.filter { arguments.text($0) != nil }.map(\.flag)
+                + (arguments.text(RespondCommand.state) != nil ? ["--state"] : [])
+                + (arguments.isSet(RespondCommand.fullCheck) ? ["--full-check"] : [])
+            guard let first = given.first else { return }
+            throw .needsAnother(
+                "\(first) is Apple's answers' alone: --store play takes --service-account and --package-name, and keeps no state",
+                command: "respond")
+        }
     }
 }

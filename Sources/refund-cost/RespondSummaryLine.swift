@@ -11,6 +11,7 @@ struct RespondSummaryLine {
     /// The time the data was read up to.
     var readUpTo: Timestamp
     var dryRun: Bool
+    var store = RespondStore.apple
 
     /// The real time the line is written, then the command, then its `--as-of`.
     private var lead: String {
@@ -28,7 +29,7 @@ struct RespondSummaryLine {
                 + "\(outcome.skipped) skipped, \(outcome.alreadyAnswered) answered before; \(outcome.missed) missed"
             if outcome.signedLater > 0 { text += "; \(outcome.signedLater) signed after \(readUpTo), read by a later run" }
             text +=
-                outcome.notes.contains { $0.contains("was built from every file") }
+                outcome.readEveryFile || outcome.notes.contains { $0.contains("was built from every file") }
                 ? "; read every file" : outcome.nothingNew ? "; nothing new read" : "; read what arrived since the last run"
             if dryRun { text += " (dry run: nothing sent, nothing journaled)" }
         }
@@ -40,7 +41,9 @@ struct RespondSummaryLine {
         if !since.isEmpty { reasons.append(since.joined(separator: " and ") + " since the last summary") }
         let failed = max(outcome.failed, outcome.failedNotSent)
         if failed > 0 { reasons.append("\(failed) failed, not yet sent") }
-        if outcome.unauthorized != nil { reasons.append("Apple refused the key (401)") }
+        if outcome.unauthorized != nil {
+            reasons.append(store == .apple ? "Apple refused the key (401)" : "Google refused the service account (401)")
+        }
         return text + "; exit \(status)" + (status != 0 && !reasons.isEmpty ? ": " + reasons.joined(separator: ", ") : "")
     }
 

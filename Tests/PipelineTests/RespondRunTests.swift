@@ -185,14 +185,14 @@ struct RespondRunTests {
         let outcome = try RespondRun.execute(options)
         #expect(outcome.sent == 0 && apple.calls.withLock { $0.isEmpty })
         let would = heard.all.compactMap { event -> String? in
-            if case .wouldSend(let url, let uuid, _, _) = event { return uuid + " " + url }
+            if case .wouldSend(let request, let uuid, _, _) = event { return uuid + " " + request }
             return nil
         }
         #expect(
             would == [
-                "request-1 http://127.0.0.1:1/inApps/v2/transactions/consumption/200000000000011",
-                "request-2 http://127.0.0.1:1/inApps/v2/transactions/consumption/200000000000012",
-                "request-3 http://127.0.0.1:1/inApps/v2/transactions/consumption/200000000000013",
+                "request-1 PUT http://127.0.0.1:1/inApps/v2/transactions/consumption/200000000000011",
+                "request-2 PUT http://127.0.0.1:1/inApps/v2/transactions/consumption/200000000000012",
+                "request-3 PUT http://127.0.0.1:1/inApps/v2/transactions/consumption/200000000000013",
             ])
         #expect(!FileManager.default.fileExists(atPath: journal))
     }

@@ -17,8 +17,18 @@ It checks what Google checks and logs every request, so a test can see what the 
 - GET .../applications/PKG/orders:batchGet?orderIds=A&orderIds=B: 1 to 1000 distinct ids, each
   one of the script's "orders" (an object of Order objects by id), else the whole call fails
   (404 NOT_FOUND, as Google's does); the orders in the order asked.
+- POST .../applications/PKG/orders/ID:reviewrefund: a review of the script's "reviews" (by
+  order id: {"token": pendingRefundToken, "at_ms": when it was notified}) still inside its 24
+  hours (else 400 FAILED_PRECONDITION), a JSON body of Google's schema: pendingRefundToken the
+  review's, sampleContentProvided a boolean, refundPreference DECLINE, APPROVE or NEUTRAL (all
+  three required), consumptionPercentageMilliunits a whole number 0 to 100,000, at most 1,000
+  consumptionUsageEvents of Google's members (consumptionTime RFC 3339, a description of at
+  most 5,000 characters), nothing else (400 INVALID_ARGUMENT). Only the first accepted call
+  counts: it is logged "review first", a later one "review repeat" and answered alike (200,
+  empty). "review_failures": {"ID": {"status": 500, "times": N}} fails the call N times first;
+  "review_delay": seconds waited before answering (a test kills the tool meanwhile).
 
-Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app",
+Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app", "reviews": {...},
 "voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "purchases": {"token": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
 "expire_tokens_after": M, "echo_token": true}: page K answers with that status N times before
 it is served (with a "Retry-After" of the failure's "retry_after", when it has one); after
@@ -58,6 +68,52 @@ def rs256_verifies(signing_input, signature, modulus, exponent=65537):
     return encoded == expected
 
 
+EVENT_MEMBERS = {"obfuscatedAccountId", "obfuscatedProfileId", "consumptionTime", "consumptionItemDescription",
+                 "ipAddress", "location"}
+
+
+def rfc3339(text):
+    """Google's Timestamp: RFC 3339, Z-normalized, 0, 3, 6 or 9 fractional digits."""
+    import re
+    return isinstance(text, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)", text)
+
+
+def review_problems(raw, token):
+    """What Google's orders.reviewrefund would refuse in a body."""
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return ["the body is not JSON"]
+    if not isinstance(body, dict):
+        return ["the body is not an object"]
+    problems = []
+    allowed = {"pendingRefundToken", "sampleContentProvided", "refundPreference", "consumptionPercentageMilliunits",
+               "consumptionUsageEvents"}
+    problems += ["unknown member %s" % k for k in sorted(set(body) - allowed)]
+    if body.get("pendingRefundToken") != token:
+        problems.append("pendingRefundToken is not the review's")
+    if not isinstance(body.get("sampleContentProvided"), bool):
+        problems.append("sampleContentProvided is required, a boolean")
+    if body.get("refundPreference") not in ("DECLINE", "APPROVE", "NEUTRAL"):
+        problems.append("refundPreference is required: DECLINE, APPROVE or NEUTRAL")
+    share = body.get("consumptionPercentageMilliunits", 0)
+    if isinstance(share, bool) or not isinstance(share, int) or not 0 <= share <= 100_000:
+        problems.append("consumptionPercentageMilliunits is 0 to 100000")
+    events = body.get("consumptionUsageEvents", [])
+    if not isinstance(events, list) or len(events) > 1000:
+        problems.append("consumptionUsageEvents: a list of at most 1000")
+        events = []
+    for index, event in enumerate(events):
+        if not isinstance(event, dict) or set(event) - EVENT_MEMBERS:
+            problems.append("consumptionUsageEvents[%d] has unknown members" % index)
+            continue
+        if "consumptionTime" in event and not rfc3339(event["consumptionTime"]):
+            problems.append("consumptionUsageEvents[%d].consumptionTime is not RFC 3339" % index)
+        if len(event.get("consumptionItemDescription", "")) > 5000:
+            problems.append("consumptionUsageEvents[%d].consumptionItemDescription is over 5000 characters" % index)
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--script", required=True)
@@ -70,6 +126,8 @@ def main():
     pages = script.get("voided_pages", [[]])
     failures = {f["page"]: dict(f) for f in script.get("failures", [])}
     issued = set()
+    answered = {}
+    review_failures = {k: dict(v) for k, v in script.get("review_failures", {}).items()}
     lock = threading.Lock()
     calls = [0]
 
@@ -168,6 +226,29 @@ def main():
             self.reply(200, found, pretty=True)
             return None, "purchase"
 
+        def review(self, order, body):
+            known = script.get("reviews", {}).get(urllib.parse.unquote(order))
+            if known is None:
+                return self.google_error(404, "NOT_FOUND", "Order not found"), "not found"
+            if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
+                return self.google_error(400, "INVALID_ARGUMENT", "Content-Type must be application/json"), "invalid"
+            problems = review_problems(body, known["token"])
+            if problems:
+                return self.google_error(400, "INVALID_ARGUMENT", "; ".join(problems)), "invalid: " + "; ".join(problems)
+            if time.time() * 1000 > known["at_ms"] + DAY_MS:
+                return self.google_error(400, "FAILED_PRECONDITION", "The refund review's 24 hours have passed"), "late"
+            with lock:
+                failure = review_failures.get(order)
+                if failure and failure["times"] > 0:
+                    failure["times"] -= 1
+                    return self.google_error(failure["status"], "UNAVAILABLE", "stub failure"), "failed"
+                first = order not in answered
+                if first:
+                    answered[order] = body
+            time.sleep(script.get("review_delay", 0))
+            self.reply(200, {})
+            return None, "review first" if first else "review repeat"
+
         def answer(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
@@ -193,6 +274,9 @@ def main():
                     _, note = self.purchase(url.path.split("/")[-3], url.path.split("/")[-1])
                 elif self.command == "GET" and url.path == "/androidpublisher/v3/applications/%s/orders:batchGet" % script.get("package", ""):
                     _, note = self.orders(urllib.parse.parse_qs(url.query))
+                elif self.command == "POST" and url.path.startswith("/androidpublisher/v3/applications/%s/orders/" % script.get("package", "")) \
+                        and url.path.endswith(":reviewrefund"):
+                    _, note = self.review(url.path.split("/")[-1][:-len(":reviewrefund")], body)
                 else:
                     self.google_error(404, "NOT_FOUND", "no such route in the stub")
                     note = "no route"

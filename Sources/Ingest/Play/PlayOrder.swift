@@ -36,7 +36,7 @@ package struct PlayOrder: Sendable, Hashable, Codable {
     package var state: PlayOrderState? { rawState.flatMap(PlayOrderState.init(rawValue:)) }
 
     /// The orders of one line of `play/orders/`: an Order, or a `batchget` response (`{"orders": [...]}`).
-    static func decode(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) -> [Result<PlayOrder, JSONError>] {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) -> [Result<PlayOrder, JSONError>] {
         var list: UnsafeRawBufferPointer?
         var members = 0
         do {

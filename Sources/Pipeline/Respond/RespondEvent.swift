@@ -11,6 +11,6 @@ package enum RespondEvent: Sendable, Equatable {
     /// A request's event as it was journaled: missed (its deadline beside it), skipped, or
     /// Apple's answer (sent, refused, failed).
     case journaled(JournalEvent, deadline: Timestamp)
-    /// A dry run: what would be sent, where, and until when.
-    case wouldSend(url: String, uuid: String, deadline: Timestamp, body: String)
+    /// A dry run: what would be sent (the method and URL), and until when.
+    case wouldSend(request: String, uuid: String, deadline: Timestamp, body: String)
 }

@@ -25,6 +25,8 @@ package struct RespondOutcome {
     package var notes: [String] = []
     /// Nothing arrived since the last run.
     package var nothingNew = false
+    /// The run read every file (Google Play's answers, which keep no state, always do).
+    package var readEveryFile = false
     /// Nothing arrived since the last run, and nothing was left to answer.
     package var upToDate = false
     /// Refusals and misses an earlier run journaled but stopped before reporting (its summary

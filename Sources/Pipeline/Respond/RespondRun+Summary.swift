@@ -27,21 +27,24 @@ extension RespondRun {
 
     /// A request the journal holds as failed that this run did not try (its notification is
     /// no longer in the data, or the clock went back) keeps the run's status at 1 while it can
-    /// still be answered; once 12 hours have passed since it failed, its own 12 hours have
-    /// certainly ended (it failed before them), and it is journaled missed, never left failed.
+    /// still be answered; once its store's window (Apple's 12 hours, Google's 24) has passed
+    /// since it failed, its own window has certainly ended (it failed inside it), and it is
+    /// journaled missed, never left failed.
     private static func missFailuresGoneFromTheData(
         _ journal: inout ConsumptionJournal, _ outcome: inout RespondOutcome, _ options: RespondOptions
     ) throws {
         let gone = journal.latest.values.filter { event in
-            event.state == .failed && ConsumptionDeadline.of(event.asOf ?? event.at) < options.now
+            event.state == .failed && options.window.deadline(of: event.asOf ?? event.at) < options.now
         }
         var missed: [JournalEvent] = []
         for failed in gone.sorted(by: { ($0.at, $0.notificationUUID) < ($1.at, $1.notificationUUID) }) {
-            let ended = ConsumptionDeadline.of(failed.asOf ?? failed.at)
+            let ended = options.window.deadline(of: failed.asOf ?? failed.at)
             let event = JournalEvent(
                 notificationUUID: failed.notificationUUID, transactionID: failed.transactionID, state: .missed,
                 at: options.clock(), attempt: failed.attempt,
-                reason: "the 12 hours ended by \(ended) with no answer sent (the request was not found in the data since)")
+                reason:
+                    "the \(options.window.name) ended by \(ended) with no answer sent (the request was not found in the data since)"
+            )
             missed.append(event)
             outcome.missed += 1
             options.events(.journaled(event, deadline: ended))

@@ -33,6 +33,8 @@ package struct RespondOptions {
     package var clock: @Sendable () -> Timestamp = { Clock.now() }
     /// Hears what the run does as it does it (the command writes a line for each).
     package var events: (RespondEvent) -> Void = { _ in }
+    /// How long the store waits for an answer: Apple's 12 hours, or Google's 24 for `respond --store play`.
+    package var window = AnswerWindow.apple
 
     package init(report: RunOptions, now: Timestamp, journal: String, sender: (any ConsumptionSender)?, baseURL: String) {
         self.report = report
@@ -57,6 +59,18 @@ package enum RespondRun {
     package static let clockSkew = TimeSpan.minutes(5)
 
     package static func execute(_ options: RespondOptions) throws -> RespondOutcome {
+        try run(options) { journal, outcome, diagnostics in
+            try answer(options, journal: &journal, outcome: &outcome, diagnostics: diagnostics)
+        }
+    }
+
+    /// What a run of either store does around its answers: the journal's folder, the lock, the
+    /// journal read (a torn last line mended), what an earlier run left unreported, then
+    /// `answer`, then the run's part of the journal ended with its summary.
+    static func run(
+        _ options: RespondOptions,
+        answer: (inout ConsumptionJournal, inout RespondOutcome, DiagnosticCollector) throws -> Void
+    ) throws -> RespondOutcome {
         // A journal in a folder not made yet: the folder is made, owner-only.
         let folder = FileSystem.folder(of: options.journal)
         if !options.dryRun, FileSystem.kind(folder) == .missing { try FileSystem.createDirectory(folder, mode: 0o700) }
@@ -74,7 +88,7 @@ package enum RespondRun {
             outcome.unreported = journal.unreported
             for event in journal.unreported { options.events(.unreported(event)) }
         }
-        try answer(options, journal: &journal, outcome: &outcome, diagnostics: diagnostics)
+        try answer(&journal, &outcome, diagnostics)
         if !options.dryRun { try close(&journal, &outcome, options) }
         outcome.warnings = diagnostics.diagnostics
         return outcome
@@ -119,10 +133,12 @@ package enum RespondRun {
             outcome.upToDate = true
             return
         }
-        try send(requests, answers: answers, options: options, journal: &journal, outcome: &outcome)
+        try send(
+            requests, answering: appleAnswering(answers, journal: journal, options: options), options: options,
+            journal: &journal, outcome: &outcome)
     }
 
-    private static func refuseBeyondLimit(_ rejects: RejectTally, _ options: RespondOptions) throws {
+    static func refuseBeyondLimit(_ rejects: RejectTally, _ options: RespondOptions) throws {
         if let verdict = RejectLimitError.verdict(
             rejects, maxRejects: options.report.maxRejects, consequence: "Nothing was sent: an answer needs all of its evidence.")
         {
@@ -130,103 +146,25 @@ package enum RespondRun {
         }
     }
 
-    /// Each open request's decision, done: missed and skipped journaled together (one flush,
-    /// before the next send and at the end), each send journaled `sending`, sent, its answer
-    /// journaled.
-    private static func send(
-        _ requests: [RespondTriage.Request], answers: RespondRequests.Answers, options: RespondOptions,
-        journal: inout ConsumptionJournal, outcome: inout RespondOutcome
-    ) throws {
-        var settled: [JournalEvent] = []
-        defer { if !options.dryRun { try? journal.append(contentsOf: settled) } }
-        for request in requests {
-            let (uuid, transaction) = (request.uuid, request.transactionID ?? "")
-            let deadline = ConsumptionDeadline.of(request.signedAt)
-            let attempt = (journal.attempts[uuid] ?? 0) + 1
-            let decision = RespondDecision.of(
-                request, now: options.now, recordedBody: journal.latest[uuid]?.body, figure: answers.figures[uuid],
-                type: request.transactionID.flatMap { answers.types[$0] })
-            if case .missed = decision {} else { outcome.open += 1 }
-            let body: String
-            switch decision {
-            case .none:
-                continue
-            case .missed:
-                outcome.missed += 1
-                let event = JournalEvent(
-                    notificationUUID: uuid, transactionID: transaction, state: .missed, at: options.clock(), attempt: attempt,
-                    reason: "the 12 hours ended \(deadline) with no answer sent")
-                settled.append(event)
-                options.events(.journaled(event, deadline: deadline))
-                continue
-            case .skipped(let reason):
-                outcome.skipped += 1
-                let event = JournalEvent(
-                    notificationUUID: uuid, transactionID: transaction, state: .skipped, at: options.clock(), attempt: attempt,
-                    reason: reason)
-                settled.append(event)
-                options.events(.journaled(event, deadline: deadline))
-                continue
-            case .send(let chosen):
-                body = chosen
-            }
-            guard !options.dryRun, let sender = options.sender else {
-                options.events(
-                    .wouldSend(
-                        url: options.baseURL + AppStoreServerAPI.consumptionPath(transaction), uuid: uuid, deadline: deadline,
-                        body: body))
-                continue
-            }
-            // What was settled so far goes to disk first, in one write, then this request's `sending`.
-            try journal.append(contentsOf: settled)
-            settled = []
-            try journal.append(
-                JournalEvent(
-                    notificationUUID: uuid, transactionID: transaction, state: .sending, at: options.clock(), body: body,
-                    attempt: attempt))
-            // Tokens and retries run on the real clock; --as-of only decides which requests are open,
-            // so the time left is the request's, counted from now.
-            let timeLeft = TimeSpan(milliseconds: deadline.milliseconds - options.now.milliseconds)
-            let answer = try sender.sendConsumption(
-                transactionID: transaction, body: Array(body.utf8), deadline: options.clock().adding(timeLeft))
-            var event = JournalEvent(
-                notificationUUID: uuid, transactionID: transaction, state: .failed, at: options.clock(), body: body,
-                attempt: attempt)
-            switch answer {
-            case .accepted(let response):
-                event.state = .sent
-                event.httpStatus = response.status
-                outcome.sent += 1
-            case .refused(let status, let code, let message):
-                event.state = .refused
-                event.httpStatus = status
-                event.appleErrorCode = code
-                event.reason = message
-                outcome.refused += 1
-            case .unauthorized(let status, let code, let message):
-                event.httpStatus = status
-                event.appleErrorCode = code
-                event.reason = "401 " + (message ?? "unauthorized")
-                try journal.append(contentsOf: settled + [event])
-                settled = []
-                outcome.failed += 1
-                outcome.unauthorized =
-                    "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's in-app purchase key "
+    /// Apple's side of the answers: each request's decision from its figure, sent with PUT.
+    private static func appleAnswering(_ answers: RespondRequests.Answers, journal: ConsumptionJournal, options: RespondOptions)
+        -> Answering
+    {
+        Answering(
+            request: { "PUT " + options.baseURL + AppStoreServerAPI.consumptionPath($0.transactionID ?? "") },
+            decide: { request, recorded in
+                RespondDecision.of(
+                    request, now: options.now, recordedBody: recorded, figure: answers.figures[request.uuid],
+                    type: request.transactionID.flatMap { answers.types[$0] })
+            },
+            send: { request, body, deadline in
+                guard let sender = options.sender else { return .failed(reason: "no sender", status: nil, errorCode: nil) }
+                return try sender.sendConsumption(transactionID: request.transactionID ?? "", body: body, deadline: deadline)
+            },
+            unauthorized: { transaction in
+                "Apple refused the token (401): check --key-id and --issuer-id, and that --key is this app's in-app purchase key "
                     + "from App Store Connect (Users and Access, Integrations, In-App Purchase) and --bundle-id its bundle id. "
                     + "Nothing more was sent; \(transaction) will be sent again by the next run."
-                return
-            case .failed(let reason, let status, let code):
-                event.httpStatus = status
-                event.appleErrorCode = code
-                event.reason = reason
-                outcome.failed += 1
-            }
-            try journal.append(event)
-            options.events(.journaled(event, deadline: deadline))
-        }
-        if !options.dryRun {
-            try journal.append(contentsOf: settled)
-            settled = []
-        }
+            })
     }
 }

@@ -34,7 +34,7 @@ package struct RespondTriage: Sendable, Equatable {
     package var kept: Set<String> = []
     /// Requests to answer, miss or send again now, in the order they were signed.
     package var open: [Request] = []
-    /// Requests whose figure is needed: inside their 12 hours (for their answer, or, for one
+    /// Requests whose figure is needed: inside their window (for their answer, or, for one
     /// sent before, whether Apple decided since).
     package var figuresNeeded: [Request] = []
     /// Of those, the ones with no recorded body: their answer is worked out anew.
@@ -43,14 +43,15 @@ package struct RespondTriage: Sendable, Equatable {
     package var signedLater = 0
 
     /// The triage of `requests` as of `now` (data read up to `asOf`), the journal having
-    /// `journaled` and beginning at `start`.
+    /// `journaled` and beginning at `start`, each request answered within `window`.
     package static func of(
-        _ requests: [Request], journaled: [String: Journaled], start: JournalStart?, now: Timestamp, asOf: Timestamp
+        _ requests: [Request], journaled: [String: Journaled], start: JournalStart?, now: Timestamp, asOf: Timestamp,
+        window: AnswerWindow = .apple
     ) -> RespondTriage {
         var triage = RespondTriage()
         for request in requests {
             let latest = journaled[request.uuid]
-            let deadline = ConsumptionDeadline.of(request.signedAt)
+            let deadline = window.deadline(of: request.signedAt)
             if request.signedAt > asOf {
                 triage.signedLater += 1
                 triage.kept.insert(request.uuid)
@@ -69,11 +70,13 @@ package struct RespondTriage: Sendable, Equatable {
         return triage
     }
 
-    /// The first line of a new journal, beginning at `begins`: the requests whose 12 hours had
+    /// The first line of a new journal, beginning at `begins`: the requests whose window had
     /// ended by then with no answer (none of them a miss of this journal).
-    package static func start(of requests: [Request], begins: Timestamp, asOf: Timestamp, at: Timestamp) -> JournalStart {
+    package static func start(
+        of requests: [Request], begins: Timestamp, asOf: Timestamp, at: Timestamp, window: AnswerWindow = .apple
+    ) -> JournalStart {
         var first = JournalStart(begins: begins, at: at)
-        for request in requests where request.signedAt <= asOf && ConsumptionDeadline.of(request.signedAt) <= begins {
+        for request in requests where request.signedAt <= asOf && window.deadline(of: request.signedAt) <= begins {
             first.count(signed: request.signedAt)
         }
         return first
@@ -82,10 +85,14 @@ package struct RespondTriage: Sendable, Equatable {
 
 /// What one open request gets now.
 package enum RespondDecision: Sendable, Equatable {
-    /// Its 12 hours ended with no answer: journaled `missed`, once.
+    /// Its window ended with no answer: journaled `missed`, once.
     case missed(deadline: Timestamp)
     /// Not sent, on purpose (no consent, Apple's rules, Apple decided already): journaled `skipped`.
     case skipped(reason: String)
+    /// Not sent, for now, for want of what an answer needs (the order not confirmed with the
+    /// store, its account unknown): journaled `failed` with no body, so every run exits 1 for
+    /// it and a later one works its answer out anew.
+    case failed(reason: String)
     /// Sent with this body: a recorded one again, or the answer worked out now.
     case send(body: String)
     /// No answer of this run's (its data is another environment's): left alone.
@@ -97,7 +104,7 @@ package enum RespondDecision: Sendable, Equatable {
         _ request: RespondTriage.Request, now: Timestamp, recordedBody: String?, figure: ConsumptionFigure?,
         type: ProductType?
     ) -> RespondDecision {
-        let deadline = ConsumptionDeadline.of(request.signedAt)
+        let deadline = AnswerWindow.apple.deadline(of: request.signedAt)
         guard now < deadline else { return .missed(deadline: deadline) }
         // Apple decided already: an answer, a first one or one sent again, is of no use.
         let decided = figure.flatMap(ConsumptionRules.decided)
