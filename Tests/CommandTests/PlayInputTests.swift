@@ -287,7 +287,8 @@ import Testing
         let closes = Timestamp(milliseconds: now - 5 * hour + 24 * hour)
         #expect(
             run.stdout.contains(
-                "2 Google refund reviews are open now (GPA.A, GPA.B), the first until \(closes): answer them with respond --store play"),
+                "2 Google refund reviews are open now (GPA.A, GPA.B), the first until \(closes): answer them with respond --store play"
+            ),
             "\(run.stdout)")
     }
 
@@ -326,7 +327,8 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "play/ holds 1 Google Play file: validate, explain and respond --store play read them; reports count only the App Store"),
+                "play/ holds 1 Google Play file: validate, explain and respond --store play read them; reports count only the App Store"
+            ),
             "\(run.stderr)")
         #expect(run.stdout.isEmpty || !run.stdout.contains("everything read was counted\n"))
         let runRecord = try TestFiles.read(out + "/2026-10/run.json")
