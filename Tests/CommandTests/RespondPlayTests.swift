@@ -259,4 +259,63 @@ struct RespondPlayTests {
         ])
         #expect(wrong.status == 2 && wrong.stderr.contains("--key-id is Apple's answers' alone"), "\(wrong.stderr)")
     }
+
+    @Test func aReviewGoogleKeepsFailingIsMissedOnceItsTwentyFourHoursPassAndReportedOnce() throws {
+        let (data, orders) = try Self.scenario()
+        let script: [String: Any] = [
+            "package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1", "GPA.2", "GPA.3"]),
+            "review_failures": ["GPA.1": ["status": 503, "times": 1000]],
+        ]
+        let stub = try APIStub(play: script)
+        let journal = try TestFiles.temporaryDirectory("play-missed") + "/journal.jsonl"
+        let run = try Self.respond(data, journal: journal, stub: stub, extra: ["--max-wait", "2s", "--quiet"])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("failed    prt-GPA.1  order GPA.1: HTTP 503"), "\(run.stderr)")
+        // A day later by --as-of: its 24 hours ended an hour before; missed once, said once.
+        let later = Self.iso(Self.now + 24 * Self.hour)
+        let missed = try Self.respond(data, journal: journal, stub: stub, extra: ["--as-of", later, "--quiet", "--summary"])
+        #expect(missed.status == 1, "\(missed.stdout)\(missed.stderr)")
+        #expect(
+            missed.stderr.contains(
+                "missed   prt-GPA.1  order GPA.1: its 24 hours ended \(Self.iso(Self.now + 23 * Self.hour))"), "\(missed.stderr)")
+        #expect(missed.stdout.hasSuffix("exit 1: 1 missed since the last summary\n"), "\(missed.stdout)")
+        let after = try Self.respond(data, journal: journal, stub: stub, extra: ["--as-of", later, "--quiet"])
+        #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
+    }
+
+    @Test func noConsentAndAnOrderGoogleRefundedAreSkippedAndNothingIsSent() throws {
+        let (data, orders) = try Self.scenario()
+        // acct-2 never consented; Google says GPA.3 was refunded since play/ was written.
+        try TestFiles.write(
+            "account_id,consented,at\nacct-1,true,2026-01-01T00:00:00Z\nacct-3,true,2026-01-01T00:00:00Z\n",
+            to: data + "/consent.csv")
+        var known = orders
+        known["GPA.3"] = Self.order(
+            "GPA.3", account: 3, product: "stickers", created: Self.now - 2 * Self.day, extra: ["state": "REFUNDED"])
+        let stub = try APIStub(play: [
+            "package": "com.example.app", "orders": known, "reviews": Self.reviews(["GPA.1", "GPA.2", "GPA.3"]),
+        ])
+        let journal = try TestFiles.temporaryDirectory("play-skipped") + "/journal.jsonl"
+        let run = try Self.respond(data, journal: journal, stub: stub)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("skipped  prt-GPA.2  order GPA.2: no consent"), "\(run.stdout)")
+        #expect(run.stdout.contains("skipped  prt-GPA.3  order GPA.3: Google already refunded the order"), "\(run.stdout)")
+        let answered = stub.requests.filter { $0.path.hasSuffix(":reviewrefund") }.map(\.path)
+        #expect(answered == ["/androidpublisher/v3/applications/com.example.app/orders/GPA.1:reviewrefund"])
+    }
+
+    @Test func aServiceAccountGoogleRefusesStopsTheRunWithWhatToCheck() throws {
+        let (data, orders) = try Self.scenario()
+        let stub = try APIStub(
+            play: [
+                "package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1"]),
+                "client_email": "someone-else@example.iam.gserviceaccount.com",
+            ])
+        let journal = try TestFiles.temporaryDirectory("play-refused") + "/journal.jsonl"
+        let run = try Self.respond(data, journal: journal, stub: stub, extra: ["--quiet", "--summary"])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("Google refused the service account"), "\(run.stderr)")
+        #expect(run.stdout.contains("exit 1: Google refused the service account (401)"), "\(run.stdout)")
+        #expect(!stub.requests.contains { $0.path.hasSuffix(":reviewrefund") }, "nothing sent")
+    }
 }
