@@ -100,6 +100,12 @@ package struct JournalStart: Sendable, Hashable {
     /// When Apple signed the oldest and the newest of them.
     package var oldest: Timestamp?
     package var newest: Timestamp?
+    /// Whose requests the journal answers: nil for Apple's (every journal before 0.16.0), `play`
+    /// for Google Play's refund reviews (`respond --store play`), so neither store's run, nor a
+    /// report, takes the other's journal for its own.
+    package var store: String?
+    /// How long its store waits for an answer, in words, for the reason it journals.
+    package var window = "12 hours"
 
     package init(begins: Timestamp, at: Timestamp) {
         self.begins = begins
@@ -118,11 +124,12 @@ package struct JournalStart: Sendable, Hashable {
             ("state", .string(missed > 0 ? "missed" : "started")), ("journal_start", .string(begins.description)),
             ("at", .string(at.description)), ("count", .integer(Int64(missed))),
         ]
+        if let store { members.append(("store", .string(store))) }
         if let oldest, let newest {
             members.append(("oldest", .string(oldest.description)))
             members.append(("newest", .string(newest.description)))
             members.append(
-                ("reason", .string("\(missed) requests whose 12 hours ended before the journal began, with no answer sent")))
+                ("reason", .string("\(missed) requests whose \(window) ended before the journal began, with no answer sent")))
         }
         return JSONValue.object(members).compact + "\n"
     }
@@ -140,10 +147,13 @@ package enum JournalLine {
         var count = 0
         var oldest: Timestamp?
         var newest: Timestamp?
+        var store: String?
         var cursor = JSONCursor(bytes)
         try cursor.members { cursor, key in
             if key == "journal_start" {
                 begins = try cursor.timestamp()
+            } else if key == "store" {
+                store = try cursor.optionalString()
             } else if key == "at" {
                 at = try cursor.timestamp()
             } else if key == "count" {
@@ -160,7 +170,7 @@ package enum JournalLine {
         guard let begins else { return nil }
         guard let at else { throw JSONError(reason: "no time", field: "at") }
         var start = JournalStart(begins: begins, at: at)
-        (start.missed, start.oldest, start.newest) = (count, oldest, newest)
+        (start.missed, start.oldest, start.newest, start.store) = (count, oldest, newest, store)
         return start
     }
 

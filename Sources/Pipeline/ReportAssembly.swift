@@ -56,6 +56,7 @@ enum ReportAssembly {
         let pipeline = Pipeline(options, rejects: rejects)
         let settled = try pipeline.settle(costs, with: attributor)
         let journal = try options.journal.map { try ConsumptionJournal(path: $0) }
+        try journal?.requireStore(nil)
         let figures = try ReportFigures(
             ledger: loaded.ledger, totals: settled.totals, window: options.window, rates: loaded.rates,
             credits: settled.credits, draws: settled.draws, evidence: loaded.evidence, policy: options.consumptionPolicy,

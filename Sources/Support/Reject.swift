@@ -64,8 +64,11 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
         return shown
     }
 
+    /// A control character, or one that turns text around on a terminal (the bidirectional
+    /// embeddings, overrides and isolates).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// The most of a value a reject quotes.

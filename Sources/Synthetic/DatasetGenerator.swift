@@ -69,7 +69,7 @@ package enum DatasetGenerator {
         try writeAccounts(builder.accountRows, root: root)
         try write(SyntheticCatalog.productsCSV, to: root + "/products.csv")
         try writeRates(options, root: root)
-        try writeEvidence(builder, root: root)
+        try writeEvidence(builder, play: options.play ? PlayDataset.consent(options) : [], root: root)
         return summary
     }
 
@@ -212,9 +212,12 @@ package enum DatasetGenerator {
         try writer.commit()
     }
 
-    private static func writeEvidence(_ builder: ScenarioBuilder, root: String) throws {
+    /// consent.csv and deliveries.csv; the Play accounts' consent, when there are any, after the App Store's.
+    private static func writeEvidence(
+        _ builder: ScenarioBuilder, play: [(account: String, consented: Bool, at: Int64)], root: String
+    ) throws {
         let consent = try CSVFileWriter(path: root + "/consent.csv", header: ["account_id", "consented", "at"])
-        for row in builder.consentRows {
+        for row in builder.consentRows + play {
             consent.text(row.account)
             consent.bool(row.consented)
             consent.timestamp(Timestamp(milliseconds: row.at))

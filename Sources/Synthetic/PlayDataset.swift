@@ -45,6 +45,15 @@ enum PlayDataset {
         return files.scenarios
     }
 
+    /// The Play accounts' consent to share their use with the store that asks: three of every
+    /// four agreed, before anything was bought, so `respond --store play` answers their reviews
+    /// and skips the others'.
+    static func consent(_ options: GeneratorOptions) -> [(account: String, consented: Bool, at: Int64)] {
+        (1...max(1, options.accounts / accountShare)).map { index in
+            ("play-" + String(index).leftPadded(to: 6), index % 4 != 0, options.windowStart - 90 * day)
+        }
+    }
+
     private static func orderID(_ index: Int, renewal: Int? = nil) -> String {
         "GPA.3\(String(index).leftPadded(to: 3).suffix(3))-\(String(index).leftPadded(to: 8).prefix(4))-"
             + "\(String(index).leftPadded(to: 8).suffix(4))-\(String(index).leftPadded(to: 5))"

@@ -45,7 +45,7 @@ enum RespondCommand: Command {
             review's order is fetched from Google before its answer, which is worked out from
             the account's cost rows (the share used, the preference as DECLINE, APPROVE or
             NEUTRAL, up to 1,000 usage events). Journal, lock, retries and exit status as for
-            Apple; docs/respond.md, "Google Play".
+            Apple; docs/respond.md, "Google Play's refund reviews".
 
             Output: what needs a person goes to stderr, whatever --quiet says (a refusal, a
             failure, a miss, a wrong key, a stuck lock, an error); the rest (answers sent,
@@ -65,13 +65,13 @@ enum RespondCommand: Command {
             """,
         examples: [
             "refund-cost respond --data Data/sample --journal /tmp/refund-cost-example/journal.jsonl --as-of 2026-10-31T12:00:00Z --dry-run --trust-root Data/sample/test-root.der",
-            "refund-cost respond --store play --data Data/sample --journal /tmp/refund-cost-example/play-journal.jsonl --package-name com.example.app --dry-run",
+            "refund-cost respond --store play --data /tmp/refund-cost-example/both --journal /tmp/refund-cost-example/play-journal.jsonl --package-name com.example.app --dry-run",
         ])
 
     static let store = Option<RespondStore>.choice(
         "store", "STORE", help: "apple (default): Apple's consumption requests; play: Google Play's refund reviews.")
     static let journal = Option.path(
-        "journal", "FILE", help: "What was sent and how Apple answered (JSON lines; created).")
+        "journal", "FILE", help: "What was sent and how the store answered (JSON lines; created; one a store).")
     static let state = Option.path(
         "state", "DIR", help: "What respond keeps between runs, to read only what arrived since (default: JOURNAL.state).")
     static let start = Option<Timestamp>.time(
@@ -184,25 +184,35 @@ enum RespondStore: String, CaseIterable, Sendable {
     /// What a request names: Apple's transaction, Google's order.
     var item: String { self == .apple ? "transaction" : "order" }
     var window: AnswerWindow { self == .apple ? .apple : .play }
+    /// What a request is called, and how it came: Apple signs a request, Google notifies a review.
+    var requests: String { self == .apple ? "requests" : "reviews" }
+    var made: String { self == .apple ? "signed" : "notified" }
 
-    /// Each store's key options belong to it alone: one given with the other store is a mistake.
+    /// Each store's options belong to it alone: one given with the other store is a mistake.
+    ///
+    /// Apple's signature options (`--trust-root`, `--no-verify`, `--verified-files`) change
+    /// nothing with `--store play`, which reads no signed data: a shared configuration may keep them.
     func refuseTheOtherStoresOptions(_ arguments: ParsedArguments) throws(UsageError) {
-        let given: [String]
+        let given: [(flag: String, isGiven: Bool)]
         switch self {
         case .apple:
-            given = [PlayFetchOptions.serviceAccount, PlayFetchOptions.packageName].filter { arguments.text($0) != nil }.map(
-                \.flag)
-            guard let first = given.first else { return }
-            throw .needsAnother("\(first) is Google Play's: give --store play with it", command: "respond")
+            given = [PlayFetchOptions.serviceAccount, PlayFetchOptions.packageName].map { ($0.flag, arguments.text($0) != nil) }
+            guard let first = given.first(where: \.isGiven) else { return }
+            throw .needsAnother("\(first.flag) is Google Play's: give --store play with it", command: "respond")
         case .play:
-            let options = [APIOptions.key, APIOptions.keyID, APIOptions.issuerID, DataOptions.bundleID]
+            let texts = [APIOptions.key, APIOptions.keyID, APIOptions.issuerID, DataOptions.bundleID]
             given =
-                options.filter { arguments.text($0) != nil }.map(\.flag)
-                + (arguments.text(RespondCommand.state) != nil ? ["--state"] : [])
-                + (arguments.isSet(RespondCommand.fullCheck) ? ["--full-check"] : [])
-            guard let first = given.first else { return }
+                texts.map { ($0.flag, arguments.text($0) != nil) } + [
+                    (DataOptions.environment.flag, arguments.text(DataOptions.environment) != nil),
+                    (DataOptions.unlabeledEnvironment.flag, arguments.text(DataOptions.unlabeledEnvironment) != nil),
+                    (DataOptions.appAppleID.flag, arguments.text(DataOptions.appAppleID) != nil),
+                    ("--state", arguments.text(RespondCommand.state) != nil),
+                    ("--full-check", arguments.isSet(RespondCommand.fullCheck)),
+                ]
+            guard let first = given.first(where: \.isGiven) else { return }
             throw .needsAnother(
-                "\(first) is Apple's answers' alone: --store play takes --service-account and --package-name, and keeps no state",
+                "\(first.flag) is Apple's answers' alone: --store play reads no App Store data, takes --service-account "
+                    + "and --package-name, and keeps no state",
                 command: "respond")
         }
     }

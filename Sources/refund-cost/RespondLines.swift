@@ -24,7 +24,7 @@ struct RespondLines {
             return (
                 .output,
                 "missed   \(first.missed) requests whose \(store.window.name) ended before this journal began (\(first.begins)), "
-                    + "signed \(first.oldest.map(\.description) ?? "") to \(first.newest.map(\.description) ?? ""): "
+                    + "\(store.made) \(first.oldest.map(\.description) ?? "") to \(first.newest.map(\.description) ?? ""): "
                     + (dryRun ? "one line in the journal of a run that is not dry" : "one line in the journal")
             )
         case .unreported(let event):
@@ -81,6 +81,6 @@ struct RespondLines {
     private func lead(_ event: JournalEvent, width: Int = 8) -> String {
         let state = event.state.rawValue
         return state + String(repeating: " ", count: max(0, width - state.count))
-            + "  \(event.notificationUUID)  \(store.item) \(event.transactionID)"
+            + "  \(Reject.printable(event.notificationUUID))  \(store.item) \(Reject.printable(event.transactionID))"
     }
 }

@@ -25,9 +25,11 @@ struct RespondSummaryLine {
             text += "nothing new since the last run, and nothing left to answer; \(outcome.alreadyAnswered) answered before"
         } else {
             text +=
-                "\(outcome.open) open requests: \(outcome.sent) sent, \(outcome.refused) refused, \(outcome.failed) failed, "
+                "\(outcome.open) open \(store.requests): \(outcome.sent) sent, \(outcome.refused) refused, \(outcome.failed) failed, "
                 + "\(outcome.skipped) skipped, \(outcome.alreadyAnswered) answered before; \(outcome.missed) missed"
-            if outcome.signedLater > 0 { text += "; \(outcome.signedLater) signed after \(readUpTo), read by a later run" }
+            if outcome.signedLater > 0 {
+                text += "; \(outcome.signedLater) \(store.made) after \(readUpTo), read by a later run"
+            }
             text +=
                 outcome.readEveryFile || outcome.notes.contains { $0.contains("was built from every file") }
                 ? "; read every file" : outcome.nothingNew ? "; nothing new read" : "; read what arrived since the last run"
@@ -41,6 +43,7 @@ struct RespondSummaryLine {
         if !since.isEmpty { reasons.append(since.joined(separator: " and ") + " since the last summary") }
         let failed = max(outcome.failed, outcome.failedNotSent)
         if failed > 0 { reasons.append("\(failed) failed, not yet sent") }
+        reasons += outcome.attention
         if outcome.unauthorized != nil {
             reasons.append(store == .apple ? "Apple refused the key (401)" : "Google refused the service account (401)")
         }

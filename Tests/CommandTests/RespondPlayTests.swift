@@ -318,4 +318,86 @@ struct RespondPlayTests {
         #expect(run.stdout.contains("exit 1: Google refused the service account (401)"), "\(run.stdout)")
         #expect(!stub.requests.contains { $0.path.hasSuffix(":reviewrefund") }, "nothing sent")
     }
+
+    @Test func aRecordedAnswerGoesOnlyToTheOrderItWasJournaledForAndNotAfterAVoid() throws {
+        let (data, orders) = try Self.scenario()
+        let failing: [String: Any] = [
+            "package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1", "GPA.2", "GPA.3"]),
+            "review_failures": ["GPA.1": ["status": 503, "times": 1000], "GPA.2": ["status": 503, "times": 1000]],
+        ]
+        let journal = try TestFiles.temporaryDirectory("play-recorded") + "/journal.jsonl"
+        let first = try Self.respond(data, journal: journal, stub: try APIStub(play: failing), extra: ["--max-wait", "1s"])
+        #expect(first.status == 1 && first.stderr.contains("failed    prt-GPA.1"), "\(first.stderr)")
+        // A later file names GPA.1's review for GPA.9, earlier; Google refunds GPA.2 meanwhile.
+        try TestFiles.write(
+            F.json([
+                "version": "1.0", "packageName": "com.example.app", "eventTimeMillis": String(Self.now - 2 * Self.hour),
+                "pendingRefundReviewNotification": [
+                    "purchaseToken": "tok-9", "orderId": "GPA.9", "pendingRefundToken": "prt-GPA.1",
+                ],
+            ]) + "\n", to: data + "/play/notifications/later.jsonl")
+        try TestFiles.write(
+            try TestFiles.read(data + "/play/voided/v.jsonl")
+                + F.json(["purchaseToken": "tok-2-GPA.2", "orderId": "GPA.2", "voidedTimeMillis": String(Self.now - 5 * 60_000)])
+                + "\n", to: data + "/play/voided/v.jsonl")
+        let stub = try APIStub(play: [
+            "package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1", "GPA.2"]),
+        ])
+        let next = try Self.respond(data, journal: journal, stub: stub)
+        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+        #expect(next.stdout.contains("sent      prt-GPA.1  order GPA.1: HTTP 200"), "\(next.stdout)")
+        #expect(next.stdout.contains("skipped  prt-GPA.2  order GPA.2: Google already refunded the order ("), "\(next.stdout)")
+        #expect(
+            stub.requests.filter { $0.method == "POST" && $0.path != "/token" }.map(\.path) == [
+                "/androidpublisher/v3/applications/com.example.app/orders/GPA.1:reviewrefund"
+            ])
+    }
+
+    @Test func aSuccessThatIsNotGooglesAnswerIsAFailureSentAgainNextRun() throws {
+        let (data, orders) = try Self.scenario()
+        let proxy = try APIStub(
+            play: [
+                "package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1", "GPA.2", "GPA.3"]),
+                "review_raw": ["GPA.1": ["status": 200, "body": "<html>Log in to the network</html>"]],
+            ])
+        let journal = try TestFiles.temporaryDirectory("play-proxy") + "/journal.jsonl"
+        let run = try Self.respond(data, journal: journal, stub: proxy)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.stderr.contains("failed    prt-GPA.1  order GPA.1: HTTP 200 (that is not Google's answer: '<html>Log in"),
+            "\(run.stderr)")
+        let stub = try APIStub(play: ["package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1"])])
+        let next = try Self.respond(data, journal: journal, stub: stub)
+        #expect(next.status == 0 && next.stdout.contains("sent      prt-GPA.1  order GPA.1: HTTP 200"), "\(next.stdout)")
+    }
+
+    @Test func eachStoreKeepsItsOwnJournalAndAWrongPackageOrFolderNeedsAPerson() throws {
+        let (data, orders) = try Self.scenario()
+        let stub = try APIStub(play: [
+            "package": "com.example.app", "orders": orders, "reviews": Self.reviews(["GPA.1", "GPA.2", "GPA.3"]),
+        ])
+        let journal = try TestFiles.temporaryDirectory("play-own") + "/journal.jsonl"
+        #expect(try Self.respond(data, journal: journal, stub: stub).status == 0)
+        #expect(try TestFiles.read(journal).hasPrefix("{\"state\":\"missed\",\"journal_start\""))
+        #expect(try TestFiles.read(journal).split(separator: "\n").first?.contains("\"store\":\"play\"") == true)
+        let apple = try runTool([
+            "respond", "--data", data, "--journal", journal, "--dry-run", "--trust-root", data + "/test-root.der",
+        ])
+        #expect(apple.status == 1 && apple.stderr.contains("this is the journal of respond --store play"), "\(apple.stderr)")
+        let out = try TestFiles.temporaryDirectory("play-own-report")
+        let report = try runTool([
+            "report", "--data", data, "--out", out, "--month", "2026-10", "--allow-empty", "--journal", journal,
+            "--trust-root", data + "/test-root.der",
+        ])
+        #expect(report.status == 1 && report.stderr.contains("report --journal reads Apple's journals only"), "\(report.stderr)")
+
+        let other = try Self.respond(
+            data, journal: journal + "-other", stub: stub, extra: ["--package-name", "com.example.other", "--summary", "--quiet"])
+        #expect(other.status == 1, "\(other.stdout)\(other.stderr)")
+        #expect(other.stderr.contains("com.example.app (5)"), "the package found, with its count: \(other.stderr)")
+        #expect(other.stdout.hasSuffix("exit 1: refund reviews of another app in play/\n"), "\(other.stdout)")
+        try FileManager.default.removeItem(atPath: data + "/play/notifications")
+        let missing = try Self.respond(data, journal: journal, stub: stub)
+        #expect(missing.status == 1 && missing.stderr.contains("play/notifications/ does not exist"), "\(missing.stderr)")
+    }
 }

@@ -26,7 +26,9 @@ It checks what Google checks and logs every request, so a test can see what the 
   most 5,000 characters), nothing else (400 INVALID_ARGUMENT). Only the first accepted call
   counts: it is logged "review first", a later one "review repeat" and answered alike (200,
   empty). "review_failures": {"ID": {"status": 500, "times": N}} fails the call N times first;
-  "review_delay": seconds waited before answering (a test kills the tool meanwhile).
+  "review_delay": seconds waited before answering (a test kills the tool meanwhile);
+  "review_raw": {"ID": {"status": 200, "body": "<html>..."}} answers with those bytes instead,
+  as a proxy in the way would. A review's "at_ms" is its notification's eventTimeMillis.
 
 Script (JSON): {"client_email", "key_id", "modulus" (hex), "package": "com.example.app", "reviews": {...},
 "voided_pages": [[...], ...], "orders": {"GPA...": {...}}, "purchases": {"token": {...}}, "failures": [{"page": K, "status": 500, "times": N}],
@@ -237,6 +239,10 @@ def main():
                 return self.google_error(400, "INVALID_ARGUMENT", "; ".join(problems)), "invalid: " + "; ".join(problems)
             if time.time() * 1000 > known["at_ms"] + DAY_MS:
                 return self.google_error(400, "FAILED_PRECONDITION", "The refund review's 24 hours have passed"), "late"
+            raw = script.get("review_raw", {}).get(order)
+            if raw is not None:
+                self.pending = (raw["status"], raw["body"].encode())
+                return None, "raw"
             with lock:
                 failure = review_failures.get(order)
                 if failure and failure["times"] > 0:

@@ -84,12 +84,25 @@ package struct PlayReviewFigure: Sendable {
                         events.map { row in
                             .object([
                                 ("obfuscatedAccountId", .string(account)), ("consumptionTime", .string(row.at.description)),
-                                ("consumptionItemDescription", .string(String(row.category.prefix(Self.maxDescription)))),
+                                ("consumptionItemDescription", .string(Self.description(row.category))),
                             ])
                         })
                 ))
         }
         return .object(members)
+    }
+
+    /// `category`, cut to Google's 5,000 characters counted as Google's own strings count them
+    /// (UTF-16 code units, which no more code points than that exceed), never inside a character's code point.
+    static func description(_ category: String) -> String {
+        var units = 0
+        var kept = String.UnicodeScalarView()
+        for scalar in category.unicodeScalars {
+            units += scalar.utf16.count
+            if units > maxDescription { break }
+            kept.append(scalar)
+        }
+        return String(kept)
     }
 
     /// The share of `order` used by `at`, in words, and the rows that used it (by time).

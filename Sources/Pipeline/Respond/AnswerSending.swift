@@ -29,7 +29,14 @@ extension RespondRun {
             let (uuid, transaction) = (request.uuid, request.transactionID ?? "")
             let deadline = options.window.deadline(of: request.signedAt)
             let attempt = (journal.attempts[uuid] ?? 0) + 1
-            let decision = answering.decide(request, journal.latest[uuid]?.body)
+            var decision = answering.decide(request, journal.latest[uuid]?.body)
+            // On the clock, the run's own time counts: a request whose window ends while the run
+            // works (retries, slow answers) is missed, never sent late.
+            let current = options.journalAsOf == nil ? max(options.now, options.clock()) : options.now
+            switch decision {
+            case .send, .failed: if current >= deadline { decision = .missed(deadline: deadline) }
+            default: break
+            }
             if case .missed = decision {} else { outcome.open += 1 }
             let body: String
             func settle(_ state: JournalEvent.State, _ reason: String) {
@@ -68,10 +75,12 @@ extension RespondRun {
                 JournalEvent(
                     notificationUUID: uuid, transactionID: transaction, state: .sending, at: options.clock(), body: body,
                     attempt: attempt))
-            // Tokens and retries run on the real clock; --as-of only decides which requests are open,
-            // so the time left is the request's, counted from now.
-            let timeLeft = TimeSpan(milliseconds: deadline.milliseconds - options.now.milliseconds)
-            let answer = try answering.send(request, Array(body.utf8), options.clock().adding(timeLeft))
+            // Tokens and retries run on the real clock, up to the deadline; with --as-of (a trial over
+            // past data) the time left is the request's as of then, counted from now.
+            let sendBy =
+                options.journalAsOf == nil
+                ? deadline : options.clock().adding(TimeSpan(milliseconds: deadline.milliseconds - options.now.milliseconds))
+            let answer = try answering.send(request, Array(body.utf8), sendBy)
             var event = JournalEvent(
                 notificationUUID: uuid, transactionID: transaction, state: .failed, at: options.clock(), body: body,
                 attempt: attempt)

@@ -15,6 +15,22 @@ struct JournalError: DiagnosticError {
     }
 }
 
+/// A journal of the other store's answers, given where this one's was meant.
+struct JournalStoreError: DiagnosticError {
+    package var path: String
+    package var found: String?
+    package var wanted: String?
+
+    package var diagnostic: Diagnostic {
+        let whose = { (store: String?) in store.map { "respond --store \($0)" } ?? "respond (Apple's requests)" }
+        return Diagnostic(
+            "this is the journal of \(whose(found)), not of \(whose(wanted)): each store answers into a journal of its own; "
+                + (wanted == nil && found != nil
+                    ? "report --journal reads Apple's journals only in this version" : "give this run its own --journal"),
+            file: path, line: 1)
+    }
+}
+
 /// The journal of `respond` (JSON lines, appended and flushed): every event of every request,
 /// and for each request its latest event.
 ///
@@ -65,6 +81,11 @@ package struct ConsumptionJournal: Sendable {
                 sentAt: sent.map { $0.asOf ?? $0.at },
                 sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)))
         }
+    }
+
+    /// Refuses a journal its first line gives to another store than `store` (nil: Apple's).
+    package func requireStore(_ store: String?) throws {
+        if let start, start.store != store { throw JournalStoreError(path: path, found: start.store, wanted: store) }
     }
 
     /// Reads the journal at `path`; a missing file is an empty journal.

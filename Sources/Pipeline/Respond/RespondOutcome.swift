@@ -25,6 +25,8 @@ package struct RespondOutcome {
     package var notes: [String] = []
     /// Nothing arrived since the last run.
     package var nothingNew = false
+    /// What else needs a person (reviews of another app in the data): each makes the run exit 1.
+    package var attention: [String] = []
     /// The run read every file (Google Play's answers, which keep no state, always do).
     package var readEveryFile = false
     /// Nothing arrived since the last run, and nothing was left to answer.
@@ -45,6 +47,7 @@ package struct RespondOutcome {
     /// key Apple refused: a monitor on the exit status alerts for as long as a problem lasts,
     /// and once for each refusal and miss.
     package var status: Int32 {
-        refusedSinceSummary + missedSinceSummary + max(failed, failedNotSent) > 0 || unauthorized != nil ? 1 : 0
+        refusedSinceSummary + missedSinceSummary + max(failed, failedNotSent) > 0 || unauthorized != nil || !attention.isEmpty
+            ? 1 : 0
     }
 }

@@ -78,6 +78,8 @@ package enum RespondRun {
         let lock = options.dryRun ? nil : try RunLock.journal(options.journal)
         defer { withExtendedLifetime(lock) {} }
         var journal = try ConsumptionJournal(path: options.journal)
+        // Each store answers into a journal of its own: one began by the other store's runs is refused.
+        try journal.requireStore(options.window.journalStore)
         journal.asOf = options.journalAsOf
         if !options.dryRun { try journal.prepareForWriting() }
         var outcome = RespondOutcome()

@@ -76,6 +76,7 @@ package struct RespondTriage: Sendable, Equatable {
         of requests: [Request], begins: Timestamp, asOf: Timestamp, at: Timestamp, window: AnswerWindow = .apple
     ) -> JournalStart {
         var first = JournalStart(begins: begins, at: at)
+        (first.store, first.window) = (window.journalStore, window.name)
         for request in requests where request.signedAt <= asOf && window.deadline(of: request.signedAt) <= begins {
             first.count(signed: request.signedAt)
         }

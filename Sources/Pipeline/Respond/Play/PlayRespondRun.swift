@@ -39,6 +39,10 @@ package enum PlayRespondRun {
         }
     }
 
+    /// How long a run spends confirming orders, whatever Google does: a run that waits longer
+    /// would look stuck to the next (docs/respond.md); what is not confirmed by then waits for it.
+    static let confirmingBudget = TimeSpan.minutes(5)
+
     private static func answer(
         _ options: PlayRespondOptions, journal: inout ConsumptionJournal, outcome: inout RespondOutcome,
         diagnostics: DiagnosticCollector
@@ -47,14 +51,21 @@ package enum PlayRespondRun {
         let (now, asOf) = (base.now, base.report.asOf)
         let rejects = RejectLog()
         let layout = try InputLayout(root: base.report.data)
+        guard FileSystem.kind(base.report.data + "/play/notifications") == .directory else {
+            throw PlayFolderMissing(data: base.report.data)
+        }
         for refused in layout.refused { try rejects.record(refused) }
         let input = try PlayInput.read(layout.play, rejects: rejects)
         try RespondRun.refuseBeyondLimit(rejects.tally, base)
         outcome.readEveryFile = true
-        let reviews = PlayReviews(input, packageName: options.packageName)
-        if reviews.otherApps > 0 {
+        let reviews = PlayReviews(input, packageName: options.packageName, journaled: journal.latest)
+        if !reviews.otherApps.isEmpty {
+            // A data folder is one app's: reviews of another mean --package-name or --data is wrong.
+            let named = reviews.otherApps.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+            outcome.attention.append("refund reviews of another app in play/")
             diagnostics.warn([
-                "\(reviews.otherApps) refund reviews in play/ are of another app than --package-name \(options.packageName): not answered"
+                "play/ holds refund reviews of another app than --package-name \(options.packageName): "
+                    + named.joined(separator: ", ") + "; they are not answered: check --package-name and --data"
             ])
         }
         if journal.isEmpty {
@@ -70,9 +81,16 @@ package enum PlayRespondRun {
         outcome.signedLater = triage.signedLater
         // Every review still inside its 24 hours is confirmed with Google, an answer sent again too.
         var confirmed: [String: Confirmation] = [:]
+        let budget = Clock.now().adding(confirmingBudget)
         for request in triage.figuresNeeded {
             guard let review = reviews.byToken[request.uuid] else { continue }
-            let confirmation = try confirm(review, options: options, input: input)
+            if let problem = reviews.problems[request.uuid] {
+                confirmed[request.uuid] = .failed(problem)
+                continue
+            }
+            let by = min(budget, AnswerWindow.play.deadline(of: request.signedAt))
+            let confirmation = try confirm(
+                review, orderID: request.transactionID ?? "", options: options, input: input, by: by)
             if case .unauthorized(let message) = confirmation {
                 outcome.unauthorized = message + ". Nothing was sent; the next run confirms and answers again."
                 return
@@ -101,10 +119,16 @@ package enum PlayRespondRun {
                 guard options.base.now < deadline else { return .missed(deadline: deadline) }
                 guard let review = reviews.byToken[request.uuid] else { return .none }
                 let confirmation = confirmed[request.uuid]
-                if case .order(let order) = confirmation, let reason = decided(review, order: order, input: input) {
+                var order: PlayOrder?
+                if case .order(let found) = confirmation { order = found }
+                // Google decided already, by play/'s voids or the order as Google has it: no answer
+                // goes, a first one or one recorded to be sent again.
+                if let id = request.transactionID,
+                    let reason = decided(review, orderID: id, confirmed: order, input: input)
+                {
                     return .skipped(reason: reason)
                 }
-                // Sent before, its order confirmed then: the same bytes again, never a recomputed answer.
+                // Sent before, to the order the journal names: the same bytes again, never a recomputed answer.
                 if let recorded { return .send(body: recorded) }
                 switch confirmation {
                 case .failed(let reason): return .failed(reason: reason)
@@ -120,7 +144,7 @@ package enum PlayRespondRun {
             },
             send: { request, body, deadline in
                 guard let google = options.google else { return .failed(reason: "no sender", status: nil, errorCode: nil) }
-                return try google.call("POST", path(options, request), body: body, deadline: deadline)
+                return verdict(try google.call("POST", path(options, request), body: body, deadline: deadline), api: google)
             },
             unauthorized: { order in
                 (options.google?.unauthorized(status: 401, message: nil) ?? "Google refused the service account (401)")
@@ -128,22 +152,38 @@ package enum PlayRespondRun {
             })
     }
 
+    /// Google answers a review it took with 200 and a JSON object (`{}`): any other success (a
+    /// proxy's login page, an empty 204) is no answer of Google's, and the review is sent again.
+    static func verdict(_ outcome: APIOutcome, api: PlayDeveloperAPI) -> APIOutcome {
+        guard case .accepted(let response) = outcome else { return outcome }
+        let isObject: Bool = response.body.withUnsafeBytes { raw in
+            var cursor = JSONCursor(raw)
+            return (try? cursor.members { cursor, _ in try cursor.skip() }).map { (try? cursor.finish()) != nil } ?? false
+        }
+        guard response.status == 200, isObject else {
+            return .failed(
+                reason: "HTTP \(response.status) that is not Google's answer: " + ResponseVerdict.quoted(response.body),
+                status: response.status, errorCode: nil)
+        }
+        return outcome
+    }
+
     private static func path(_ options: PlayRespondOptions, _ request: RespondTriage.Request) -> String {
         "/androidpublisher/v3/applications/" + PlayDeveloperAPI.component(options.packageName) + "/orders/"
             + PlayDeveloperAPI.component(request.transactionID ?? "") + ":reviewrefund"
     }
 
-    /// Why an answer to `review` is of no use any more, or nil while Google has not decided:
-    /// Google refunded or charged back the order after the review came (a void in play/, or
-    /// the order as Google has it now), or it was canceled.
-    static func decided(_ review: PlayNotification, order: PlayOrder, input: PlayInput) -> String? {
+    /// Why an answer to `review` of order `orderID` is of no use any more, or nil while Google
+    /// has not decided: Google refunded or charged back the order at or after the review's time
+    /// (a void in play/), or the order as Google returned it is refunded or canceled.
+    static func decided(_ review: PlayNotification, orderID: String, confirmed: PlayOrder?, input: PlayInput) -> String? {
+        let token = confirmed?.purchaseToken ?? review.purchaseToken
         let void = input.voided.filter { void in
-            void.voidedTime >= review.eventTime
-                && (void.orderID.map { $0 == order.orderID } ?? (void.purchaseToken == order.purchaseToken))
+            void.voidedTime >= review.eventTime && (void.orderID.map { $0 == orderID } ?? (void.purchaseToken == token))
         }.min { $0.voidedTime < $1.voidedTime }
         if let void { return "Google already refunded the order (\(void.voidedTime))" }
-        switch order.state {
-        case .refunded?: return "Google already refunded the order" + (order.refundTime.map { " (\($0))" } ?? "")
+        switch confirmed?.state {
+        case .refunded?: return "Google already refunded the order" + (confirmed?.refundTime.map { " (\($0))" } ?? "")
         case .canceled?: return "the order was canceled"
         default: return nil
         }
@@ -157,39 +197,47 @@ package enum PlayRespondRun {
         case unauthorized(String)
     }
 
-    /// The review's order, fetched from Google (`orders:batchGet` with its one id).
+    /// The review's order, fetched from Google (`orders:batchGet` with its one id) by `by`.
     ///
-    /// One it knows for this app, of the review's purchase; with no key (a dry run), play/'s order.
-    private static func confirm(_ review: PlayNotification, options: PlayRespondOptions, input: PlayInput) throws
-        -> Confirmation
-    {
-        guard let id = review.orderID ?? input.orders.first(where: { $0.purchaseToken == review.purchaseToken })?.orderID
-        else {
-            return .failed(
-                "the review names no order, and play/ holds none of its purchase: run refund-cost fetch orders, then respond")
+    /// One it knows for this app, of the review's purchase; with no key (a dry run), play/'s
+    /// order, held to the same checks.
+    private static func confirm(
+        _ review: PlayNotification, orderID id: String, options: PlayRespondOptions, input: PlayInput, by: Timestamp
+    ) throws -> Confirmation {
+        func checked(_ order: PlayOrder, _ whose: String) -> Confirmation {
+            if let token = review.purchaseToken, token != order.purchaseToken {
+                return .failed(
+                    "\(whose) order \(id) is of another purchase than the review's (purchaseToken): not answered; "
+                        + "check the review's notification in play/notifications/")
+            }
+            return .order(order)
         }
         guard let google = options.google else {
-            if let held = input.orders.first(where: { $0.orderID == id }) { return .order(held) }
-            return .failed("play/ holds no order \(id), and a dry run without --service-account asks Google for none")
+            if let held = input.orders.first(where: { $0.orderID == id }) { return checked(held, "play/'s") }
+            return .failed("play/ holds no order \(id), and a dry run asks Google for none")
+        }
+        guard Clock.now() < by else {
+            return .failed("the order \(id) was not confirmed with Google in this run's time for it; the next run tries again")
         }
         let path =
             "/androidpublisher/v3/applications/" + PlayDeveloperAPI.component(options.packageName)
             + "/orders:batchGet?orderIds=" + PlayDeveloperAPI.component(id)
-        switch try google.call("GET", path, body: [], deadline: Clock.now().adding(.minutes(5))) {
+        switch try google.call("GET", path, body: [], deadline: by) {
         case .accepted(let response):
             let location = SourceLocation(file: google.baseURL + path, line: 1)
             let orders = response.body.withUnsafeBytes { PlayOrder.decode($0, at: location) }
-            guard let order = orders.compactMap({ try? $0.get() }).first(where: { $0.orderID == id }) else {
-                return .failed("Google's answer for order \(id) holds no such order: not answered")
+            let found = orders.compactMap { try? $0.get() }.filter { $0.orderID == id }
+            guard found.count == 1, let order = found.first else {
+                return .failed(
+                    "Google's answer for order \(id) holds \(found.isEmpty ? "no" : "more than one") such order: not answered")
             }
-            if let token = review.purchaseToken, token != order.purchaseToken {
-                return .failed("Google's order \(id) is of another purchase than the review's: not answered")
-            }
-            return .order(order)
+            return checked(order, "Google's")
         case .refused(let status, _, let message):
             return .failed(
                 "Google knows no order \(id) for \(options.packageName) (HTTP \(status)"
-                    + (message.map { ": \($0)" } ?? "") + "): check --package-name; not answered until it is confirmed")
+                    + (message.map { ": \($0)" } ?? "")
+                    + "): check --package-name, and the order id in the review's notification; not answered until it is confirmed"
+            )
         case .unauthorized(let status, _, let message):
             return .unauthorized(google.unauthorized(status: status, message: message))
         case .failed(let reason, _, _):
@@ -198,29 +246,90 @@ package enum PlayRespondRun {
     }
 }
 
+/// `respond --store play` on a data folder with no `play/notifications/`: nothing could ever be
+/// answered, which is a mistake in `--data`, not a quiet day.
+struct PlayFolderMissing: DiagnosticError {
+    var data: String
+
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            "\(data)/play/notifications/ does not exist: respond --store play answers the refund reviews a server keeps "
+                + "there (docs/inputs.md, play/); check --data, or make the folder where the server writes Google's notifications"
+        )
+    }
+}
+
 /// The pending refund reviews of play/ for one app, as requests: each by its
 /// `pendingRefundToken` (what the journal keys it by), its order, and the notification's time.
+///
+/// A review's order is the one the journal answered it for once it has journaled it (a later
+/// notification file never turns an answer to another order); else the one its notifications
+/// name, or the one order play/ holds of its purchase. Anything else is a problem, named, and
+/// the review is not answered.
 struct PlayReviews {
+    /// Longest id Google gives that an answer names: a longer one is not Google's.
+    static let longestToken = 4_096
+    static let longestOrderID = 256
+
     var requests: [RespondTriage.Request] = []
     var byToken: [String: PlayNotification] = [:]
-    /// Reviews naming another package: not this app's to answer.
-    var otherApps = 0
+    /// Why a review cannot be answered as play/ holds it, by token.
+    var problems: [String: String] = [:]
+    /// The packages of reviews naming another app than the run's: not this app's to answer.
+    var otherApps: [String: Int] = [:]
 
-    init(_ input: PlayInput, packageName: String) {
+    init(_ input: PlayInput, packageName: String, journaled: [String: JournalEvent]) {
+        var copies: [String: [PlayNotification]] = [:]
         for notification in input.notifications where notification.kind == .pendingRefundReview {
             guard let token = notification.pendingRefundToken, !token.isEmpty else { continue }
             if let package = notification.packageName, package != packageName {
-                otherApps += 1
+                otherApps[package, default: 0] += 1
                 continue
             }
-            // One review, kept once: Pub/Sub may deliver it twice with different times.
-            if let kept = byToken[token], kept.eventTime <= notification.eventTime { continue }
-            byToken[token] = notification
+            copies[token, default: []].append(notification)
         }
-        requests = byToken.values.map { review in
-            let order = review.orderID ?? input.orders.first { $0.purchaseToken == review.purchaseToken }?.orderID
-            return RespondTriage.Request(uuid: review.pendingRefundToken ?? "", transactionID: order, signedAt: review.eventTime)
+        for (token, reviews) in copies {
+            // The earliest copy: Pub/Sub may deliver one twice, and Google's 24 hours run from the first.
+            let review = reviews.min { $0.eventTime < $1.eventTime } ?? reviews[0]
+            byToken[token] = review
+            var order = journaled[token].map(\.transactionID).flatMap { $0.isEmpty ? nil : $0 }
+            if order == nil {
+                let named = Set(reviews.compactMap { Self.order(of: $0, in: input).id })
+                if named.count > 1 {
+                    problems[token] =
+                        "play/ holds copies of this review naming orders \(named.sorted().joined(separator: " and ")): "
+                        + "not answered until one remains"
+                } else {
+                    order = named.first
+                    if order == nil { problems[token] = Self.order(of: review, in: input).problem }
+                }
+            }
+            if token.utf8.count > Self.longestToken || token.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                problems[token] =
+                    "its pendingRefundToken is not one Google gives (too long, or with control characters): not answered"
+            }
+            if let id = order, id.utf8.count > Self.longestOrderID || id.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                problems[token] = "its order id is not one Google gives (too long, or with control characters): not answered"
+                order = nil
+            }
+            requests.append(RespondTriage.Request(uuid: token, transactionID: order, signedAt: review.eventTime))
         }
-        .sorted { ($0.signedAt, $0.uuid) < ($1.signedAt, $1.uuid) }
+        requests.sort { ($0.signedAt, $0.uuid) < ($1.signedAt, $1.uuid) }
+    }
+
+    /// The order a review names, or the one order play/ holds of its purchase; else why there
+    /// is none: it names none and play/ holds none, or several (a subscription's renewals share
+    /// its token, and which one is under review is not known).
+    private static func order(of review: PlayNotification, in input: PlayInput) -> (id: String?, problem: String?) {
+        if let id = review.orderID { return (id, nil) }
+        let held = Set(input.orders.filter { $0.purchaseToken == review.purchaseToken }.map(\.orderID))
+        if held.count == 1 { return (held.first, nil) }
+        return (
+            nil,
+            held.isEmpty
+                ? "the review names no order, and play/ holds none of its purchase: run refund-cost fetch orders, then respond"
+                : "the review names no order, and play/ holds \(held.count) orders of its purchase (its renewals): "
+                    + "not answered, since which one is under review is not known"
+        )
     }
 }
