@@ -48,7 +48,7 @@ package struct Attributor: CostRowSink {
         var table = ByteKeyTable(capacity: ledger.accounts.count)
         for account in ledger.accounts { table.insert(account) }
         accounts = table
-        totals = sized ? AttributionTotals(products: products.names.count, transactions: ledger.transactions.count) : .empty
+        totals = sized ? AttributionTotals(products: products.keys.count, transactions: ledger.transactions.count) : .empty
         credits = CreditLedger(ledger: ledger)
         periodMilliseconds = ledger.withTransactions { transactions in
             transactions.indices.map { SubscriptionPeriod.of(transactions, $0, products: ledger.products).span.milliseconds }
@@ -58,7 +58,7 @@ package struct Attributor: CostRowSink {
     /// A fresh attributor for another share of the rows: same ledger and options, empty totals.
     package func emptyCopy() -> Attributor {
         var copy = self
-        copy.totals = AttributionTotals(products: products.names.count, transactions: classifier.ledger.transactions.count)
+        copy.totals = AttributionTotals(products: products.keys.count, transactions: classifier.ledger.transactions.count)
         return copy
     }
 

@@ -2,18 +2,45 @@ import Ingest
 import Ledger
 import Support
 
-/// Dense indices for product ids: 0 is the empty product (unentitled and unlinked rows), the
-/// rest follow the sorted product ids of the ledger, so every worker agrees on them.
+/// A product as the figures count it: its id in its store, since the two stores may sell a
+/// product under the same id; the empty product (unentitled and unlinked rows) has no store.
+package struct ProductKey: Sendable, Hashable, Codable {
+    package var id: String
+    package var store: Store?
+
+    package init(id: String, store: Store?) {
+        self.id = id
+        self.store = store
+    }
+
+    /// The empty product: rows tied to no transaction.
+    package static let none = ProductKey(id: "", store: nil)
+
+    /// By id, then the App Store before Google Play; the empty product first.
+    package func precedes(_ other: ProductKey) -> Bool {
+        if id != other.id { return id.bytesPrecede(other.id) }
+        switch (store, other.store) {
+        case (nil, .some): return true
+        case (.some(let left), .some(let right)): return left < right
+        default: return false
+        }
+    }
+}
+
+/// Dense indices for products: 0 is the empty product (unentitled and unlinked rows), the
+/// rest follow the sorted products of the ledger, so every worker agrees on them.
 package struct ProductIndex: Sendable {
-    package let names: [String]
+    package let keys: [ProductKey]
     /// Per transaction index, its product's index.
     let ofTransaction: [Int32]
 
     package init(ledger: Ledger) {
         // Fields read in place: a key path through the record would copy it whole.
-        let products = ledger.withTransactions { transactions in transactions.map(\.box.record.productID) }
-        names = [""] + Set(products).sorted { $0.bytesPrecede($1) }
-        let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Int32($0)) })
+        let products = ledger.withTransactions { transactions in
+            transactions.map { ProductKey(id: $0.box.record.productID, store: $0.box.record.store) }
+        }
+        keys = [.none] + Set(products).sorted { $0.precedes($1) }
+        let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, Int32($0)) })
         ofTransaction = products.map { index[$0] ?? 0 }
     }
 

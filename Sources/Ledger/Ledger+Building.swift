@@ -18,7 +18,12 @@ extension Ledger {
         notifications = input.notifications.filter { $0.type.map(Ledger.notificationTypesForFigures.contains) ?? false }
         var (transactions, purchases, positions) = Ledger.latestStates(
             input, products: products, asOf: options.asOf, refundsOfEveryAccount: refundsOfEveryAccount)
-        let holders = try Ledger.holders(of: &transactions, links: accountLinks, rejects: rejects)
+        for held in input.playOrders {
+            if let index = positions[TransactionKey(held.order.orderID)], transactions[index].store == .googlePlay {
+                playOrders[index] = held
+            }
+        }
+        let holders = try Ledger.holders(of: &transactions, links: accountLinks, play: playOrders, rejects: rejects)
         accounts = holders.accounts
         accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
         transactionsByAccount = holders.byAccount
@@ -75,18 +80,22 @@ extension Ledger {
     }
 
     /// Who holds each transaction: accounts.csv by original transaction id, then
-    /// `appAccountToken`.
+    /// `appAccountToken`; a Google Play order, the account its purchase names.
     ///
     /// Sets each transaction's account; returns the accounts (sorted), each account's transactions by
     /// grant start, and the conflicts (also recorded as rejects).
     private static func holders(
-        of transactions: inout [LedgerTransaction], links: [AccountLinkRow], rejects: RejectLog
+        of transactions: inout [LedgerTransaction], links: [AccountLinkRow], play: [Int: PlayHeldOrder], rejects: RejectLog
     ) throws -> (accounts: [String], byAccount: [[Int]], conflicts: [Reject], unmatchedTokens: Int) {
         let directory = AccountDirectory(links)
         var conflicts: [Reject] = []
         var holder: [String?] = []
         var unmatchedTokens = 0
         for index in transactions.indices {
+            if let held = play[index] {
+                holder.append(held.account)
+                continue
+            }
             let resolution = directory.account(for: transactions[index].box)
             if resolution.unmatchedToken { unmatchedTokens += 1 }
             if let conflict = resolution.conflict {

@@ -39,6 +39,9 @@ package struct Ledger: Sendable {
     ]
 
     package var products: [String: Product]
+    /// The Google Play orders among `transactions`, by index: whose each is, what was voided of
+    /// it and what it says the developer received (docs/domain.md rule 16).
+    package var playOrders: [Int: PlayHeldOrder] = [:]
     /// accounts.csv accounts none of whose transactions were found.
     package var accountsWithoutTransactions: [String]
     /// Transactions whose `appAccountToken` points to another account than accounts.csv says.

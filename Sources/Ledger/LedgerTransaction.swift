@@ -55,6 +55,7 @@ package struct LedgerTransaction: Sendable, Hashable {
     @inlinable package var id: String { box.record.transactionID }
     @inlinable package var productID: String { box.record.productID }
     @inlinable package var originalTransactionID: String { box.record.originalTransactionID }
+    @inlinable package var store: Store { box.record.store }
     package var grantStart: Timestamp { box.record.purchaseDate }
     /// When the standing access ends: at a billing grace's start (the grace is its own state),
     /// else at the end of the access.

@@ -28,7 +28,9 @@ struct PurchaseIndex {
     init(_ transactions: [LedgerTransaction]) {
         // Read in place: a loop over the array would copy each transaction (`Ledger.withTransactions` says why).
         transactions.withUnsafeBufferPointer { transactions in
+            // A Google Play order is no candidate: Play shares no in-app purchase with a family.
             for index in transactions.indices where transactions[index].ownership == .purchased {
+                guard transactions[index].box.record.store == .appStore else { continue }
                 let record = transactions[index].box.record
                 let expires = record.expiresDate
                 purchasesByProduct[record.productID, default: []].append(

@@ -15,7 +15,9 @@ package struct RefundTimes: Sendable, Codable, Hashable {
         ledger.withTransactions { transactions in
             for index in transactions.indices where transactions[index].ownership == .purchased {
                 let box = transactions[index].box
-                guard let revoked = box.record.revocationDate, !box.record.isUpgraded else { continue }
+                // Only the App Store's refunds tell a family member's exit (Play has no families).
+                guard let revoked = box.record.revocationDate, !box.record.isUpgraded, box.record.store == .appStore
+                else { continue }
                 byProduct[box.record.productID, default: []].append(revoked.milliseconds)
             }
         }

@@ -50,10 +50,15 @@ enum InputCount {
             file.accepted = max(0, file.rows - file.rejected)
             completeness.folders.append(file)
         }
+        // Google Play's folders, when there is one: lines, as the App Store's.
         if !layout.play.isEmpty {
-            let count = layout.play.all.count
-            completeness.notRead.append(
-                "play/ (\(count) Google Play \(count == 1 ? "file" : "files"), read by validate and explain only)")
+            let read = counts.play?.lines
+            completeness.folders += [
+                lines("play/notifications", layout.play.notifications, read: read?.notifications ?? 0),
+                lines("play/voided", layout.play.voided, read: read?.voided ?? 0),
+                lines("play/orders", layout.play.orders, read: read?.orders ?? 0),
+                lines("play/purchases", layout.play.purchases, read: read?.purchases ?? 0),
+            ]
         }
         completeness.rejectedRows = rejects.rows
         for reject in rejects.wholeFiles {

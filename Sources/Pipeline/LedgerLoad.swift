@@ -13,21 +13,14 @@ package struct LedgerLoad: Sendable {
     package var ledger: Ledger
     package var rates: ExchangeRates
     package var evidence: ConsumptionEvidence
+    /// Google Play's data as read, for the commands that show it (`validate`, `explain`); nil
+    /// when there is none or nothing asked to keep it.
+    package var play: PlayInput?
     /// What the run should say on stderr but does not stop for: the record of verified files,
     /// and values Apple added after this version (known from the counts, so a ledger read back
     /// from a snapshot says them too).
     package var warnings: [Diagnostic] {
-        (recordWarnings + appStore.input.counts.newValueWarnings + playWarning).map { Diagnostic.warning($0) }
-    }
-    /// Google Play's files are read by `validate`, `explain` and `respond --store play` and counted in no report yet:
-    /// said, so no one takes an App Store figure for both stores'.
-    private var playWarning: [String] {
-        let count = layout.play.all.count
-        guard count > 0 else { return [] }
-        return [
-            "play/ holds \(count) Google Play \(count == 1 ? "file" : "files"): validate, explain and respond --store play "
-                + "read them; reports count only the App Store in this version (Play accounts' cost rows count as unlinked)"
-        ]
+        (recordWarnings + appStore.input.counts.newValueWarnings).map { Diagnostic.warning($0) }
     }
     /// Transaction histories cut short, one warning each: a report and `validate` name them.
     package var incompleteHistories: [Diagnostic] {
@@ -97,10 +90,14 @@ package struct LedgerLoad: Sendable {
     /// records read are let go once the ledger is built: `appStore` then holds counts and
     /// checksums only.
     ///
+    /// Google Play's data (`play/`) is read after the App Store's, its rejects recorded after
+    /// theirs, and its orders held in the same ledger (docs/domain.md rule 16); with
+    /// `readingPlay` false it is not read (Apple's `respond` answers from the App Store alone).
+    ///
     /// `progress` hears the bytes and lines of the notification and history files read so far.
     package init(
         data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, decoded: DecodedPieces? = nil,
-        keepingRecords: Bool = false,
+        keepingRecords: Bool = false, readingPlay: Bool = true,
         progress: @escaping @Sendable (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
         layout = try InputLayout(root: data)
@@ -131,6 +128,17 @@ package struct LedgerLoad: Sendable {
             record = known
         }
         if let reason = record?.refusedBecause { recordWarnings.append(reason) }
+        if readingPlay && !layout.play.isEmpty {
+            let input = try PlayInput.read(layout.play, rejects: rejects)
+            appStore.input.counts.play = input.counts
+            for held in appStore.input.addPlay(PlayTransaction.all(in: input, asOf: options.asOf)) {
+                try rejects.record(
+                    Reject(
+                        file: held.order.source.file, line: held.order.source.line, field: "orderId", value: held.order.orderID,
+                        reason: "an App Store transaction has the same id: the order is left out"))
+            }
+            play = input
+        }
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
             options: options.ledgerOptions, rejects: rejects)
@@ -139,10 +147,11 @@ package struct LedgerLoad: Sendable {
         evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
     }
 
-    /// Every input but the cost files, with its size and SHA-256 (notification and history
-    /// files were checksummed while they were decoded), paths relative to `root`.
+    /// Every input but the cost files (Google Play's last), with its size and SHA-256
+    /// (notification and history files were checksummed while they were decoded), paths
+    /// relative to `root`.
     func appStoreInputRecords(root: String) throws -> [InputFileRecord] {
-        try layout.allFiles.filter { !layout.costFiles.contains($0) }.map { path in
+        try (layout.allFiles.filter { !layout.costFiles.contains($0) } + layout.play.all).map { path in
             let checksum = try appStore.input.checksums[path] ?? SHA256.file(path)
             return InputFileRecord(
                 path: HumanText.relative(path, to: root), bytes: FileSystem.fileSize(path) ?? 0, sha256: checksum)

@@ -6,13 +6,13 @@
 /// says which to bump when one changed.
 package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
-    package static let ledgerSnapshot = 9
+    package static let ledgerSnapshot = 10
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
-    package static let groupSnapshot = 2
+    package static let groupSnapshot = 3
     /// `partial`'s result (`CostPartial`).
     package static let costPartial = 9
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
-    package static let decodedFiles = 4
+    package static let decodedFiles = 5
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
     package static let requestSeeds = 4
     /// `settle`'s record of a request-id partition found settled (`RequestSettlement`).

@@ -57,10 +57,13 @@ enum ReportAssembly {
         let settled = try pipeline.settle(costs, with: attributor)
         let journal = try options.journal.map { try ConsumptionJournal(path: $0) }
         try journal?.requireStore(nil)
+        let playJournal = try options.playJournal.map { try ConsumptionJournal(path: $0) }
+        try playJournal?.requireStore(AnswerWindow.play.journalStore)
         let figures = try ReportFigures(
             ledger: loaded.ledger, totals: settled.totals, window: options.window, rates: loaded.rates,
             credits: settled.credits, draws: settled.draws, evidence: loaded.evidence, policy: options.consumptionPolicy,
-            allocation: costs.allocation, journal: journal?.entries, journalBegins: journal?.start?.begins)
+            chargebackFee: options.configuration.chargebackFee ?? .zero, allocation: costs.allocation, journal: journal?.entries,
+            journalBegins: journal?.start?.begins, playJournal: playJournal?.entries)
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         // Pool cost given to usage rows is cost those rows carry.
@@ -76,6 +79,7 @@ enum ReportAssembly {
         let record = RunRecord(
             options: options, inputs: inputs, summaries: summaries, counts: counts, totals: settled.totals, rejects: tally,
             completeness: reading.completeness, figureCounts: figures.counts, answering: figures.answering,
+            playAnswering: figures.playAnswering,
             conservation: conservation, unmatchedAppAccountTokens: loaded.ledger.unmatchedAppAccountTokens,
             timings: [
                 ("app_store_and_ledger", timings.appStore), ("cost_rows", timings.costRows),

@@ -19,6 +19,9 @@ package struct RunConfiguration: Sendable, Codable, Hashable {
     /// How cost files are read: columns, export formats, the usage field.
     package var costColumns: CostColumnMap = [:]
     package var consumptionPolicy = ConsumptionPolicy()
+    /// The bank's fee for a Google Play chargeback, in the report currency (`--chargeback-fee`);
+    /// nil when none was given (a report then counts none).
+    package var chargebackFee: Money?
 
     package init(window: ReportWindow, appStore: LedgerLoad.Options? = nil) {
         self.window = window

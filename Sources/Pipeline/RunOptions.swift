@@ -13,6 +13,8 @@ package struct RunOptions: Sendable {
     package var allowEmpty = false
     /// The journal of `respond` (`--journal`): whether each consumption request was answered in time.
     package var journal: String?
+    /// The journal of `respond --store play` (`--play-journal`): whether each refund review was answered in time.
+    package var playJournal: String?
     /// Threads reading cost files (default: every core).
     package var threads = FileSystem.processorCount
     /// Where files already verified are remembered on this machine (nil: verify everything,

@@ -19,6 +19,8 @@ struct RunRecord {
     var figureCounts: FigureCounts
     /// What answering refund requests earned, with `--journal` (null without).
     var answering: AnsweringFigure?
+    /// What answering Google's refund reviews earned, with `--play-journal` (written only then).
+    var playAnswering: PlayAnsweringFigure? = nil
     var conservation: Conservation
     /// Transactions whose appAccountToken matched no account of accounts.csv.
     var unmatchedAppAccountTokens = 0
@@ -66,7 +68,8 @@ struct RunRecord {
                 ] + ((try conservation.allocation.map { [("allocation", try allocationJSON($0))] } ?? [])) + [
                     ("figures", figureCounts.json),
                     ("answering", answering?.json ?? .null),
-                    ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) })),
+                ] + (playAnswering.map { [("play_answering", $0.json)] } ?? []) + [
+                    ("timings", .object(timings.map { ($0.0 + "_seconds", .number(Self.seconds($0.1))) }))
                 ])
         }
     }

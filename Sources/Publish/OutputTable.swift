@@ -21,6 +21,8 @@ package struct OutputTable: Sendable {
     /// The version that first wrote the file; a folder of an earlier version has none, and the
     /// table gets no rows from it.
     package let addedIn: String?
+    /// Columns a file may lack wherever they stand: written only with an option.
+    package let optionalColumns: Set<String>
     /// The file has no window columns of its own, so every row gets `period_start` and `period_end`.
     let addsWindow: Bool
     /// The columns every row gets beside the file's own: which report it came from, its window
@@ -32,12 +34,17 @@ package struct OutputTable: Sendable {
     /// The table of a file the report declares.
     init(file: OutputFile) {
         self.init(
-            file.name, file.columns.map { ($0.name, $0.kind) }, jsonLines: file.isJSONLines, addedIn: file.addedIn)
+            file.name, file.columns.map { ($0.name, $0.kind) }, jsonLines: file.isJSONLines, addedIn: file.addedIn,
+            optionalColumns: file.optionalColumns)
     }
 
-    init(_ file: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false, addedIn: String? = nil) {
+    init(
+        _ file: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false, addedIn: String? = nil,
+        optionalColumns: Set<String> = []
+    ) {
         self.file = file
         self.addedIn = addedIn
+        self.optionalColumns = optionalColumns
         let stem = file.split(separator: ".").first.map(String.init) ?? file
         table = "refund_cost_" + stem
         let own = columns.map { Column(name: $0.0, kind: $0.1) }

@@ -16,7 +16,8 @@ enum ConsumptionFiles {
             ("answer_state", .text), ("answered_at", .timestamp), ("answered_in_time", .boolean), ("apple_error_code", .count),
             ("sent_preference", .text), ("decided_as_preferred", .boolean), ("price", .money), ("price_kept", .money),
             ("price_refunded", .money), ("before_journal", .boolean), ("decided_before_answer", .boolean),
-        ])
+            ("store", .text),
+        ], optionalColumns: journalColumns)
     /// The columns written with `--journal` only.
     static let journalColumns: Set<String> = [
         "answer_state", "answered_at", "answered_in_time", "apple_error_code", "sent_preference", "decided_as_preferred",
@@ -72,6 +73,8 @@ enum ConsumptionFiles {
                 file.bool(answered?.beforeJournal ?? false)
                 file.bool(decision == .decidedBefore)
             }
+            // Apple's consumption requests: Google's refund reviews are respond --store play's.
+            file.text(Store.appStore.rawValue)
             try file.endRow()
             // Apple rejects a body without consent: only consented requests get one.
             if request.consented, let id = request.transactionID {

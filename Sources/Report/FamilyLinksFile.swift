@@ -7,7 +7,7 @@ enum FamilyLinksFile {
         "family_links.csv",
         [
             ("member_transaction_id", .text), ("member_account_id", .text), ("product_id", .text),
-            ("purchaser_transaction_id", .text), ("link_method", .text), ("confidence", .text),
+            ("purchaser_transaction_id", .text), ("link_method", .text), ("confidence", .text), ("store", .text),
         ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -19,6 +19,7 @@ enum FamilyLinksFile {
             file.text(link.purchaserTransactionID ?? "")
             file.text(link.method.rawValue)
             file.text(link.method.confidence)
+            file.text(link.member.store.rawValue)
             try file.endRow()
         }
         try file.commit()

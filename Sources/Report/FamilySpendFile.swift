@@ -9,7 +9,7 @@ enum FamilySpendFile {
         [
             ("purchaser_transaction_id", .text), ("product_id", .text), ("role", .text), ("account_id", .text),
             ("transaction_id", .text), ("link_method", .text), ("cost_entitled", .money), ("cost_after_end", .money),
-            ("cost_total", .money), ("currency", .text),
+            ("cost_total", .money), ("currency", .text), ("store", .text),
         ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -25,6 +25,8 @@ enum FamilySpendFile {
             file.money(person.costAfterEnd)
             file.money(try person.costTotal())
             file.text(figures.currency.description)
+            // Only the App Store shares a purchase with a family.
+            file.text(Store.appStore.rawValue)
             try file.endRow()
         }
         try file.commit()

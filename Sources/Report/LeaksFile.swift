@@ -10,7 +10,7 @@ enum LeaksFile {
             ("account_id", .text), ("transaction_id", .text), ("original_transaction_id", .text), ("product_id", .text),
             ("ownership", .text), ("end_kind", .text), ("access_end", .timestamp), ("notified_at", .timestamp),
             ("cost_before_notice", .money), ("cost_within_grace", .money), ("cost_beyond_grace", .money),
-            ("first_cost_at", .timestamp), ("last_cost_at", .timestamp), ("currency", .text),
+            ("first_cost_at", .timestamp), ("last_cost_at", .timestamp), ("currency", .text), ("store", .text),
         ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -29,6 +29,7 @@ enum LeaksFile {
             file.timestamp(leak.cell.first)
             file.timestamp(leak.cell.last)
             file.text(figures.currency.description)
+            file.text(transaction.store.rawValue)
             try file.endRow()
         }
         try file.commit()

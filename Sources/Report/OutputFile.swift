@@ -35,21 +35,30 @@ package struct OutputFile: Sendable, Hashable {
     /// The version that first wrote the file (nil: it was there from the start): a folder of an
     /// earlier version has none.
     package let addedIn: String?
+    /// Columns written only with an option (consumption requests' journal columns): a file
+    /// written without it lacks them, wherever they stand.
+    package let optionalColumns: Set<String>
 
-    package init(_ name: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false, addedIn: String? = nil) {
+    package init(
+        _ name: String, _ columns: [(String, ColumnKind)], jsonLines: Bool = false, addedIn: String? = nil,
+        optionalColumns: Set<String> = []
+    ) {
         self.name = name
         self.columns = columns.map { Column(name: $0.0, kind: $0.1) }
         isJSONLines = jsonLines
         self.addedIn = addedIn
+        self.optionalColumns = optionalColumns
     }
 
     /// The CSV header: the columns' names.
     package var header: [String] { columns.map(\.name) }
 
     /// The same file without the columns named (`totals.csv` is `summary.csv` without `product_id`).
-    package func named(_ name: String, without left: Set<String>) -> OutputFile {
+    ///
+    /// A file of a later version than this one says so (`addedIn`).
+    package func named(_ name: String, without left: Set<String>, addedIn later: String? = nil) -> OutputFile {
         OutputFile(
             name, columns.filter { !left.contains($0.name) }.map { ($0.name, $0.kind) }, jsonLines: isJSONLines,
-            addedIn: addedIn)
+            addedIn: later ?? addedIn)
     }
 }

@@ -11,7 +11,7 @@ enum RefundsFile {
             ("revocation_reason", .text), ("revocation_percentage", .count), ("price", .money), ("price_currency", .text),
             ("refunded_amount", .money), ("family_members", .count), ("family_link_method", .text), ("cost_purchaser", .money),
             ("cost_family", .money), ("cost_after_revocation", .money), ("sunk_cost", .money), ("currency", .text),
-            ("refunded_amount_converted", .money),
+            ("refunded_amount_converted", .money), ("store", .text),
         ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -26,7 +26,7 @@ enum RefundsFile {
             file.timestamp(transaction.purchaseDate)
             file.timestamp(transaction.revocationDate)
             file.text(refund.kind.rawValue)
-            file.text(transaction.revocationReason?.reportName ?? "")
+            file.text(refund.reason)
             if refund.kind == .refundProrated, let percentage = transaction.revocationPercentage {
                 file.integer(percentage)
             } else {
@@ -43,6 +43,7 @@ enum RefundsFile {
             file.money(refund.sunkCost)
             file.text(figures.currency.description)
             if let converted = refund.refundedInReportCurrency { file.money(converted) } else { file.empty() }
+            file.text(transaction.store.rawValue)
             try file.endRow()
         }
         try file.commit()

@@ -18,10 +18,12 @@ package enum ReportFiles {
     /// Every data file, in the order they are described, each declared once (`OutputFile`)
     /// with the writer that makes it; a writer may write more than one file.
     static let outputs: [(files: [OutputFile], write: @Sendable (Inputs) throws -> Void)] = [
-        ([SummaryFile.file, SummaryFile.totals], { try SummaryFile.write($0.figures, to: $0.folder) }),
+        ([SummaryFile.file, SummaryFile.totals, SummaryFile.storeTotals], { try SummaryFile.write($0.figures, to: $0.folder) }),
         ([TrendFile.file], { try TrendFile.write($0.figures, to: $0.folder) }),
         ([CostByDayFile.file], { try CostByDayFile.write($0.figures, to: $0.folder) }),
         ([RefundsFile.file], { try RefundsFile.write($0.figures, to: $0.folder) }),
+        ([ChargebacksFile.file], { try ChargebacksFile.write($0.figures, to: $0.folder) }),
+        ([RefundReviewsFile.file], { try RefundReviewsFile.write($0.figures, to: $0.folder) }),
         ([LeaksFile.file], { try LeaksFile.write($0.figures, to: $0.folder) }),
         ([SubscriptionLossFile.file], { try SubscriptionLossFile.write($0.figures, to: $0.folder) }),
         ([FamilyLinksFile.file], { try FamilyLinksFile.write($0.figures, to: $0.folder) }),

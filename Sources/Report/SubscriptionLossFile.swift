@@ -9,7 +9,7 @@ enum SubscriptionLossFile {
             ("account_id", .text), ("original_transaction_id", .text), ("product_id", .text), ("ownership", .text),
             ("period", .text), ("access_end", .timestamp), ("leaked_periods", .count), ("leaked_cost", .money),
             ("cost_per_period", .money), ("still_leaking", .boolean), ("run_rate_30d", .money), ("currency", .text),
-            ("billing_grace_cost", .money),
+            ("billing_grace_cost", .money), ("store", .text),
         ])
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -29,6 +29,7 @@ enum SubscriptionLossFile {
             file.money(loss.runRate30Days)
             file.text(figures.currency.description)
             file.money(loss.billingGraceCost)
+            file.text(transaction.store.rawValue)
             try file.endRow()
         }
         try file.commit()

@@ -1,8 +1,10 @@
 import Attribution
 import Support
 
-/// `summary.csv`: one row per product with any figure, sorted by product id (a dashboard sums
-/// it); `totals.csv`: the same columns but `product_id`, one row for all products.
+/// `summary.csv`: one row per product with any figure, sorted by product id then store (a
+/// dashboard sums it); `totals.csv`: the same columns but `product_id` and `store`, one row for
+/// all products; `store_totals.csv`: the same columns but `product_id`, one row a store and
+/// one for the cost tied to no product, adding up to `totals.csv`.
 enum SummaryFile {
     static let file = OutputFile(
         "summary.csv",
@@ -18,22 +20,29 @@ enum SummaryFile {
                 ("refunded_amount", .money), ("refund_sunk_cost", .money), ("recurring_loss_run_rate", .money),
                 ("consumption_requests", .count), ("consumption_granted", .count), ("consumption_declined", .count),
                 ("cost_billing_grace", .money), ("paid_transactions", .count), ("refund_rate", .rate),
-                ("cost_unknown_ownership", .money),
+                ("cost_unknown_ownership", .money), ("chargebacks", .count), ("chargebacks_lost", .money), ("store", .text),
             ])
-    /// `totals.csv`: the same columns but `product_id`.
-    static let totals = file.named("totals.csv", without: ["product_id"])
+    /// `totals.csv`: the same columns but `product_id` and `store`.
+    static let totals = file.named("totals.csv", without: ["product_id", "store"])
+    /// `store_totals.csv`: the same columns but `product_id`.
+    static let storeTotals = file.named("store_totals.csv", without: ["product_id"], addedIn: "0.16.0")
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
         let summary = try CSVFileWriter(path: folder + "/" + file.name, header: file.header)
         for row in figures.summary { try write(row, of: figures, to: summary) }
         try summary.commit()
         let totals = try CSVFileWriter(path: folder + "/" + Self.totals.name, header: Self.totals.header)
-        try write(figures.total, of: figures, to: totals)
+        try write(figures.total, of: figures, to: totals, store: false)
         try totals.commit()
+        let stores = try CSVFileWriter(path: folder + "/" + storeTotals.name, header: storeTotals.header)
+        for row in figures.storeTotals { try write(row, of: figures, to: stores) }
+        try stores.commit()
     }
 
-    /// One row; `product_id` only for a product row.
-    private static func write(_ row: SummaryFigure, of figures: ReportFigures, to file: CSVFileWriter) throws {
+    /// One row; `product_id` only for a product row, `store` unless the file is `totals.csv`.
+    private static func write(_ row: SummaryFigure, of figures: ReportFigures, to file: CSVFileWriter, store: Bool = true)
+        throws
+    {
         file.date(figures.window.start.civilDate)
         file.date(figures.window.end.civilDate)
         file.timestamp(figures.asOf)
@@ -59,6 +68,9 @@ enum SummaryFile {
         file.integer(row.paidTransactions)
         file.text(row.refundRateTenThousandths.map(fourDecimals) ?? "")
         file.money(row.classes[.unknownOwnership])
+        file.integer(row.chargebacks)
+        file.money(row.chargebacksLost)
+        if store { file.text(row.store?.rawValue ?? "") }
         try file.endRow()
     }
 

@@ -26,6 +26,11 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
     /// file's own name for the files at the top of `--data` (`accounts.csv`, ...).
     package var folder: String {
         let parts = file.split(separator: "/", omittingEmptySubsequences: true)
+        if parts.count >= 3, parts[parts.count - 3] == "play",
+            ["notifications", "voided", "orders", "purchases"].contains(parts[parts.count - 2])
+        {
+            return "play/" + parts[parts.count - 2]
+        }
         if parts.count >= 2, ["notifications", "transactions", "costs"].contains(parts[parts.count - 2]) {
             return String(parts[parts.count - 2])
         }

@@ -107,6 +107,12 @@ struct DataOptions {
         expected: "a whole percentage from 1 to 100"
     ) { Int64($0).flatMap { (1...100).contains($0) ? $0 * 1000 : nil } }
 
+    static let chargebackFee = Option<Money>(
+        "chargeback-fee", "AMOUNT",
+        help: "What the bank charges for a Google Play chargeback, in the report currency (added to what one lost).",
+        expected: "an amount like 15.00, not negative"
+    ) { text in (try? Money.parse(text)).flatMap { $0.nanos >= 0 ? $0 : nil } }
+
     /// The shared group, in the order the help pages list it, each with where its value goes:
     /// an option that changes a figure is one line here and its field in `RunConfiguration`.
     static let bindings: [Bound<DataOptions>] = [
@@ -118,6 +124,7 @@ struct DataOptions {
         prematureWindow.into(\.run.appStore.prematureWindow),
         currency.into(\.run.appStore.currency),
         heavyUse.into(\.run.configuration.consumptionPolicy.heavyUse),
+        chargebackFee.into(\.run.configuration.chargebackFee),
         maxRejects.into(\.run.maxRejects),
         threads.into(\.run.threads),
         costColumn.intoAll(\.run.configuration.costColumns.rules) { $0 },

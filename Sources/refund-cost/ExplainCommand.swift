@@ -12,7 +12,7 @@ enum ExplainCommand: Command {
         name: "explain",
         summary: "Tell one account's story: links, transactions, grants, how access ended, family links.",
         usage: "refund-cost explain --data DIR --account ID [options]",
-        options: DataOptions.around([account.spec, chargebackFee.spec], asOfDefault: DataOptions.AsOfDefault.everything),
+        options: DataOptions.around([account.spec], asOfDefault: DataOptions.AsOfDefault.everything),
         discussion: """
             Shows every transaction the account holds (ownership, product, dates, revocation), what
             ended each one's access and when the server could first know, which purchase each family
@@ -29,12 +29,6 @@ enum ExplainCommand: Command {
         examples: ["refund-cost explain --data Data/sample --account acct-000016 --trust-root Data/sample/test-root.der"])
 
     static let account = Option("account", "ID", help: "The app's account id, as in accounts.csv and the cost files.")
-    static let chargebackFee = Option<Money>(
-        "chargeback-fee", "AMOUNT",
-        help: "What the bank charges for a Google Play chargeback, in the report currency (added to what one lost).",
-        expected: "an amount like 15.00, not negative"
-    ) { text in (try? Money.parse(text)).flatMap { $0.nanos >= 0 ? $0 : nil } }
-
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let common = try DataOptions(arguments)
         let accountID = try arguments.required(account)
@@ -43,7 +37,7 @@ enum ExplainCommand: Command {
         // The account's rows of accounts.csv are part of its story: the records are kept.
         let loaded = try pipeline.load(keepingRecords: true)
         let costs = try pipeline.account(accountID, loaded)
-        let play = loaded.layout.play.isEmpty ? nil : try PlayInput.read(loaded.layout.play, rejects: pipeline.rejects)
+        let play = loaded.play
         let playOrders = play.map { PlayOrderAccess.orders(of: accountID, in: $0, asOf: loaded.ledger.options.asOf) } ?? []
         printWarnings(pipeline.warnings)
         try pipeline.refuseBeyondLimit(
@@ -60,7 +54,7 @@ enum ExplainCommand: Command {
         print(AccountStory.costText(costs, ledger: loaded.ledger, currency: common.currency), terminator: "")
         if !playOrders.isEmpty {
             let spent = try pipeline.playOrderCosts(accountID, orders: playOrders, loaded)
-            let fee = try arguments.value(chargebackFee)
+            let fee = common.run.configuration.chargebackFee
             print(
                 PlayStory.text(playOrders, costs: spent, rates: loaded.rates, currency: common.currency, fee: fee),
                 terminator: "")

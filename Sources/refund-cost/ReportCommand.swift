@@ -14,7 +14,7 @@ enum ReportCommand: Command {
         usage:
             "refund-cost report --data DIR --month YYYY-MM --out DIR [options]\n       refund-cost report --data DIR --from DATE --to DATE --out DIR [options]",
         options: DataOptions.around(
-            [month.spec, from.spec, to.spec, out.spec, journal.spec, allowEmpty.spec, publish.spec],
+            [month.spec, from.spec, to.spec, out.spec, journal.spec, playJournal.spec, allowEmpty.spec, publish.spec],
             asOfDefault: DataOptions.AsOfDefault.windowEnd),
         discussion: """
             Every cost row gets one class: \(CostClass.ruleOrder.map(\.reportName).joined(separator: ", ")),
@@ -66,6 +66,11 @@ enum ReportCommand: Command {
     static let journal = Option.path(
         "journal", "FILE",
         help: "The journal of refund-cost respond: say which refund requests were answered within 12 hours.")
+    static let playJournal = Option.path(
+        "play-journal", "FILE",
+        help:
+            "The journal of refund-cost respond --store play: say which Google Play refund reviews were answered within 24 hours."
+    )
     static let allowEmpty = Flag(
         "allow-empty", help: "Write the report even when the window holds no cost row and no App Store data.")
     static let publish = Option(
@@ -111,6 +116,7 @@ enum ReportCommand: Command {
         var options = common.runOptions(window: window, asOfDefault: window.end, out: out)
         options.allowEmpty = arguments.isSet(allowEmpty)
         options.journal = try arguments.value(journal)
+        options.playJournal = try arguments.value(playJournal)
         try common.checkFolder(arguments)
         return (options, common.quiet)
     }
@@ -164,6 +170,17 @@ enum ReportCommand: Command {
             changes?.leaked)
         line("recurring loss", "\(all.recurringLossRunRate) \(currency) per 30 days", changes?.recurringLoss)
         line("grace never paid", "\(all.classes[.billingGrace]) \(currency)", changes?.billingGrace)
+        if let play = figures.storeTotals.first(where: { $0.store == .googlePlay }), !play.isEmpty {
+            // Both stores: Google Play's share, and what its chargebacks lost (store_totals.csv, chargebacks.csv).
+            print(
+                "  " + Format.padRight("google play", 21) + "\(try play.classes.total()) \(currency) served, "
+                    + "\(Format.count(play.refunds)) refund\(play.refunds == 1 ? "" : "s") of \(play.refundedAmount) \(currency)")
+            print(
+                "  " + Format.padRight("chargebacks lost", 21) + "\(all.chargebacksLost) \(currency), "
+                    + "\(Format.count(counts.chargebacks)) chargeback\(counts.chargebacks == 1 ? "" : "s")"
+                    + (options.configuration.chargebackFee == nil && counts.chargebacks > 0
+                        ? " (no bank fee counted: --chargeback-fee)" : ""))
+        }
         if counts.consumptionRequests > 0 {
             let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
             print("  consumption requests \(counts.consumptionRequests): Apple's decision \(outcomes)")

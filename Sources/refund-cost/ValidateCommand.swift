@@ -62,7 +62,7 @@ enum ValidateCommand: Command {
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
         let seconds = Clock.monotonicSeconds() - started
-        let play = loaded.layout.play.isEmpty ? nil : try PlayInput.read(loaded.layout.play, rejects: rejects)
+        let play = loaded.play
         try rejects.commit()
         printWarnings(pipeline.warnings)
 

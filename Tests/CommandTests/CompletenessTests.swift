@@ -96,8 +96,8 @@ struct CompletenessTests {
             "report", "--data", data, "--month", "2026-10", "--out", out, "--cost-column", "vendor-*.csv:cost=usd",
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        // 250 rows of 0.10 more than the sample's 1291.181472.
-        #expect(run.stdout.contains("cost served          1316.181472 USD"))
+        // 250 rows of 0.10 more than the sample's 1684.121685.
+        #expect(run.stdout.contains("cost served          1709.121685 USD"))
         #expect(run.stdout.contains("everything read was counted"))
         let plain = try runTool(["validate", "--data", data, "--cost-column", "cost=usd", "--quiet"])
         #expect(plain.status == 1, "the plain form maps every file, so the sample's own files lose their cost column")

@@ -55,8 +55,8 @@ struct CostPoolTests {
         ] {
             #expect(try TestFiles.read(pooled.folder + "/" + file) == (try TestFiles.read(twin.folder + "/" + file)), "\(file)")
         }
-        // 1291.181472 (the sample) + 10 + 10 + 2 + 2 x 2.705352.
-        #expect(try totals(pooled.folder)["cost_total"] == "1318.592176")
+        // 1684.121685 (the sample) + 10 + 10 + 2 + 2 x 2.705352.
+        #expect(try totals(pooled.folder)["cost_total"] == "1711.532389")
         #expect(try TestFiles.read(twin.folder + "/allocation.csv") == "\(header)\n")
     }
 
@@ -105,7 +105,7 @@ struct CostPoolTests {
             .replacingOccurrences(of: "Amazon Bedrock,,,,chat", with: "Amazon Bedrock,,,Usage|Credit,chat")
         let pooled = try report(allocation: rules)
         #expect(pooled.run.status == 0, "\(pooled.run.stderr)")
-        #expect(try totals(pooled.folder)["cost_total"] == "1317.592176")
+        #expect(try totals(pooled.folder)["cost_total"] == "1710.532389")
         let allocation = try TestFiles.read(pooled.folder + "/allocation.csv")
         #expect(allocation.contains("2026-10-12,Amazon Bedrock,Credit,chat,allocated,,USD,1,-1.000000,3"))
     }

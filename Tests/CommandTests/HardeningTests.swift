@@ -112,7 +112,7 @@ struct HardeningTests {
                     let text = try TestFiles.read(folder + file)
                     return file == "run.json" ? String(text.prefix { $0 != "\u{1}" }.split(separator: "\"timings\"")[0]) : text
                 })
-            #expect(try TestFiles.read(folder + "run.json").contains("\"duplicates_dropped\": 17"))
+            #expect(try TestFiles.read(folder + "run.json").contains("\"duplicates_dropped\": 23"))
         }
         #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
     }

@@ -100,10 +100,11 @@ import Testing
         #expect(out.contains("    voided 2026-10-08T00:00:00.000Z: 1 of 3 units, refund (remorse), by the user\n"))
         #expect(out.contains("    voided 2026-10-09T00:00:00.000Z: the whole order, chargeback, by Google; access ends\n"))
         // Days 5, 6 and 7: 1 + 2 + 4; not day 9's 8, after the chargeback ended access; not acct-2's 100.
+        // The chargeback takes back the 2 units the refund of day 7 left: 2 of 3 of the 3.00 received.
         #expect(out.contains("    delivery cost while it gave access: 7.000000 USD (3 rows)\n"))
         #expect(
             out.contains(
-                "    chargeback lost: 3.000000 USD received, taken back, + 7.000000 USD delivered = 10.000000 USD, plus the bank's chargeback fee (give --chargeback-fee)"
+                "    chargeback lost: 2.000000 USD received, taken back, + 7.000000 USD delivered = 9.000000 USD, plus the bank's chargeback fee (give --chargeback-fee)"
             ))
         // GPA.2: 1 of 2 units refunded keeps half of 2.00; it lasts, so day 13's 16 counts.
         #expect(out.contains("    access from 2026-10-12T00:00:00.000Z, lasting\n"))

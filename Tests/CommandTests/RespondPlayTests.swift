@@ -400,4 +400,62 @@ struct RespondPlayTests {
         let missing = try Self.respond(data, journal: journal, stub: stub)
         #expect(missing.status == 1 && missing.stderr.contains("play/notifications/ does not exist"), "\(missing.stderr)")
     }
+
+    /// `report --play-journal`: each review of the window with what respond did about it, and
+    /// what answering earned as Google voided orders since, worked out by hand.
+    @Test func aReportTellsWhatAnsweringGooglesReviewsEarned() throws {
+        let (data, orders) = try Self.scenario()
+        var script: [String: Any] = ["package": "com.example.app", "orders": orders]
+        script["reviews"] = Self.reviews(["GPA.1", "GPA.2", "GPA.3"])
+        let stub = try APIStub(play: script)
+        let journal = try TestFiles.temporaryDirectory("play-journal") + "/journal.jsonl"
+        let run = try Self.respond(data, journal: journal, stub: stub)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        // As fetch orders would: every reviewed order in play/orders/; then Google voids two of
+        // them an hour from now, after the answers: GPA.1 (NEUTRAL sent) and GPA.2 (DECLINE sent).
+        try TestFiles.write(
+            orders.keys.sorted().map { F.json(orders[$0] ?? [:]) }.joined(separator: "\n") + "\n",
+            to: data + "/play/orders/o.jsonl")
+        let voids = [("GPA.1", 1), ("GPA.2", 2)].map { id, account in
+            F.json([
+                "purchaseToken": "tok-\(account)-\(id)", "orderId": id, "voidedTimeMillis": String(Self.now + Self.hour),
+                "voidedReason": 7, "voidedSource": 2,
+            ])
+        }
+        let voided = try TestFiles.read(data + "/play/voided/v.jsonl") + voids.joined(separator: "\n") + "\n"
+        try TestFiles.write(voided, to: data + "/play/voided/v.jsonl")
+        let out = try TestFiles.temporaryDirectory("report")
+        let (from, to) = (Timestamp(milliseconds: Self.now - 2 * Self.day), Timestamp(milliseconds: Self.now + 2 * Self.day))
+        let report = try runTool([
+            "report", "--data", data, "--from", "\(from.civilDate)", "--to", "\(to.civilDate)", "--out", out,
+            "--play-journal", journal, "--as-of", Self.iso(Self.now + 2 * Self.hour), "--quiet",
+        ])
+        #expect(report.status == 0, "\(report.stderr)")
+        let folder = out + "/\(from.civilDate)_\(to.civilDate)/"
+        let rows = try PlayReportTests.rows(folder + "refund_reviews.csv")
+        // By notification: GPA.4 25 hours ago, GPA.5 4, GPA.3 3, then GPA.1 and GPA.2 an hour ago.
+        #expect(rows.map { $0["order_id"] ?? "" } == ["GPA.4", "GPA.5", "GPA.3", "GPA.1", "GPA.2"])
+        let byOrder = Dictionary(uniqueKeysWithValues: rows.map { ($0["order_id"] ?? "", $0) })
+        #expect(byOrder["GPA.4"]?["answer_state"] == "none" && byOrder["GPA.4"]?["past_respond_by"] == "true")
+        #expect(byOrder["GPA.5"]?["answer_state"] == "skipped" && byOrder["GPA.5"]?["outcome"] == "voided")
+        #expect(byOrder["GPA.5"]?["void_reason"] == "remorse" && byOrder["GPA.5"]?["decided_as_preferred"] == "")
+        #expect(byOrder["GPA.3"]?["sent_preference"] == "APPROVE" && byOrder["GPA.3"]?["outcome"] == "not_voided")
+        #expect(byOrder["GPA.3"]?["answered_in_time"] == "true" && byOrder["GPA.3"]?["price_voided"] == "")
+        #expect(byOrder["GPA.1"]?["sent_preference"] == "NEUTRAL" && byOrder["GPA.1"]?["void_reason"] == "chargeback")
+        #expect(byOrder["GPA.1"]?["decided_as_preferred"] == "" && byOrder["GPA.1"]?["price_voided"] == "4.990000")
+        #expect(byOrder["GPA.2"]?["sent_preference"] == "DECLINE" && byOrder["GPA.2"]?["decided_as_preferred"] == "false")
+        #expect(rows.allSatisfy { $0["store"] == "google_play" && $0["price"] == "4.990000" })
+        let record = try TestFiles.read(folder + "run.json")
+        #expect(
+            record.contains(
+                "\"play_answering\": {\n    \"reviews\": 5,\n    \"answered\": 3,\n    \"answered_in_time\": 3,\n"
+                    + "    \"voided_after_answer\": 2,\n    \"not_voided\": 1,\n    \"price_voided\": 9.980000,\n"
+                    + "    \"price_not_voided\": 4.990000"), "\(record)")
+        // An Apple journal is not Google's: refused with what to do.
+        let wrong = try runTool([
+            "report", "--data", data, "--from", "\(from.civilDate)", "--to", "\(to.civilDate)", "--out", out,
+            "--journal", journal, "--as-of", Self.iso(Self.now + 2 * Self.hour), "--quiet",
+        ])
+        #expect(wrong.status != 0 && wrong.stderr.contains("play"), "\(wrong.stderr)")
+    }
 }

@@ -134,9 +134,10 @@ struct RespondTests {
         #expect(
             csv[0].hasSuffix(
                 ",past_respond_by,answer_state,answered_at,answered_in_time,apple_error_code,sent_preference,decided_as_preferred,"
-                    + "price,price_kept,price_refunded,before_journal,decided_before_answer"))
+                    + "price,price_kept,price_refunded,before_journal,decided_before_answer,store"))
         // In time, no Apple error; GRANT_PRORATED sent (100 of 500 credits used), no decision yet, the price 9.99.
-        #expect(csv[1].contains(",sent,") && csv[1].hasSuffix(",true,,GRANT_PRORATED,,9.990000,,,false,false"), "\(csv[1])")
+        #expect(
+            csv[1].contains(",sent,") && csv[1].hasSuffix(",true,,GRANT_PRORATED,,9.990000,,,false,false,app_store"), "\(csv[1])")
         #expect(try TestFiles.read(out + "/\(label)/run.json").contains("\"consumption_answered_in_time\": 1"))
         #expect(try TestFiles.read(out + "/\(label)/report.html").contains("Answered within 12 hours: <b>1 of 1</b>"))
 

@@ -10,12 +10,14 @@ MONTH = "2026-10"
 
 
 def make_dataset(binary, root):
-    """Generates 300 accounts, then adds two cost files that repeat request ids of the others:
-    one with the same rows (columns in another order), one with the same ids but other costs
-    (conflicts: the first row in file order must count)."""
+    """Generates 300 accounts of both stores (the App Store's and 75 Google Play ones, with
+    refunds, partial refunds and chargebacks), then adds two cost files that repeat request ids
+    of the others: one with the same rows (columns in another order), one with the same ids but
+    other costs (conflicts: the first row in file order must count)."""
     data = os.path.join(root, "data")
     subprocess.run(
-        [binary, "generate", "--out", data, "--accounts", "300", "--seed", "11", "--quiet"], check=True,
+        [binary, "generate", "--out", data, "--accounts", "300", "--seed", "11", "--stores", "apple,play", "--quiet"],
+        check=True,
         stdout=subprocess.DEVNULL)
     costs = os.path.join(data, "costs")
     names = sorted(os.listdir(costs))

@@ -15,15 +15,19 @@ package struct JournalEntry: Sendable, Hashable {
     /// `refundPreference` it sent.
     package var sentAt: Timestamp?
     package var sentPreference: RefundPreference?
+    /// The `refundPreference` sent as it was written: Google's (`APPROVE`, `NEUTRAL`) are not Apple's.
+    package var sentPreferenceName: String?
 
     package init(
-        state: JournalEvent.State, lastAt: Timestamp, appleErrorCode: Int?, sentAt: Timestamp?, sentPreference: RefundPreference?
+        state: JournalEvent.State, lastAt: Timestamp, appleErrorCode: Int?, sentAt: Timestamp?, sentPreference: RefundPreference?,
+        sentPreferenceName: String? = nil
     ) {
         self.state = state
         self.lastAt = lastAt
         self.appleErrorCode = appleErrorCode
         self.sentAt = sentAt
         self.sentPreference = sentPreference
+        self.sentPreferenceName = sentPreferenceName ?? sentPreference?.rawValue
     }
 }
 

@@ -36,6 +36,8 @@ package struct FigureCounts: Sendable {
     /// named though due).
     package var consumptionBeforeJournal: Int?
     package var consumptionNeedingAttention: Int?
+    /// Rows of chargebacks.csv.
+    package var chargebacks = 0
 
     package init() {}
 
@@ -48,6 +50,7 @@ package struct FigureCounts: Sendable {
         expiryRows = expiries.count
         expiryAccounts = Set(expiries.map(\.account)).count
         refunds = figures.refunds.count
+        chargebacks = figures.chargebacks.count
         let members = figures.familySpend.filter { $0.role == .member }
         familyMembers = Set(members.compactMap(\.account)).count
         familyMembersServed = Set(members.filter { $0.costEntitled > .zero }.compactMap(\.account)).count
@@ -92,6 +95,7 @@ package struct FigureCounts: Sendable {
             ("consumption_answered_in_time", consumptionAnsweredInTime.map(count) ?? .null),
             ("consumption_before_journal", consumptionBeforeJournal.map(count) ?? .null),
             ("consumption_needing_attention", consumptionNeedingAttention.map(count) ?? .null),
+            ("chargebacks", count(chargebacks)),
         ])
     }
 }

@@ -21,9 +21,12 @@ package struct RefundFigure: Sendable {
     package var costFamily: Money
     package var costAfterRevocation: Money
     package var sunkCost: Money
+    /// Why it was refunded, as the file writes it: Apple's reason, or Google's `voidedReason`.
+    package var reason: String
 
     /// PURCHASED transactions revoked by a refund inside the window and still revoked as of
-    /// the as-of time, by revocation date then transaction id.
+    /// the as-of time, and Google Play orders refunded inside it (`play`), by revocation date
+    /// then transaction id.
     static func all(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws
         -> [RefundFigure]
     {
@@ -32,13 +35,15 @@ package struct RefundFigure: Sendable {
             for index in transactions.indices where transactions[index].ownership == .purchased {
                 // Fields read through the box: a copy of the record would retain a dozen strings.
                 let box = transactions[index].box
-                guard let revoked = box.record.revocationDate, window.contains(revoked), !box.record.isUpgraded else { continue }
+                guard let revoked = box.record.revocationDate, window.contains(revoked), !box.record.isUpgraded,
+                    box.record.store == .appStore
+                else { continue }
                 refunded.append((index, revoked))
             }
         }
-        let figures = try refunded.map {
-            try figure($0.index, revokedAt: $0.revoked, ledger: ledger, totals: totals, rates: rates)
-        }
+        let figures =
+            try refunded.map { try figure($0.index, revokedAt: $0.revoked, ledger: ledger, totals: totals, rates: rates) }
+            + play(ledger: ledger, totals: totals, window: window, rates: rates)
         return figures.sorted { a, b in
             let left = a.transaction.revocationDate ?? a.transaction.purchaseDate
             let right = b.transaction.revocationDate ?? b.transaction.purchaseDate
@@ -80,6 +85,41 @@ package struct RefundFigure: Sendable {
             familyMembers: members.count, linkMethods: methods.sorted { $0.rawValue < $1.rawValue }, price: price,
             priceCurrency: record.currency, refundedAmount: refunded, refundedInReportCurrency: refundedReport,
             costPurchaser: purchaser, costFamily: family, costAfterRevocation: after,
-            sunkCost: try purchaser.adding(family).adding(after))
+            sunkCost: try purchaser.adding(family).adding(after), reason: record.revocationReason?.reportName ?? "")
+    }
+
+    /// Google Play orders refunded inside the window (a chargeback is not a refund: it is in
+    /// `ChargebackFigure`), one row an order: its refunds of the window together, dated by the
+    /// last; `refund_full` when they left no unit, else `refund_prorated` with the share of
+    /// units refunded (docs/domain.md rule 16).
+    private static func play(ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates) throws
+        -> [RefundFigure]
+    {
+        var figures: [RefundFigure] = []
+        for (index, held) in ledger.playOrders {
+            let refunds = held.voids.filter { !$0.isChargeback && window.contains($0.voidedTime) }
+            guard let last = refunds.last else { continue }
+            let quantity = max(1, PlayOrderAccess(held).quantity)
+            let units = min(quantity, refunds.reduce(0) { $0 + ($1.voidedQuantity ?? quantity) })
+            let kind: EndKind = units >= quantity ? .refundFull : .refundProrated
+            var facts = TransactionFacts(ledger, transaction: index)
+            facts.revocationDate = last.voidedTime
+            facts.revocationPercentage = kind == .refundProrated ? Int(units * 100_000 / quantity) : nil
+            let price = held.order.total
+            let refunded = try price.map { kind == .refundFull ? $0.money : try $0.money.scaled(by: units, over: quantity) }
+            let converted = try price.flatMap { price in
+                try refunded.map { try rates.reportAmount($0, from: price.currency, onDay: last.voidedTime.dayNumber) }
+            }
+            let purchaser = totals.grantedByTransaction[index]
+            let after = totals.afterRefundByTransaction[index]
+            figures.append(
+                RefundFigure(
+                    transaction: facts, transactionIndex: index, kind: kind, familyMembers: 0, linkMethods: [],
+                    price: price?.money, priceCurrency: price?.currency.description, refundedAmount: refunded,
+                    refundedInReportCurrency: converted, costPurchaser: purchaser, costFamily: .zero, costAfterRevocation: after,
+                    sunkCost: try purchaser.adding(after),
+                    reason: last.reason?.name ?? last.rawReason.map(String.init) ?? ""))
+        }
+        return figures
     }
 }

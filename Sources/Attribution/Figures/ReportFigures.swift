@@ -22,10 +22,21 @@ package struct ReportFigures: Sendable {
     /// The cost rows per input currency and around the window (the reconciliation's inputs).
     package private(set) var costRows: CostRowFigure
     package private(set) var refunds: [RefundFigure] = []
+    /// Google Play orders charged back in the window (`chargebacks.csv`).
+    package private(set) var chargebacks: [ChargebackFigure] = []
+    /// Google Play's pending refund reviews notified in the window (`refund_reviews.csv`).
+    package private(set) var refundReviews: [RefundReviewFigure] = []
+    /// True when a journal of `respond --store play` was read (`report --play-journal`).
+    package private(set) var playJournalRead = false
+    /// What answering Google's refund reviews earned, with `report --play-journal` (nil without).
+    package private(set) var playAnswering: PlayAnsweringFigure?
     /// One row per product with any figure, sorted by product id (the empty product first).
     package private(set) var summary: [SummaryFigure] = []
     /// All products together: what `totals.csv` and the page's headline show.
     package private(set) var total = SummaryFigure(product: nil)
+    /// Each store's products together, then the cost tied to no product (`store_totals.csv`):
+    /// they add up to `total`.
+    package private(set) var storeTotals: [SummaryFigure] = []
     package private(set) var leaks: [LeakFigure] = []
     package private(set) var subscriptionLosses: [SubscriptionLossFigure] = []
     package private(set) var familyLinks: [FamilyLinkFigure] = []
@@ -48,8 +59,9 @@ package struct ReportFigures: Sendable {
     package init(
         ledger: Ledger, totals: AttributionTotals, window: ReportWindow, rates: ExchangeRates, credits: CreditLedger,
         draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(),
-        policy: ConsumptionPolicy = ConsumptionPolicy(),
-        allocation: PoolAllocation? = nil, journal: [String: JournalEntry]? = nil, journalBegins: Timestamp? = nil
+        policy: ConsumptionPolicy = ConsumptionPolicy(), chargebackFee: Money = .zero,
+        allocation: PoolAllocation? = nil, journal: [String: JournalEntry]? = nil, journalBegins: Timestamp? = nil,
+        playJournal: [String: JournalEntry]? = nil
     ) throws {
         self.allocation = allocation
         self.totals = totals
@@ -85,10 +97,17 @@ package struct ReportFigures: Sendable {
             journalRead = true
             answering = try AnsweringFigure(consumption)
         }
+        chargebacks = try ChargebackFigure.all(ledger: ledger, totals: totals, window: window, rates: rates, fee: chargebackFee)
+        refundReviews = try RefundReviewFigure.all(ledger: ledger, window: window, rates: rates, journal: playJournal)
+        if playJournal != nil {
+            playJournalRead = true
+            playAnswering = try PlayAnsweringFigure(refundReviews)
+        }
         previousMonth = try PreviousMonthFigure.of(ledger: ledger, totals: totals, window: window, trend: trend, rates: rates)
         let rows = try SummaryFigure.perProduct(self, ledger: ledger)
         summary = rows.filter { !$0.isEmpty }
         total = try SummaryFigure.total(of: rows, totals: totals)
+        storeTotals = try SummaryFigure.byStore(rows, totals: totals)
         counts = FigureCounts(self)
     }
 }

@@ -2,9 +2,12 @@ import Ingest
 import Ledger
 import Support
 
-/// One row of `summary.csv` (a product), or of `totals.csv` (`product` nil: all products).
+/// One row of `summary.csv` (a product), of `totals.csv` (`product` nil: all products), or
+/// of `store_totals.csv` (`product` nil and `scope` a store's: its products).
 package struct SummaryFigure: Sendable {
     package var product: String?
+    /// The product's store; nil for the empty product and for all products together.
+    package var store: Store?
     package var classes = ClassCosts()
     package var leakedBeyondGrace = Money.zero
     package var leakedAccounts = 0
@@ -21,9 +24,13 @@ package struct SummaryFigure: Sendable {
     package var consumptionDeclined = 0
     /// PURCHASED transactions purchased or renewed in the window: what refunds are a share of.
     package var paidTransactions = 0
+    /// Google Play orders charged back in the window, and what they lost (`chargebacks.csv`).
+    package var chargebacks = 0
+    package var chargebacksLost = Money.zero
 
-    package init(product: String?) {
+    package init(product: String?, store: Store? = nil) {
         self.product = product
+        self.store = store
     }
 
     /// `refunds / paidTransactions` in ten-thousandths, rounded half up; nil when nothing was paid.
@@ -36,16 +43,16 @@ package struct SummaryFigure: Sendable {
         try classes[.afterRefund].adding(classes[.afterFamilyExit])
     }
 
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         classes.amounts.allSatisfy { $0 == .zero } && refunds == 0 && refundReversals == 0 && familyRefunds == 0
             && familyExits == 0 && refundedAmount == .zero && leakedBeyondGrace == .zero && consumptionRequests == 0
-            && paidTransactions == 0
+            && paidTransactions == 0 && chargebacks == 0
     }
 
     /// One row per product of the product index, in its order (the empty product first).
     static func perProduct(_ figures: ReportFigures, ledger: Ledger) throws -> [SummaryFigure] {
         let totals = figures.totals
-        var rows = figures.products.names.map { SummaryFigure(product: $0) }
+        var rows = figures.products.keys.map { SummaryFigure(product: $0.id, store: $0.store) }
         for index in rows.indices {
             rows[index].classes = totals.classByProduct[index]
             rows[index].leakedBeyondGrace = totals.beyondGraceByProduct[index]
@@ -75,6 +82,11 @@ package struct SummaryFigure: Sendable {
                 }
             }
         }
+        for chargeback in figures.chargebacks {
+            let p = product(of: chargeback.transactionIndex)
+            rows[p].chargebacks += 1
+            rows[p].chargebacksLost = try rows[p].chargebacksLost.adding(chargeback.lost)
+        }
         for loss in figures.subscriptionLosses {
             let p = product(of: loss.transactionIndex)
             rows[p].recurringLossRunRate = try rows[p].recurringLossRunRate.adding(loss.runRate30Days)
@@ -88,11 +100,24 @@ package struct SummaryFigure: Sendable {
         return rows
     }
 
-    /// The sum of every product row; leaking accounts are counted once across products.
-    static func total(of rows: [SummaryFigure], totals: AttributionTotals) throws -> SummaryFigure {
+    /// Each store's products together, then the empty product's (no store): one row each, in
+    /// that order, adding up to `total`.
+    static func byStore(_ rows: [SummaryFigure], totals: AttributionTotals) throws -> [SummaryFigure] {
+        try (Store.allCases.map(Optional.some) + [nil]).map { store in
+            var figure = try total(of: rows, totals: totals, where: { $0.store == store })
+            figure.store = store
+            return figure
+        }
+    }
+
+    /// The sum of every product row (of those `included`); leaking accounts are counted once
+    /// across products.
+    static func total(
+        of rows: [SummaryFigure], totals: AttributionTotals, where included: (SummaryFigure) -> Bool = { _ in true }
+    ) throws -> SummaryFigure {
         var all = SummaryFigure(product: nil)
         var leakingAccounts = Set<Int32>()
-        for (index, row) in rows.enumerated() {
+        for (index, row) in rows.enumerated() where included(row) {
             try all.classes.add(row.classes)
             all.leakedBeyondGrace = try all.leakedBeyondGrace.adding(row.leakedBeyondGrace)
             leakingAccounts.formUnion(totals.leakingAccountsByProduct[index])
@@ -108,6 +133,8 @@ package struct SummaryFigure: Sendable {
             all.consumptionGranted += row.consumptionGranted
             all.consumptionDeclined += row.consumptionDeclined
             all.paidTransactions += row.paidTransactions
+            all.chargebacks += row.chargebacks
+            all.chargebacksLost = try all.chargebacksLost.adding(row.chargebacksLost)
         }
         all.leakedAccounts = leakingAccounts.count
         return all

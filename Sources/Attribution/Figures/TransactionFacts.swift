@@ -22,6 +22,7 @@ package struct TransactionFacts: Sendable, Hashable {
     package var revocationReason: RevocationReason?
     package var revocationPercentage: Int?
     package var end: AccessEnd?
+    package var store: Store
 
     package init(_ ledger: Ledger, transaction index: Int) {
         let transaction = ledger.transactions[index]
@@ -39,6 +40,7 @@ package struct TransactionFacts: Sendable, Hashable {
         revocationReason = box.record.revocationReason
         revocationPercentage = box.record.revocationPercentage
         end = transaction.end
+        store = box.record.store
     }
 
     /// Who holds it, as reports write it: `purchased`, `family_shared`, or a value Apple added

@@ -19,6 +19,9 @@ package struct AppStoreCounts: Sendable, Hashable, Codable {
     /// App transactions (Get App Transaction Info): recognised and counted, never costed.
     var appTransactions = 0
     package var rejectedLines = 0
+    /// What was read of Google Play's data (`play/`), when there is some: its folders count in
+    /// the report's completeness beside the App Store's.
+    package var play: PlayCounts?
     /// How the signatures of the App Store data fared (docs/domain.md rule 12).
     package var signatures = SignatureCounts()
     /// Files whose signatures an earlier run verified (same bytes, same settings): not checked again.

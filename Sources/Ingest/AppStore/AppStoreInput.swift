@@ -87,6 +87,9 @@ package struct AppStoreInput: Sendable, Codable {
     /// Notifications, each `notificationUUID` once, in input order.
     package var notifications: [NotificationRecord] = []
     package var counts = AppStoreCounts()
+    /// Google Play's orders held by an account, each also a record of `transactions` (its
+    /// `store` says so): the one ledger holds both stores (docs/domain.md rule 16).
+    package var playOrders: [PlayHeldOrder] = []
     /// SHA-256 of each notification and history file, computed while reading it.
     package var checksums: [String: String] = [:]
     /// Files whose every signature verified (path, SHA-256), for the record of verified files.
@@ -104,12 +107,33 @@ package struct AppStoreInput: Sendable, Codable {
         renewals = [:]
         graceRenewals = [:]
         notifications = []
+        playOrders = []
+    }
+
+    /// Adds Google Play's orders, each with the record the ledger reads of it, after the App
+    /// Store's transactions; an order whose id is an App Store transaction's is left out and
+    /// returned (a ledger keeps one transaction an id).
+    package mutating func addPlay(_ orders: [(held: PlayHeldOrder, record: TransactionRecord)]) -> [PlayHeldOrder] {
+        if index.count != transactions.count { reindex() }
+        var clashing: [PlayHeldOrder] = []
+        for (held, record) in orders {
+            guard index[TransactionKey(record.transactionID)] == nil else {
+                clashing.append(held)
+                continue
+            }
+            index[TransactionKey(record.transactionID)] = transactions.count
+            copyCounts.append(1)
+            firstRevokedCopies.append(record.revocationDate == nil ? nil : record.signedDate)
+            transactions.append(RecordBox(record))
+            playOrders.append(held)
+        }
+        return clashing
     }
 
     /// What a ledger snapshot keeps: everything but the record of verified files, which the
     /// run that verified them has already written.
     private enum CodingKeys: String, CodingKey {
         case transactions, copyCounts, firstRevokedCopies, renewals, graceRenewals, notifications, counts
-        case checksums
+        case checksums, playOrders
     }
 }

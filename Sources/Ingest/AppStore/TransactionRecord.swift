@@ -36,6 +36,9 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     /// `FREE_TRIAL`): the customer sampled the product first (Send Consumption Information's
     /// `sampleContentProvided`).
     package var sampledFirst = false
+    /// The store it was bought in: a Google Play order is held in the ledger as a transaction
+    /// too (docs/domain.md rule 16).
+    package var store: Store = .appStore
 
     /// What marks an absent time or price: decoding refuses times outside 1970 to 2200 and
     /// prices beyond a billion units, so no real one is this (a time of exactly `Int64.min`
@@ -51,7 +54,7 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         expiresDate: Timestamp?, quantity: Int, rawType: String?, appAccountToken: String?, rawOwnership: String?,
         signedDate: Timestamp, revocationDate: Timestamp?, rawRevocationReason: Int?, rawRevocationType: String?,
         revocationPercentage: Int?, isUpgraded: Bool, rawEnvironment: String?, price: Int64?, currency: String?,
-        source: SourceLocation, sampledFirst: Bool = false
+        source: SourceLocation, sampledFirst: Bool = false, store: Store = .appStore
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -73,6 +76,7 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         self.rawOwnership = rawOwnership
         self.isUpgraded = isUpgraded
         self.sampledFirst = sampledFirst
+        self.store = store
         self.expiresDate = expiresDate
         self.revocationDate = revocationDate
         self.price = price

@@ -45,11 +45,20 @@ package struct PlayOrderAccess: Sendable {
         order.developerRevenue.map { share(of: $0, units: quantity - voidedUnits) }
     }
 
-    /// What a chargeback took back of `developerRevenue`: the share of its units (all of them
-    /// when it names no quantity).
+    /// What a chargeback took back of `developerRevenue`: the share of its units.
     package var chargedBack: PlayAmount? {
-        guard let chargeback, let received = order.developerRevenue else { return nil }
-        return share(of: received, units: min(quantity, chargeback.voidedQuantity ?? quantity))
+        guard chargeback != nil, let received = order.developerRevenue else { return nil }
+        return share(of: received, units: chargedBackUnits)
+    }
+
+    /// The units the first chargeback took back: those it names, else every unit no void before
+    /// it had taken (a refund of part of the order is not charged back again).
+    package var chargedBackUnits: Int64 {
+        guard let index = voids.firstIndex(where: \.isChargeback) else { return 0 }
+        if let named = voids[index].voidedQuantity { return min(quantity, named) }
+        var before: Int64 = 0
+        for void in voids[..<index] { before += void.voidedQuantity ?? quantity }
+        return max(0, quantity - before)
     }
 
     /// `units` of the order's `quantity` of `amount`, rounded toward zero to the nano-unit.
@@ -60,22 +69,66 @@ package struct PlayOrderAccess: Sendable {
         return PlayAmount(currency: amount.currency, money: Money(nanos: nanos))
     }
 
+    package init(order: PlayOrder, voids: [PlayVoidedPurchase]) {
+        self.order = order
+        self.voids = voids
+    }
+
+    package init(_ held: PlayHeldOrder) {
+        self.init(order: held.order, voids: held.voids)
+    }
+
     /// The orders whose purchase is `account`'s, by creation, each with its voids: matched by
     /// order id, else (a void naming none) by purchase token.
     ///
     /// What happened after `asOf` is left out, as for Apple's data: an order made later, a void later.
     package static func orders(of account: String, in input: PlayInput, asOf: Timestamp) -> [PlayOrderAccess] {
+        held(in: input, asOf: asOf).filter { $0.account == account }.map(PlayOrderAccess.init)
+    }
+
+    /// Every order an account holds, by creation then id, with its voids by time and when the
+    /// void that ended it was first known; nothing after `asOf`.
+    package static func held(in input: PlayInput, asOf: Timestamp) -> [PlayHeldOrder] {
         let accounts = PlayAccounts(input)
-        let owned = input.orders.filter { accounts.account(ofToken: $0.purchaseToken) == account && $0.createTime <= asOf }
-        return owned.sorted {
-            $0.createTime != $1.createTime ? $0.createTime < $1.createTime : $0.orderID.bytesPrecede($1.orderID)
-        }
-        .map { order in
-            let voids = input.voided.filter { void in
-                void.voidedTime <= asOf
-                    && (void.orderID.map { $0 == order.orderID } ?? (void.purchaseToken == order.purchaseToken))
+        var voidsByOrder: [String: [PlayVoidedPurchase]] = [:]
+        var voidsByToken: [String: [PlayVoidedPurchase]] = [:]
+        for void in input.voided where void.voidedTime <= asOf {
+            if let order = void.orderID {
+                voidsByOrder[order, default: []].append(void)
+            } else {
+                voidsByToken[void.purchaseToken, default: []].append(void)
             }
-            return PlayOrderAccess(order: order, voids: voids.sorted { $0.voidedTime < $1.voidedTime })
+        }
+        var notices: [String: [Timestamp]] = [:]
+        var reviews: [String: [PlayHeldOrder.Review]] = [:]
+        for notification in input.notifications where notification.eventTime <= asOf {
+            guard let order = notification.orderID else { continue }
+            if notification.kind == .voidedPurchase { notices[order, default: []].append(notification.eventTime) }
+            if notification.kind == .pendingRefundReview, let token = notification.pendingRefundToken,
+                !(reviews[order] ?? []).contains(where: { $0.token == token })
+            {
+                reviews[order, default: []].append(PlayHeldOrder.Review(token: token, notifiedAt: notification.eventTime))
+            }
+        }
+        let owned = input.orders.compactMap { order -> (String, PlayOrder)? in
+            guard order.createTime <= asOf, let account = accounts.account(ofToken: order.purchaseToken) else { return nil }
+            return (account, order)
+        }
+        return owned.sorted {
+            $0.1.createTime != $1.1.createTime ? $0.1.createTime < $1.1.createTime : $0.1.orderID.bytesPrecede($1.1.orderID)
+        }
+        .map { account, order in
+            let voids = ((voidsByOrder[order.orderID] ?? []) + (voidsByToken[order.purchaseToken] ?? [])).sorted {
+                $0.voidedTime != $1.voidedTime ? $0.voidedTime < $1.voidedTime : $0.source < $1.source
+            }
+            var held = PlayHeldOrder(account: account, order: order, voids: voids)
+            held.reviews = (reviews[order.orderID] ?? []).sorted {
+                $0.notifiedAt != $1.notifiedAt ? $0.notifiedAt < $1.notifiedAt : $0.token < $1.token
+            }
+            if let voided = PlayOrderAccess(held).lastUnitVoided {
+                held.voidNoticedAt = (notices[order.orderID] ?? []).filter { $0 >= voided }.min() ?? voided
+            }
+            return held
         }
     }
 }

@@ -166,7 +166,7 @@ package enum DistributedRun {
                 groupTotals = attributor.totals
             }
             do {
-                try totals.merge(part.moved(groupTotals, localProducts: attributor.products.names))
+                try totals.merge(part.moved(groupTotals, localProducts: attributor.products.keys))
             } catch {
                 throw CostSumError(file: nil, underlying: error)
             }

@@ -26,8 +26,8 @@ package struct GroupSnapshot: Sendable, Codable {
     /// For each transaction and account of the group's ledger, its index in the whole ledger.
     package var transactions: [Int32]
     package var accounts: [Int32]
-    /// The whole ledger's product ids (`ProductIndex.names`) and number of transactions.
-    package var products: [String]
+    /// The whole ledger's products (`ProductIndex.keys`) and number of transactions.
+    package var products: [ProductKey]
     package var transactionCount: Int
     package var refunds: RefundTimes
 
@@ -40,13 +40,13 @@ package struct GroupSnapshot: Sendable, Codable {
     /// refunds, the products, and each account's group.
     struct Cut {
         let refunds: RefundTimes
-        let products: [String]
+        let products: [ProductKey]
         let transactionCount: Int
         let groupOfAccount: [Int]
 
         init(_ ledger: Ledger, groups: Int) {
             refunds = RefundTimes(ledger)
-            products = ProductIndex(ledger: ledger).names
+            products = ProductIndex(ledger: ledger).keys
             transactionCount = ledger.transactions.count
             groupOfAccount = ledger.accounts.map { AccountGroup.of($0, groups: groups) }
         }
@@ -104,6 +104,7 @@ package struct GroupSnapshot: Sendable, Codable {
         }
         input.renewals = input.renewals.filter { about($0.value) }
         input.graceRenewals = input.graceRenewals.filter { about($0.value) }
+        input.playOrders = input.playOrders.filter { ids.contains(TransactionKey($0.order.orderID)) }
         part.input = input
         let names = Set(accounts.map { ledger.accounts[Int($0)] })
         part.accountLinks = whole.accountLinks.filter { names.contains($0.accountID) }
@@ -115,7 +116,7 @@ package struct GroupSnapshot: Sendable, Codable {
 
     /// `totals`, worked out against the group's ledger (whose products are `local`), at the
     /// whole ledger's indices.
-    func moved(_ totals: AttributionTotals, localProducts local: [String]) -> AttributionTotals {
+    func moved(_ totals: AttributionTotals, localProducts local: [ProductKey]) -> AttributionTotals {
         let position = Dictionary(uniqueKeysWithValues: products.enumerated().map { ($1, Int32($0)) })
         return totals.moved(
             transactions: transactions, accounts: accounts, products: local.map { position[$0] ?? 0 },

@@ -17,7 +17,8 @@ struct ConsumptionAnswers {
     package static func compute(_ options: RunOptions, diagnostics: DiagnosticCollector) throws -> ConsumptionAnswers {
         // Run every few minutes: what Apple added is said, cut histories are the report's to name.
         let pipeline = Pipeline(options, diagnostics: DiagnosticCollector())
-        let loaded = try pipeline.load()
+        // Apple's answers come from the App Store's data alone, as respond's state reads it.
+        let loaded = try pipeline.load(readingPlay: false)
         let attributor = pipeline.attributor(loaded)
         let reading = try pipeline.attribute(loaded, with: attributor)
         try pipeline.refuseBeyondLimit(consequence: "Nothing was sent: an answer needs all of its evidence.")

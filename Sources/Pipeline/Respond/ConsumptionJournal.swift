@@ -79,7 +79,8 @@ package struct ConsumptionJournal: Sendable {
             return JournalEntry(
                 state: last.state, lastAt: last.asOf ?? last.at, appleErrorCode: last.appleErrorCode,
                 sentAt: sent.map { $0.asOf ?? $0.at },
-                sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)))
+                sentPreference: sent?.sentField("refundPreference").flatMap(RefundPreference.init(rawValue:)),
+                sentPreferenceName: sent?.sentField("refundPreference"))
         }
     }
 

@@ -14,7 +14,9 @@ enum ProductSection {
         }
         text += "</tr>\n"
         for row in figures.summary + [figures.total] {
-            let name = row.product.map { $0.isEmpty ? "no product (unentitled, unlinked)" : $0 } ?? "all products"
+            // A Google Play product says so: the two stores may sell a product under one id.
+            let store = row.store == .googlePlay ? " (Google Play)" : ""
+            let name = row.product.map { $0.isEmpty ? "no product (unentitled, unlinked)" : $0 + store } ?? "all products"
             let cell = row.product == nil ? "th" : "td"
             text += "<tr><\(cell)>\(T.escape(name))</\(cell)>"
             let rate = row.refundRateTenThousandths.map { T.percent(Int64($0), of: 10_000) } ?? "–"

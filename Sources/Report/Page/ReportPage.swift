@@ -24,7 +24,7 @@ enum ReportPage {
             <title>refund-cost \(T.escape(figures.window.label))</title>
             <style>\(PageStyle.css)</style></head><body><main>
             <h1>What refunds and leaks cost: \(T.escape(T.periodName(figures.window)))</h1>
-            <p class="sub">\(T.days(figures.window)); App Store data as of \(T.timeName(figures.asOf)); amounts in \(currency).</p>
+            <p class="sub">\(T.days(figures.window)); \(StoreSection.shows(figures) ? "App Store and Google Play" : "App Store") data as of \(T.timeName(figures.asOf)); amounts in \(currency).</p>
 
             """
         // The first screen is the money; what the data was follows in one line, except that
@@ -36,6 +36,7 @@ enum ReportPage {
             "<p class=\"about-line\">\(T.escape(context.signatures.shortSentence)); "
             + "\(context.completeness.complete ? "every input line counted" : "\(T.counted(context.completeness.rejectedRows, "rejected row")) left out"). "
             + "<a href=\"#about\">About this data</a></p>\n"
+        page += try StoreSection.html(figures)
         page += try ClassSection.html(figures)
         page += try LeakSection.trend(figures)
         page += try ProductSection.html(figures)
