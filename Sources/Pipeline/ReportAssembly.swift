@@ -35,7 +35,7 @@ enum ReportAssembly {
         let inputs = (appStoreInputs + costs.inputs).sorted { $0.path.bytesPrecede($1.path) }
         let tally = rejects.tally
         let counts = loaded.appStore.input.counts
-        let reading = ReportReading(
+        var reading = ReportReading(
             rejects: tally,
             completeness: InputCount.completeness(layout: loaded.layout, counts: counts, summaries: summaries, rejects: tally),
             warnings: warnings, signatures: SignatureReport.statement(counts.signatures, options.appStore),
@@ -56,14 +56,25 @@ enum ReportAssembly {
         let pipeline = Pipeline(options, rejects: rejects)
         let settled = try pipeline.settle(costs, with: attributor)
         let journal = try options.journal.map { try ConsumptionJournal(path: $0) }
-        try journal?.requireStore(nil)
+        try journal?.requireStore(nil, reading: true)
         let playJournal = try options.playJournal.map { try ConsumptionJournal(path: $0) }
-        try playJournal?.requireStore(AnswerWindow.play.journalStore)
+        try playJournal?.requireStore(AnswerWindow.play.journalStore, reading: true)
         let figures = try ReportFigures(
             ledger: loaded.ledger, totals: settled.totals, window: options.window, rates: loaded.rates,
             credits: settled.credits, draws: settled.draws, evidence: loaded.evidence, policy: options.consumptionPolicy,
             chargebackFee: options.configuration.chargebackFee ?? .zero, allocation: costs.allocation, journal: journal?.entries,
-            journalBegins: journal?.start?.begins, playJournal: playJournal?.entries)
+            journalBegins: journal?.start?.begins, playJournal: playJournal?.entries,
+            playJournalBegins: playJournal?.start?.begins)
+        let unknownRevenue = figures.chargebacks.filter { $0.received == nil }.map(\.transaction.id)
+        if let first = unknownRevenue.first {
+            // Its loss would read as the delivery cost and the fee alone: too small, and not said.
+            reading.warnings.append(
+                .warning(
+                    "\(HumanText.count(unknownRevenue.count)) Google Play chargeback\(unknownRevenue.count == 1 ? "'s order does" : "s' orders do") "
+                        + "not say what Google passed on (developerRevenueInBuyerCurrency; \(first)"
+                        + (unknownRevenue.count > 1 ? " and more" : "")
+                        + "): their lost in chargebacks.csv counts the delivery cost and the fee only; fetch orders again"))
+        }
         var accepted = CostTotals()
         for summary in summaries { try accepted.add(summary.acceptedCost) }
         // Pool cost given to usage rows is cost those rows carry.

@@ -11,7 +11,7 @@ enum RefundReviewsFile {
             ("respond_by", .timestamp), ("past_respond_by", .boolean), ("outcome", .text), ("outcome_at", .timestamp),
             ("void_reason", .text), ("price", .money), ("price_voided", .money), ("currency", .text),
             ("answer_state", .text), ("answered_at", .timestamp), ("answered_in_time", .boolean),
-            ("sent_preference", .text), ("decided_as_preferred", .boolean), ("store", .text),
+            ("sent_preference", .text), ("decided_as_preferred", .boolean), ("store", .text), ("before_journal", .boolean),
         ], addedIn: "0.16.0")
 
     static func write(_ figures: ReportFigures, to folder: String) throws {
@@ -37,6 +37,7 @@ enum RefundReviewsFile {
             file.text(answered?.sentPreference ?? "")
             if let preferred = review.decidedAsPreferred { file.bool(preferred) } else { file.empty() }
             file.text(review.order.store.rawValue)
+            if let answered { file.bool(answered.beforeJournal) } else { file.empty() }
             try file.endRow()
         }
         try file.commit()

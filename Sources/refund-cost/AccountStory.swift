@@ -62,13 +62,18 @@ enum AccountStory {
         let transaction = ledger.transactions[index]
         let record = transaction.record
         let type = transaction.type?.rawValue ?? record.rawType.map { "\($0) (a type this version does not know)" }
+        let play = record.store == .googlePlay
         var out =
-            "  \(record.transactionID)  \(record.productID)  \(ownershipText(transaction))  \(type ?? "type unknown")\n"
+            "  \(record.transactionID)  \(record.productID)  \(play ? "Google Play order" : ownershipText(transaction))  "
+            + "\(type ?? "type unknown")\n"
         let price = record.price.map { ", price \(Money(nanos: $0 * 1_000_000).formatted(decimals: 2)) \(record.currency ?? "")" }
         out +=
             "      original \(record.originalTransactionID), purchased \(record.purchaseDate)"
             + (record.expiresDate.map { ", expires \($0)" } ?? "") + (price ?? "") + "\n"
-        if let revoked = record.revocationDate {
+        if play, let revoked = record.revocationDate {
+            // Its voids, with why and by whom, are in the account's Google Play orders below.
+            out += "      voided \(revoked): no unit left (its voids are listed under Google Play orders)\n"
+        } else if let revoked = record.revocationDate {
             out +=
                 "      revoked \(revoked)" + (record.revocationReason.map { " (\($0.reportName))" } ?? "")
                 + (record.rawRevocationType.map {
@@ -81,7 +86,7 @@ enum AccountStory {
         } else if let end = transaction.end {
             let future = end.at > ledger.options.asOf ? " (after the as-of time)" : ""
             out +=
-                "      access \(record.purchaseDate) -> \(end.at): \(end.kind.rawValue)\(future), "
+                "      access \(record.purchaseDate) -> \(end.at): \(play && end.kind != .expiry ? "voided" : end.kind.rawValue)\(future), "
                 + "server could know at \(end.noticedAt)\n"
         } else {
             out += "      access from \(record.purchaseDate), still granted\n"
@@ -99,6 +104,7 @@ enum AccountStory {
             }
             out += "      billing grace \(grace.start) -> \(grace.end): \(outcome)\n"
         }
+        if play { return out + "      read from \(record.source) (Google Play's data is not signed)\n" }
         let copies = transaction.copies == 1 ? "1 copy" : "\(transaction.copies) copies"
         return out + "      \(copies) read; latest signed \(record.signedDate) (\(record.source))\n"
     }

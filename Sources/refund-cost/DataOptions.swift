@@ -45,7 +45,7 @@ struct DataOptions {
         static let everything = "none: everything signed is read"
     }
 
-    static let data = Option.path("data", "DIR", help: "The input folder (costs/, notifications/, accounts.csv, ...).")
+    static let data = Option.path("data", "DIR", help: "The input folder (costs/, notifications/, accounts.csv, play/, ...).")
     static let asOf = Option<Timestamp>.time("as-of", help: "Ignore data Apple signed after TIME.")
     static let environment = Option<AppStoreEnvironment>.choice(
         "environment", "ENV",

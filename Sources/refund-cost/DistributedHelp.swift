@@ -44,7 +44,7 @@ enum DistributedHelp {
     static func stepOptions(_ extra: [OptionSpec]) -> [OptionSpec] {
         typealias R = ReportCommand
         return DataOptions.around(
-            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.allowEmpty.spec, R.journal.spec] + extra,
+            [R.month.spec, R.from.spec, R.to.spec, R.out.spec, R.allowEmpty.spec, R.journal.spec, R.playJournal.spec] + extra,
             asOfDefault: DataOptions.AsOfDefault.windowEnd)
     }
 

@@ -46,7 +46,7 @@ enum GenerateCommand: Command {
             and refund-cost fetch store them (Pub/Sub push bodies, voidedpurchases.list pages, batchget
             answers, purchases), with refunds, partial refunds, chargebacks, refund reviews, cancelled
             and revoked subscriptions, and their cost rows in costs/. The App Store part is the same
-            bytes with or without it. Reports do not count Play yet: those accounts' cost is unlinked.
+            bytes with or without it.
             """,
         examples: [
             "refund-cost generate --out /tmp/refund-cost-example/trial --accounts 2000 --seed 1",

@@ -10,11 +10,13 @@ import Synthetic
 enum Help {
     static func tool(commands: [CommandSpec]) -> String {
         var text = """
-            refund-cost \(ToolVersion.current): what App Store refunds and Family-Sharing leaks really cost.
+            refund-cost \(ToolVersion.current): what App Store and Google Play refunds, chargebacks and
+            Family-Sharing leaks really cost.
 
-            It joins App Store Server Notifications and transaction history with your delivery-cost
-            CSVs (GPU minutes, API tokens, storage, payouts), gives every cost row a class (paid,
-            family_shared, after_refund, ...) and reports what refunds cost and what leaks.
+            It joins App Store Server Notifications and transaction history, and Google Play's
+            notifications, orders and voided purchases, with your delivery-cost CSVs (GPU minutes,
+            API tokens, storage, payouts), gives every cost row a class (paid, family_shared,
+            after_refund, ...) and reports what refunds cost, what chargebacks lose and what leaks.
 
             USAGE: refund-cost COMMAND [OPTIONS]
 

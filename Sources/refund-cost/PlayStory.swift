@@ -12,7 +12,7 @@ enum PlayStory {
     ) -> String {
         guard !orders.isEmpty else { return "" }
         var out =
-            "\nGoogle Play orders (\(orders.count)); reports do not count Play yet, so their cost rows are unlinked there\n"
+            "\nGoogle Play orders (\(orders.count)): each a transaction above too, whose access classifies the account's cost rows\n"
         for (index, access) in orders.enumerated() {
             let order = access.order
             let products = order.lines.map { "\($0.productID) x\($0.quantity)" }.joined(separator: ", ")

@@ -27,13 +27,20 @@ enum ReportCommand: Command {
             Too much for one machine? The same report runs in steps (snapshot, partial, settle,
             merge) that give the same bytes; see `refund-cost snapshot --help`.
 
+            Both stores: Google Play's orders in DIR/play/ are held beside Apple's transactions, and
+            every per-purchase file says its store; store_totals.csv splits the totals,
+            chargebacks.csv says what each chargeback lost (what Google had passed on, the delivery
+            cost, and the bank's fee given with --chargeback-fee), refund_reviews.csv lists Google's
+            refund reviews (with --play-journal, whether respond --store play answered them in time
+            and whether Google voided the order since).
+
             Consumption requests: each CONSUMPTION_REQUEST of the window gets the answer the
             evidence supports (delivery from deliveries.csv, use from the cost rows and credits,
             consent from consent.csv) and a refund preference; bodies for consented requests are
             ready to send to Apple's Send Consumption Information endpoint within 12 hours.
 
-            Data Apple signed after --as-of (default: the window's end) is ignored, so re-running a
-            closed month gives the same files. Cost rows before the window count for the sunk cost
+            Data Apple signed after --as-of (default: the window's end), and Google Play orders and
+            voids after it, are ignored, so re-running a closed month gives the same files. Cost rows before the window count for the sunk cost
             of refunds made in it.
 
             With --publish URL the finished folder is then loaded into PostgreSQL or SQLite (see
@@ -48,6 +55,7 @@ enum ReportCommand: Command {
             "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --trust-root Data/sample/test-root.der",
             "refund-cost report --data Data/sample --from 2026-08-01 --to 2026-11-01 --out /tmp/refund-cost-example/reports --grace 30m --trust-root Data/sample/test-root.der",
             "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --as-of 2026-11-03T00:00:00Z --trust-root Data/sample/test-root.der",
+            "refund-cost report --data Data/sample --month 2026-10 --out /tmp/refund-cost-example/reports --chargeback-fee 15 --trust-root Data/sample/test-root.der",
         ])
 
     static let month = Option<ReportWindow>(
@@ -117,6 +125,14 @@ enum ReportCommand: Command {
         options.allowEmpty = arguments.isSet(allowEmpty)
         options.journal = try arguments.value(journal)
         options.playJournal = try arguments.value(playJournal)
+        // A journal named and not there is a mistake, not a journal that answered nothing.
+        for (option, path, writer) in [
+            (journal, options.journal, "refund-cost respond"),
+            (playJournal, options.playJournal, "refund-cost respond --store play"),
+        ] {
+            guard let path, FileSystem.kind(path) == .missing, !FileSystem.isSymbolicLink(path) else { continue }
+            throw arguments.invalid(option, expected: "the journal \(writer) writes: there is none at this path")
+        }
         try common.checkFolder(arguments)
         return (options, common.quiet)
     }
@@ -178,8 +194,12 @@ enum ReportCommand: Command {
             print(
                 "  " + Format.padRight("chargebacks lost", 21) + "\(all.chargebacksLost) \(currency), "
                     + "\(Format.count(counts.chargebacks)) chargeback\(counts.chargebacks == 1 ? "" : "s")"
-                    + (options.configuration.chargebackFee == nil && counts.chargebacks > 0
-                        ? " (no bank fee counted: --chargeback-fee)" : ""))
+                    + (counts.chargebacks == 0
+                        ? ""
+                        : options.configuration.chargebackFee.map {
+                            " (a bank fee of \($0.formatted(decimals: 6)) \(currency) each)"
+                        }
+                            ?? " (no bank fee counted: --chargeback-fee)"))
         }
         if counts.consumptionRequests > 0 {
             let outcomes = counts.consumptionByOutcome.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")

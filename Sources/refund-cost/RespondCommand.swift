@@ -9,7 +9,8 @@ import Support
 enum RespondCommand: Command {
     static let spec = CommandSpec(
         name: "respond",
-        summary: "Send Apple the consumption information of every open refund request, inside its 12 hours.",
+        summary:
+            "Send Apple the consumption information of every open refund request, inside its 12 hours (--store play: answer Google Play's refund reviews, inside their 24).",
         usage:
             "refund-cost respond --data DIR --journal FILE --key FILE --key-id ID --issuer-id ID --bundle-id ID [options]\n"
             + "       refund-cost respond --store play --data DIR --journal FILE --service-account FILE --package-name NAME [options]",

@@ -26,8 +26,8 @@ enum ValidateCommand: Command {
             already seen are dropped and counted, not rejected.
 
             Google Play's files in DIR/play/ (notifications, voided purchases, orders, purchases)
-            are read and checked the same way and counted under "Google Play data"; reports do not
-            count them yet (docs/inputs.md, play/).
+            are read and checked the same way and counted under "Google Play data", with what needs a
+            look (orders no account holds, which reports leave out; docs/inputs.md, play/).
 
             Exit status: 0 when the inputs are clean (or rejects are within --max-rejects), 1 when more
             rows were rejected than allowed or a file cannot be read, 2 for a usage error.

@@ -196,7 +196,9 @@ import Testing
 
         // Every folder of play/ counted, and listed among the inputs.
         #expect(run.stdout.contains("play/orders 4 of 4 lines, play/purchases 4 of 4 lines"), "\(run.stdout)")
-        #expect(run.stdout.contains("  chargebacks lost     22.000000 USD, 1 chargeback\n"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("  chargebacks lost     22.000000 USD, 1 chargeback (a bank fee of 15.000000 USD each)\n"),
+            "\(run.stdout)")
         let record = try TestFiles.read(folder + "run.json")
         #expect(record.contains("\"path\": \"play/orders/o.jsonl\"") && record.contains("\"chargebacks\": 1"), "\(record)")
         #expect(!record.contains("not_read"))

@@ -389,7 +389,7 @@ struct RespondPlayTests {
             "report", "--data", data, "--out", out, "--month", "2026-10", "--allow-empty", "--journal", journal,
             "--trust-root", data + "/test-root.der",
         ])
-        #expect(report.status == 1 && report.stderr.contains("report --journal reads Apple's journals only"), "\(report.stderr)")
+        #expect(report.status == 1 && report.stderr.contains("give it to report --play-journal"), "\(report.stderr)")
 
         let other = try Self.respond(
             data, journal: journal + "-other", stub: stub, extra: ["--package-name", "com.example.other", "--summary", "--quiet"])
@@ -436,7 +436,9 @@ struct RespondPlayTests {
         // By notification: GPA.4 25 hours ago, GPA.5 4, GPA.3 3, then GPA.1 and GPA.2 an hour ago.
         #expect(rows.map { $0["order_id"] ?? "" } == ["GPA.4", "GPA.5", "GPA.3", "GPA.1", "GPA.2"])
         let byOrder = Dictionary(uniqueKeysWithValues: rows.map { ($0["order_id"] ?? "", $0) })
-        #expect(byOrder["GPA.4"]?["answer_state"] == "none" && byOrder["GPA.4"]?["past_respond_by"] == "true")
+        // GPA.4's 24 hours ended before the journal began: missed, but not on respond's watch.
+        #expect(byOrder["GPA.4"]?["answer_state"] == "missed" && byOrder["GPA.4"]?["before_journal"] == "true")
+        #expect(byOrder["GPA.4"]?["past_respond_by"] == "true" && byOrder["GPA.3"]?["before_journal"] == "false")
         #expect(byOrder["GPA.5"]?["answer_state"] == "skipped" && byOrder["GPA.5"]?["outcome"] == "voided")
         #expect(byOrder["GPA.5"]?["void_reason"] == "remorse" && byOrder["GPA.5"]?["decided_as_preferred"] == "")
         #expect(byOrder["GPA.3"]?["sent_preference"] == "APPROVE" && byOrder["GPA.3"]?["outcome"] == "not_voided")
@@ -451,11 +453,20 @@ struct RespondPlayTests {
                 "\"play_answering\": {\n    \"reviews\": 5,\n    \"answered\": 3,\n    \"answered_in_time\": 3,\n"
                     + "    \"voided_after_answer\": 2,\n    \"not_voided\": 1,\n    \"price_voided\": 9.980000,\n"
                     + "    \"price_not_voided\": 4.990000"), "\(record)")
+        // Nothing needs a person: every review on respond's watch was answered in time or skipped.
+        let page = try TestFiles.read(folder + "report.html")
+        #expect(!page.contains("need attention") && page.contains("Answered within 24 hours: <b>3 of 5</b>"), "\(page)")
+        // A journal named and not there is a mistake, not a journal that answered nothing.
+        let missing = try runTool([
+            "report", "--data", data, "--from", "\(from.civilDate)", "--to", "\(to.civilDate)", "--out", out,
+            "--play-journal", journal + ".typo", "--quiet",
+        ])
+        #expect(missing.status == 2 && missing.stderr.contains("there is none at this path"), "\(missing.stderr)")
         // An Apple journal is not Google's: refused with what to do.
         let wrong = try runTool([
             "report", "--data", data, "--from", "\(from.civilDate)", "--to", "\(to.civilDate)", "--out", out,
             "--journal", journal, "--as-of", Self.iso(Self.now + 2 * Self.hour), "--quiet",
         ])
-        #expect(wrong.status != 0 && wrong.stderr.contains("play"), "\(wrong.stderr)")
+        #expect(wrong.status == 1 && wrong.stderr.contains("give it to report --play-journal"), "\(wrong.stderr)")
     }
 }

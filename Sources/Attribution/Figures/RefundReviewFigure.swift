@@ -38,10 +38,23 @@ package struct RefundReviewFigure: Sendable {
         }
     }
 
+    /// Answered late or not at all on respond's watch: a person must look; nil without a journal.
+    ///
+    /// A review whose 24 hours ended before the journal began was never respond's to answer.
+    package var needsAttention: Bool? {
+        guard let answered else { return nil }
+        switch answered.state {
+        case "refused", "failed", "sending": return true
+        case "sent": return !answered.inTime
+        case "missed", "none": return !answered.beforeJournal && (answered.state == "missed" || pastRespondBy)
+        default: return false
+        }
+    }
+
     /// The reviews notified inside the window, by notification time then order id.
-    static func all(ledger: Ledger, window: ReportWindow, rates: ExchangeRates, journal: [String: JournalEntry]?)
-        throws -> [RefundReviewFigure]
-    {
+    static func all(
+        ledger: Ledger, window: ReportWindow, rates: ExchangeRates, journal: [String: JournalEntry]?, journalBegins: Timestamp?
+    ) throws -> [RefundReviewFigure] {
         var figures: [RefundReviewFigure] = []
         for (index, held) in ledger.playOrders {
             let access = PlayOrderAccess(held)
@@ -66,7 +79,9 @@ package struct RefundReviewFigure: Sendable {
                         order: TransactionFacts(ledger, transaction: index), transactionIndex: index, token: review.token,
                         notifiedAt: review.notifiedAt, respondBy: respondBy, pastRespondBy: ledger.options.asOf >= respondBy,
                         voided: voided, price: price, priceVoided: priceVoided,
-                        answered: journal.map { PlayReviewAnswered($0[review.token], respondBy: respondBy) }))
+                        answered: journal.map {
+                            PlayReviewAnswered($0[review.token], respondBy: respondBy, journalBegins: journalBegins)
+                        }))
             }
         }
         return figures.sorted {
@@ -87,12 +102,16 @@ package struct PlayReviewAnswered: Sendable, Hashable {
     package var inTime: Bool
     /// The `refundPreference` sent: `DECLINE`, `APPROVE` or `NEUTRAL`.
     package var sentPreference: String?
+    /// The review's 24 hours ended before the journal began: never respond's to answer.
+    package var beforeJournal = false
 
-    init(_ entry: JournalEntry?, respondBy: Timestamp) {
+    init(_ entry: JournalEntry?, respondBy: Timestamp, journalBegins: Timestamp?) {
         state = entry?.state.rawValue ?? "none"
         sentAt = entry?.sentAt
         inTime = entry?.sentAt.map { $0 <= respondBy } ?? false
         sentPreference = entry?.sentPreferenceName
+        beforeJournal = entry == nil && (journalBegins.map { respondBy <= $0 } ?? false)
+        if beforeJournal { state = "missed" }
     }
 }
 

@@ -61,7 +61,7 @@ package struct ReportFigures: Sendable {
         draws: CreditDraws, evidence: ConsumptionEvidence = ConsumptionEvidence(),
         policy: ConsumptionPolicy = ConsumptionPolicy(), chargebackFee: Money = .zero,
         allocation: PoolAllocation? = nil, journal: [String: JournalEntry]? = nil, journalBegins: Timestamp? = nil,
-        playJournal: [String: JournalEntry]? = nil
+        playJournal: [String: JournalEntry]? = nil, playJournalBegins: Timestamp? = nil
     ) throws {
         self.allocation = allocation
         self.totals = totals
@@ -98,7 +98,8 @@ package struct ReportFigures: Sendable {
             answering = try AnsweringFigure(consumption)
         }
         chargebacks = try ChargebackFigure.all(ledger: ledger, totals: totals, window: window, rates: rates, fee: chargebackFee)
-        refundReviews = try RefundReviewFigure.all(ledger: ledger, window: window, rates: rates, journal: playJournal)
+        refundReviews = try RefundReviewFigure.all(
+            ledger: ledger, window: window, rates: rates, journal: playJournal, journalBegins: playJournalBegins)
         if playJournal != nil {
             playJournalRead = true
             playAnswering = try PlayAnsweringFigure(refundReviews)

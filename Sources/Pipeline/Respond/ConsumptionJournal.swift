@@ -20,13 +20,18 @@ struct JournalStoreError: DiagnosticError {
     package var path: String
     package var found: String?
     package var wanted: String?
+    /// A report reading it (`--journal`, `--play-journal`), not respond answering into it.
+    package var reading = false
 
     package var diagnostic: Diagnostic {
         let whose = { (store: String?) in store.map { "respond --store \($0)" } ?? "respond (Apple's requests)" }
+        let advice =
+            reading
+            ? (found == nil ? "give it to report --journal" : "give it to report --play-journal")
+            : "give this run its own --journal"
         return Diagnostic(
             "this is the journal of \(whose(found)), not of \(whose(wanted)): each store answers into a journal of its own; "
-                + (wanted == nil && found != nil
-                    ? "report --journal reads Apple's journals only in this version" : "give this run its own --journal"),
+                + advice,
             file: path, line: 1)
     }
 }
@@ -85,8 +90,10 @@ package struct ConsumptionJournal: Sendable {
     }
 
     /// Refuses a journal its first line gives to another store than `store` (nil: Apple's).
-    package func requireStore(_ store: String?) throws {
-        if let start, start.store != store { throw JournalStoreError(path: path, found: start.store, wanted: store) }
+    package func requireStore(_ store: String?, reading: Bool = false) throws {
+        if let start, start.store != store {
+            throw JournalStoreError(path: path, found: start.store, wanted: store, reading: reading)
+        }
     }
 
     /// Reads the journal at `path`; a missing file is an empty journal.

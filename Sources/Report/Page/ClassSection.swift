@@ -18,7 +18,7 @@ enum ClassSection {
         .afterFamilyExit: "served after a member left the family",
         .afterExpiry: "served after a subscription lapsed",
         .unentitled: "known account, no access at the time (free use)",
-        .unlinked: "account known to no App Store transaction",
+        .unlinked: "account no purchase belongs to",
         .unknownOwnership: "under a transaction whose ownership (inAppOwnershipType) Apple added after this version",
     ]
 

@@ -31,9 +31,34 @@ enum Glossary {
             "served while Apple retried a failed renewal and kept access open, in a grace period that ended without payment: a loss, not a leak",
     ]
 
-    static var html: String {
+    /// The words of both stores, for a page that has Google Play's orders.
+    static let playTerms: [(String, String)] = [
+        ("store", "App Store or Google Play: where the purchase a cost row is tied to was made"),
+        (
+            "chargeback",
+            "a Google Play buyer's bank took the money back: the app loses what Google had passed on for the order, what serving it had cost, and the bank's fee"
+        ),
+        (
+            "refund review",
+            "Google asking the app, within 24 hours, for its refund preference and the customer's use before it decides a chargeback"
+        ),
+    ]
+
+    static func html(_ figures: ReportFigures) -> String {
+        let both = StoreSection.shows(figures)
         var text = "<h2>Words on this page</h2>\n<dl class=\"glossary\">"
-        for (term, meaning) in terms {
+        let unentitled = PageText.words(.unentitled)
+        let unlinked = PageText.words(.unlinked)
+        for (term, meaning) in terms + (both ? playTerms : []) {
+            // With both stores, the classes of no purchase speak of either store's.
+            let meaning =
+                !both
+                ? meaning
+                : term == unentitled
+                    ? "an account that holds purchases of either store, served when none of them gave access and none was about to: free use"
+                    : term == unlinked
+                        ? "an account that no purchase of either store belongs to: usage the stores' data cannot explain (a free tier, a missing accounts.csv line or Play purchase, a server bug)"
+                        : meaning
             text += "<dt>\(PageText.escape(term))</dt><dd>\(PageText.escape(meaning))</dd>"
         }
         return text + "</dl>\n"

@@ -31,6 +31,7 @@ enum ReportPage {
         // data refused or read unverified is a banner above everything.
         page += refusalBanner(context)
         page += ConsumptionSection.deadlineAlert(figures)
+        page += StoreSection.reviewAlert(figures)
         page += try Headline.cards(figures)
         page +=
             "<p class=\"about-line\">\(T.escape(context.signatures.shortSentence)); "
@@ -46,7 +47,7 @@ enum ReportPage {
         page += try FamilySection.html(figures)
         page += try ConsumptionSection.html(figures)
         page += BillSection.html(figures)
-        page += Glossary.html
+        page += Glossary.html(figures)
         page += footer(figures, conservation: conservation, context: context)
         return TableRows.labelled(page)
     }

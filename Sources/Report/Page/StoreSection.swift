@@ -7,6 +7,16 @@ enum StoreSection {
     /// The largest chargebacks listed; chargebacks.csv has them all.
     static let largest = 10
 
+    /// Google Play's refund reviews a person must look at (answered late or not at all on
+    /// respond's watch, refused, failed), with `--play-journal`: a banner above everything.
+    static func reviewAlert(_ figures: ReportFigures) -> String {
+        let waiting = figures.refundReviews.filter { $0.needsAttention == true }
+        guard !waiting.isEmpty else { return "" }
+        return "<div class=\"alert\" role=\"alert\">\(PageText.counted(waiting.count, "Google Play refund review")) "
+            + "\(waiting.count == 1 ? "needs" : "need") attention: refused, failed, or not answered within Google's 24 hours "
+            + "(refund_reviews.csv: answer_state, answered_in_time).</div>\n"
+    }
+
     static func shows(_ figures: ReportFigures) -> Bool {
         figures.storeTotals.contains { $0.store == .googlePlay && !$0.isEmpty }
     }
@@ -23,7 +33,7 @@ enum StoreSection {
         text += "</tr>\n"
         let rows =
             figures.storeTotals.map { ($0.store?.title ?? "no purchase (unentitled, unlinked)", $0, "td") }
-            + [("both stores", figures.total, "th")]
+            + [("all", figures.total, "th")]
         for (name, row, cell) in rows {
             text += "<tr><\(cell)>\(T.escape(name))</\(cell)>"
             for value in [
@@ -36,7 +46,9 @@ enum StoreSection {
         }
         text +=
             "</table></div>\n<p class=\"muted\">Amounts in \(figures.currency). Cost tied to no purchase of either store "
-            + "(use before any purchase, accounts no purchase names) has a row of its own. store_totals.csv has every column.</p>\n"
+            + "(use before any purchase, accounts no purchase names) has a row of its own. What refunds cost is the delivery "
+            + "cost beyond the money paid back; what chargebacks lost counts the money taken back too, and its delivery cost is "
+            + "already in cost served. store_totals.csv has every column.</p>\n"
         return text + (try chargebacks(figures)) + reviews(figures)
     }
 
@@ -47,8 +59,8 @@ enum StoreSection {
         guard !reviews.isEmpty else { return "" }
         let voided = reviews.filter { $0.voided != nil }.count
         var text =
-            "<p>Google asked about \(T.counted(reviews.count, "chargeback")) of the window (refund reviews, "
-            + "answered by respond --store play within 24 hours); Google has voided \(T.count(voided)) of those orders since"
+            "<p>Google asked the app about \(T.counted(reviews.count, "refund review")) in the window (a chargeback or refund "
+            + "request it decides after the app's answer, due within 24 hours); it has voided \(T.count(voided)) of those orders since"
         if let answering = figures.playAnswering {
             text +=
                 ". Answered within 24 hours: <b>\(T.count(answering.answeredInTime)) of \(T.count(answering.reviews))</b>; "
@@ -64,6 +76,7 @@ enum StoreSection {
     private static func chargebacks(_ figures: ReportFigures) throws -> String {
         typealias T = PageText
         guard !figures.chargebacks.isEmpty else { return "" }
+        let unknown = figures.chargebacks.filter { $0.received == nil }.count
         let shown = figures.chargebacks.sorted {
             $0.lost != $1.lost ? $1.lost < $0.lost : $0.transaction.id.bytesPrecede($1.transaction.id)
         }.prefix(largest)
@@ -83,7 +96,12 @@ enum StoreSection {
                 + "<td class=\"n\">\(T.money(chargeback.lost))</td></tr>\n"
         }
         let more = figures.chargebacks.count > largest ? "The \(largest) largest of \(T.count(figures.chargebacks.count)); " : ""
+        let lower =
+            unknown == 0
+            ? ""
+            : "\(T.counted(unknown, "order")) without what Google passed on (fetch orders again): "
+                + "\(unknown == 1 ? "its" : "their") lost counts the delivery cost and the fee only. "
         return text
-            + "</table></div>\n<p class=\"muted\">Amounts in \(figures.currency). \(more)chargebacks.csv lists every one.</p>\n"
+            + "</table></div>\n<p class=\"muted\">Amounts in \(figures.currency). \(lower)\(more)chargebacks.csv lists every one.</p>\n"
     }
 }
