@@ -50,14 +50,24 @@ enum InputCount {
             file.accepted = max(0, file.rows - file.rejected)
             completeness.folders.append(file)
         }
-        // Google Play's folders, when there is one: lines, as the App Store's.
+        // Google Play's folders, when there is one: records, since a line may hold a page of
+        // voids or orders and each is accepted or rejected alone.
         if !layout.play.isEmpty {
-            let read = counts.play?.lines
+            func records(_ name: String, _ files: [String], read: Int, duplicates: Int) -> InputCompleteness.Folder {
+                var folder = lines(name, files, read: read)
+                folder.unit = "records"
+                folder.duplicates = duplicates
+                return folder
+            }
+            let read = counts.play?.records
+            let copies = counts.play?.duplicates
             completeness.folders += [
-                lines("play/notifications", layout.play.notifications, read: read?.notifications ?? 0),
-                lines("play/voided", layout.play.voided, read: read?.voided ?? 0),
-                lines("play/orders", layout.play.orders, read: read?.orders ?? 0),
-                lines("play/purchases", layout.play.purchases, read: read?.purchases ?? 0),
+                records(
+                    "play/notifications", layout.play.notifications, read: read?.notifications ?? 0,
+                    duplicates: copies?.notifications ?? 0),
+                records("play/voided", layout.play.voided, read: read?.voided ?? 0, duplicates: copies?.voided ?? 0),
+                records("play/orders", layout.play.orders, read: read?.orders ?? 0, duplicates: copies?.orders ?? 0),
+                records("play/purchases", layout.play.purchases, read: read?.purchases ?? 0, duplicates: copies?.purchases ?? 0),
             ]
         }
         completeness.rejectedRows = rejects.rows

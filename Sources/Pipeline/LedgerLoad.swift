@@ -20,13 +20,15 @@ package struct LedgerLoad: Sendable {
     /// and values Apple added after this version (known from the counts, so a ledger read back
     /// from a snapshot says them too).
     package var warnings: [Diagnostic] {
-        (recordWarnings + appStore.input.counts.newValueWarnings).map { Diagnostic.warning($0) }
+        (recordWarnings + appStore.input.counts.newValueWarnings + playWarnings).map { Diagnostic.warning($0) }
     }
     /// Transaction histories cut short, one warning each: a report and `validate` name them.
     package var incompleteHistories: [Diagnostic] {
         appStore.input.counts.incompleteHistories.map { Diagnostic.warning($0) }
     }
     private var recordWarnings: [String] = []
+    /// What reading Google Play's data left out, said on stderr (test purchases, other apps).
+    private var playWarnings: [String] = []
 
     /// What decides what the ledger answers.
     package struct Options: Sendable, Hashable, Codable {
@@ -131,10 +133,25 @@ package struct LedgerLoad: Sendable {
         if readingPlay && !layout.play.isEmpty {
             let input = try PlayInput.read(layout.play, rejects: rejects)
             appStore.input.counts.play = input.counts
-            for held in appStore.input.addPlay(PlayTransaction.all(in: input, asOf: options.asOf)) {
+            let held = PlayTransaction.all(in: input, asOf: options.asOf)
+            for refused in held.refused { try rejects.record(refused) }
+            if held.testOrders > 0 {
+                playWarnings.append(
+                    "\(HumanText.count(held.testOrders)) Google Play \(held.testOrders == 1 ? "order is" : "orders are") a license "
+                        + "tester's (testPurchase): no money changed hands, so \(held.testOrders == 1 ? "it is" : "they are") left out, as Apple's Sandbox is"
+                )
+            }
+            let apps = input.counts.notificationsByPackage.keys.filter { !$0.isEmpty }.sorted()
+            if apps.count > 1 {
+                playWarnings.append(
+                    "play/notifications names \(apps.count) apps (\(apps.joined(separator: ", "))): a data folder is one app's, "
+                        + "and refund_reviews.csv lists every app's reviews; keep each app's play/ apart")
+            }
+            for clash in appStore.input.addPlay(held.orders) {
                 try rejects.record(
                     Reject(
-                        file: held.order.source.file, line: held.order.source.line, field: "orderId", value: held.order.orderID,
+                        file: clash.order.source.file, line: clash.order.source.line, field: "orderId",
+                        value: clash.order.orderID,
                         reason: "an App Store transaction has the same id: the order is left out"))
             }
             play = input

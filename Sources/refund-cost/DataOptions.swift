@@ -110,8 +110,8 @@ struct DataOptions {
     static let chargebackFee = Option<Money>(
         "chargeback-fee", "AMOUNT",
         help: "What the bank charges for a Google Play chargeback, in the report currency (added to what one lost).",
-        expected: "an amount like 15.00, not negative"
-    ) { text in (try? Money.parse(text)).flatMap { $0.nanos >= 0 ? $0 : nil } }
+        expected: "an amount like 15.00, not negative, with at most 6 decimals as every amount a report writes"
+    ) { text in (try? Money.parse(text)).flatMap { $0.nanos >= 0 && $0.nanos % 1_000 == 0 ? $0 : nil } }
 
     /// The shared group, in the order the help pages list it, each with where its value goes:
     /// an option that changes a figure is one line here and its field in `RunConfiguration`.

@@ -38,7 +38,9 @@ enum ExplainCommand: Command {
         let loaded = try pipeline.load(keepingRecords: true)
         let costs = try pipeline.account(accountID, loaded)
         let play = loaded.play
-        let playOrders = play.map { PlayOrderAccess.orders(of: accountID, in: $0, asOf: loaded.ledger.options.asOf) } ?? []
+        // The orders the ledger holds: one whose id is an App Store transaction's was left out.
+        let playOrders = (play.map { PlayOrderAccess.orders(of: accountID, in: $0, asOf: loaded.ledger.options.asOf) } ?? [])
+            .filter { loaded.ledger.transaction($0.order.orderID)?.store == .googlePlay }
         printWarnings(pipeline.warnings)
         try pipeline.refuseBeyondLimit(
             consequence: "No account is explained from data with rows left out, since its transactions may be among them.")

@@ -130,8 +130,15 @@ enum ReportCommand: Command {
             (journal, options.journal, "refund-cost respond"),
             (playJournal, options.playJournal, "refund-cost respond --store play"),
         ] {
-            guard let path, FileSystem.kind(path) == .missing, !FileSystem.isSymbolicLink(path) else { continue }
-            throw arguments.invalid(option, expected: "the journal \(writer) writes: there is none at this path")
+            guard let path else { continue }
+            switch FileSystem.kind(path) {
+            case .missing where !FileSystem.isSymbolicLink(path):
+                throw arguments.invalid(option, expected: "the journal \(writer) writes: there is none at this path")
+            case .directory, .special:
+                // A device or a pipe would be read without end.
+                throw arguments.invalid(option, expected: "the journal \(writer) writes: this is not a regular file")
+            default: continue
+            }
         }
         try common.checkFolder(arguments)
         return (options, common.quiet)

@@ -16,7 +16,7 @@ struct FetchPurchasesTests {
             "subscriptionNotification": ["notificationType": 4, "purchaseToken": "tok-s"],
         ])
         let voided = F.json([
-            "purchaseToken": "tok-p", "orderId": "GPA.P", "voidedTimeMillis": "1790990000000", "voidedReason": 7,
+            "purchaseToken": "tok-p", "orderId": "GPA.P", "voidedTimeMillis": "1791300000000", "voidedReason": 7,
         ])
         let held = F.json([
             "kind": "androidpublisher#productPurchaseV2", "purchaseToken": "tok-h", "obfuscatedExternalAccountId": "acct-h",

@@ -195,7 +195,7 @@ import Testing
             ])
 
         // Every folder of play/ counted, and listed among the inputs.
-        #expect(run.stdout.contains("play/orders 4 of 4 lines, play/purchases 4 of 4 lines"), "\(run.stdout)")
+        #expect(run.stdout.contains("play/orders 4 of 4 records, play/purchases 4 of 4 records"), "\(run.stdout)")
         #expect(
             run.stdout.contains("  chargebacks lost     22.000000 USD, 1 chargeback (a bank fee of 15.000000 USD each)\n"),
             "\(run.stdout)")
@@ -234,5 +234,60 @@ import Testing
         #expect(withPlay[0] == alone[0], "the App Store's row")
         #expect(alone[1]["cost_total"] == "0.000000" && alone[1]["paid_transactions"] == "0")
         #expect(withPlay[1]["cost_total"] != "0.000000" && withPlay[1]["paid_transactions"] != "0")
+    }
+
+    /// What a hostile or careless server could write into play/ is refused with where and why,
+    /// or left out and said, never believed.
+    @Test func ordersAndVoidsThatCannotBeAreRefusedOrLeftOutWithWhy() throws {
+        let data = try Self.data()
+        let at = E.at
+        func append(_ lines: [String], to file: String) throws {
+            let path = data + "/play/" + file
+            try TestFiles.write(try TestFiles.read(path) + lines.joined(separator: "\n") + "\n", to: path)
+        }
+        var control = Self.order("GPA.\u{1B}[2J", token: "t-9", quantity: 1, created: 3, total: "1", revenue: "1")
+        control["orderId"] = "GPA.\u{1B}[2J"
+        let huge = Self.order("GPA.6", token: "t-6", quantity: 2_000_000, created: 3, total: "1", revenue: "1")
+        let tester = Self.order("GPA.7", token: "t-7", quantity: 1, created: 3, total: "4.99", revenue: "4")
+        let first = Self.subscription(
+            "GPA.8", token: "t-8", from: "2026-10-01T00:00:00Z", to: "2026-10-16T00:00:00Z", total: "5", revenue: "4")
+        let renewal = Self.subscription(
+            "GPA.8..1", token: "t-8", from: "2026-10-16T00:00:00Z", to: "2026-11-16T00:00:00Z", total: "5", revenue: "4")
+        try append([control, huge, tester, first, renewal].map(F.json), to: "orders/o.jsonl")
+        var test = F.json([
+            "kind": "androidpublisher#productPurchaseV2", "purchaseToken": "t-7", "obfuscatedExternalAccountId": "g-7",
+            "productLineItem": [["productId": "gems_100"]], "testPurchase": [String: Any](),
+        ])
+        test += "\n" + Self.purchase("t-8", account: "g-8", subscription: true)
+        try append([test], to: "purchases/p.jsonl")
+        try append(
+            [
+                // GPA.1 was charged back whole on Oct 9: nothing is left to void on Oct 10.
+                F.json(Self.void("GPA.1", "t-1", at: at(9, 0), reason: 1, source: 0)),
+                // GPA.2 was made on Oct 3: it cannot have been voided on Oct 2.
+                F.json(Self.void("GPA.2", "t-2", at: at(1, 0), reason: 1, source: 0)),
+                // No order named: the token's order of Oct 10 is GPA.8, not its renewal of Oct 16.
+                F.json(["purchaseToken": "t-8", "voidedTimeMillis": String(at(9, 0)), "voidedReason": 1, "voidedSource": 0]),
+            ], to: "voided/v.jsonl")
+        let out = try TestFiles.temporaryDirectory("out")
+        let run = try runTool(["report", "--data", data, "--month", "2026-10", "--out", out, "--max-rejects", "10"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Read as lines: a reason holds commas (quoted).
+        let rejects = try TestFiles.read(out + "/2026-10/rejects.csv").split(separator: "\n")
+        func rejected(_ field: String, _ reason: String) -> Bool {
+            rejects.contains { $0.contains("," + field + ",") && $0.contains(reason) }
+        }
+        #expect(rejected("orderId", "an id holds a control character (U+1B)"), "\(rejects)")
+        #expect(rejected("lineItems[0].oneTimePurchaseDetails.quantity", "a quantity is 1 to 1,000,000"), "\(rejects)")
+        #expect(rejected("voidedTimeMillis", "order GPA.1 had no unit left: voided already"), "\(rejects)")
+        #expect(rejected("voidedTimeMillis", "voided before its order GPA.2 was made (2026-10-03T00:00:00.000Z)"), "\(rejects)")
+        #expect(!(try TestFiles.read(out + "/2026-10/refunds.csv")).contains("\u{1B}"))
+        // The tester's order is left out, and said; its account's rows are then unlinked.
+        #expect(run.stderr.contains("1 Google Play order is a license tester's (testPurchase)"), "\(run.stderr)")
+        let refunds = try Self.rows(out + "/2026-10/refunds.csv").map { $0["transaction_id"] ?? "" }
+        #expect(refunds == ["GPA.2", "GPA.8", "GPA.3"], "GPA.2's own refund of Oct 5 stands; GPA.8 alone: \(refunds)")
+        // A fee of more decimals than a report writes would break its sums: a usage error.
+        let fee = try runTool(["report", "--data", data, "--month", "2026-10", "--out", out, "--chargeback-fee", "0.0000005"])
+        #expect(fee.status == 2 && fee.stderr.contains("at most 6 decimals"), "\(fee.stderr)")
     }
 }

@@ -35,7 +35,9 @@ package struct PlayAmount: Sendable, Hashable, Codable {
         }
         let (scaled, overflow) = units.multipliedReportingOverflow(by: Money.nanosPerUnit)
         let (total, overflowAdding) = scaled.addingReportingOverflow(nanos)
-        guard !overflow, !overflowAdding else { throw JSONError(reason: "amount out of range", field: "units") }
+        guard !overflow, !overflowAdding, abs(units) <= PlayOrder.largestUnits else {
+            throw JSONError(reason: "amount out of range (a billion units at most)", field: "units")
+        }
         return PlayAmount(currency: code, money: Money(nanos: total))
     }
 }

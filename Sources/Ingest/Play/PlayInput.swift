@@ -31,19 +31,24 @@ package struct PlayInput: Sendable, Codable {
             case .success(let notification):
                 input.counts.notificationsByKind[notification.kind.rawValue, default: 0] += 1
                 input.counts.notificationsByPackage[notification.packageName ?? "", default: 0] += 1
+                input.counts.records.notifications += 1
                 if notificationSeen[notification.identity] == nil {
                     notificationSeen[notification.identity] = input.notifications.count
                     input.notifications.append(notification)
                 } else {
                     input.counts.duplicatesDropped += 1
+                    input.counts.duplicates.notifications += 1
                 }
                 return []
-            case .failure(let error): return [error]
+            case .failure(let error):
+                input.counts.records.notifications += 1
+                return [error]
             }
         }
         let voidedRead = try eachLine(of: files.voided, rejects: rejects) { bytes, location in
             var errors: [JSONError] = []
             for result in PlayVoidedPurchase.decode(bytes, at: location) {
+                input.counts.records.voided += 1
                 switch result {
                 case .success(let void):
                     // A void without an order id is its token's: the NUL keeps the two kinds of key apart.
@@ -52,6 +57,7 @@ package struct PlayInput: Sendable, Codable {
                         input.voided.append(void)
                     } else {
                         input.counts.duplicatesDropped += 1
+                        input.counts.duplicates.voided += 1
                     }
                 case .failure(let error): errors.append(error)
                 }
@@ -61,6 +67,7 @@ package struct PlayInput: Sendable, Codable {
         let ordersRead = try eachLine(of: files.orders, rejects: rejects) { bytes, location in
             var errors: [JSONError] = []
             for result in PlayOrder.decode(bytes, at: location) {
+                input.counts.records.orders += 1
                 switch result {
                 case .success(let order):
                     guard let at = orderAt[order.orderID] else {
@@ -69,6 +76,7 @@ package struct PlayInput: Sendable, Codable {
                         continue
                     }
                     input.counts.duplicatesDropped += 1
+                    input.counts.duplicates.orders += 1
                     let kept = input.orders[at]
                     if (order.lastEventTime ?? order.createTime) >= (kept.lastEventTime ?? kept.createTime) {
                         input.orders[at] = order
@@ -79,6 +87,7 @@ package struct PlayInput: Sendable, Codable {
             return errors
         }
         let purchasesRead = try eachLine(of: files.purchases, rejects: rejects) { bytes, location in
+            input.counts.records.purchases += 1
             switch PlayPurchase.decode(bytes, at: location) {
             case .success(let purchase):
                 let key = purchase.purchaseToken.map { "token:" + $0 } ?? purchase.orderIDs.first.map { "order:" + $0 }
@@ -88,6 +97,7 @@ package struct PlayInput: Sendable, Codable {
                     return []
                 }
                 input.counts.duplicatesDropped += 1
+                input.counts.duplicates.purchases += 1
                 var latest = purchase
                 if let first = input.purchases[at].account {
                     if let other = purchase.account, other != first {
@@ -189,6 +199,11 @@ package struct PlayCounts: Sendable, Hashable, Codable {
     }
 
     package var lines = Lines()
+    /// Records read in each folder (a page's voids and a batchget's orders each count; a line
+    /// that is no record counts one, rejected), and the copies of them dropped: what reports
+    /// count each folder in.
+    package var records = Lines()
+    package var duplicates = Lines()
     /// Notifications read (copies included) by the object they carry.
     package var notificationsByKind: [String: Int] = [:]
     /// Notifications read (copies included) by `packageName` ("" for none): one app's data names one.

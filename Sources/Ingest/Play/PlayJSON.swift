@@ -26,4 +26,25 @@ extension JSONCursor {
         guard let value = Int64(text), text.first != "+" else { throw JSONError(reason: "not a whole number", field: "") }
         return value
     }
+
+    /// An id (an order's, a token, an account, a product): trimmed of spaces and tabs as every
+    /// input's ids are; refused when it holds a control character or a bidirectional control
+    /// (it would reach a terminal or a spreadsheet as it is), or is over 1,024 bytes; nil for null.
+    package mutating func optionalIdentifier() throws -> String? {
+        guard let text = try optionalString() else { return nil }
+        let trimmed = text.trimmingSpaces
+        guard trimmed.utf8.count <= 1_024 else { throw JSONError(reason: "an id of over 1,024 bytes", field: "") }
+        for scalar in trimmed.unicodeScalars {
+            let value = scalar.value
+            let control = value < 0x20 || (0x7F...0x9F).contains(value)
+            let bidirectional =
+                (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F
+                || value == 0x061C
+            guard !control && !bidirectional else {
+                throw JSONError(
+                    reason: "an id holds a control character (U+\(String(value, radix: 16, uppercase: true)))", field: "")
+            }
+        }
+        return trimmed
+    }
 }

@@ -106,6 +106,12 @@ package struct PlayNotification: Sendable, Hashable, Codable {
         }
         guard let data else { throw JSONError(reason: "a push body carries the notification in data", field: "message.data") }
         do {
+            // What the base64 carries is held to the same strict JSON as a line: a key given
+            // twice inside it would otherwise let the last one win unseen.
+            if String(validating: data, as: UTF8.self) == nil {
+                throw JSONError(reason: "not UTF-8: Google's JSON is", field: "")
+            }
+            if let problem = data.withUnsafeBytes({ StrictJSON.problem(in: $0) }) { throw problem }
             var read = try data.withUnsafeBytes { try notification($0, at: location) }
             read.messageID = messageID
             return read
@@ -166,17 +172,17 @@ package struct PlayNotification: Sendable, Hashable, Codable {
             if key == "notificationType" {
                 read.notificationType = try cursor.optionalLenientInteger()
             } else if key == "purchaseToken" {
-                read.purchaseToken = try cursor.optionalString()
+                read.purchaseToken = try cursor.optionalIdentifier()
             } else if key == "sku" || key == "subscriptionId" || key == "productId" {
-                read.productID = try cursor.optionalString()
+                read.productID = try cursor.optionalIdentifier()
             } else if key == "orderId" {
-                read.orderID = try cursor.optionalString()
+                read.orderID = try cursor.optionalIdentifier()
             } else if key == "productType" {
                 read.productType = try cursor.optionalLenientInteger()
             } else if key == "refundType" {
                 read.refundType = try cursor.optionalLenientInteger()
             } else if key == "pendingRefundToken" {
-                read.pendingRefundToken = try cursor.optionalString()
+                read.pendingRefundToken = try cursor.optionalIdentifier()
             } else {
                 try cursor.skip()
             }

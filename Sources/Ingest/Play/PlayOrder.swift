@@ -35,6 +35,12 @@ package struct PlayOrder: Sendable, Hashable, Codable {
 
     package var state: PlayOrderState? { rawState.flatMap(PlayOrderState.init(rawValue:)) }
 
+    /// The most units a line may hold, and a void name: no sum of them overflows, and more is
+    /// no purchase (Apple's quantity stops at 10,000).
+    package static let largestQuantity: Int64 = 1_000_000
+    /// An amount's largest units, either sign: a billion, as Apple's prices stop at.
+    package static let largestUnits: Int64 = 1_000_000_000
+
     /// The orders of one line of `play/orders/`: an Order, or a `batchget` response (`{"orders": [...]}`).
     package static func decode(_ bytes: UnsafeRawBufferPointer, at location: SourceLocation) -> [Result<PlayOrder, JSONError>] {
         var list: UnsafeRawBufferPointer?
@@ -84,9 +90,9 @@ package struct PlayOrder: Sendable, Hashable, Codable {
         var refunded: Timestamp?
         try cursor.members { cursor, key in
             if key == "orderId" {
-                orderID = try cursor.optionalString()
+                orderID = try cursor.optionalIdentifier()
             } else if key == "purchaseToken" {
-                token = try cursor.optionalString()
+                token = try cursor.optionalIdentifier()
             } else if key == "state" {
                 state = try cursor.optionalString()
             } else if key == "createTime" {
@@ -125,7 +131,7 @@ package struct PlayOrder: Sendable, Hashable, Codable {
         var total: PlayAmount?
         try cursor.members { cursor, key in
             if key == "productId" {
-                product = try cursor.optionalString()
+                product = try cursor.optionalIdentifier()
             } else if key == "total" {
                 total = cursor.null() ? nil : try PlayAmount.read(&cursor)
             } else if key == "oneTimePurchaseDetails" {
@@ -153,7 +159,9 @@ package struct PlayOrder: Sendable, Hashable, Codable {
             }
         }
         guard let product, !product.isEmpty else { throw JSONError(reason: "a product id is required", field: "productId") }
-        guard quantity >= 1 else { throw JSONError(reason: "a quantity is at least 1", field: "oneTimePurchaseDetails.quantity") }
+        guard (1...PlayOrder.largestQuantity).contains(quantity) else {
+            throw JSONError(reason: "a quantity is 1 to 1,000,000", field: "oneTimePurchaseDetails.quantity")
+        }
         if let start, let end, end < start {
             throw JSONError(reason: "the service period ends before it starts", field: "subscriptionDetails.servicePeriodEndTime")
         }

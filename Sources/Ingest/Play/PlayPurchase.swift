@@ -54,28 +54,28 @@ package struct PlayPurchase: Sendable, Hashable, Codable {
                 if key == "kind" {
                     kind = try cursor.optionalString()
                 } else if key == "purchaseToken" {
-                    token = try cursor.optionalString()
+                    token = try cursor.optionalIdentifier()
                 } else if key == "obfuscatedExternalAccountId" {
-                    account = try cursor.optionalString()
+                    account = try cursor.optionalIdentifier()
                 } else if key == "externalAccountIdentifiers" {
                     if cursor.null() { return }
                     try cursor.members { cursor, key in
                         if key == "obfuscatedExternalAccountId" {
-                            account = try cursor.optionalString()
+                            account = try cursor.optionalIdentifier()
                         } else {
                             try cursor.skip()
                         }
                     }
                 } else if key == "orderId" || key == "latestOrderId" {
-                    if let order = try cursor.optionalString(), !order.isEmpty { orders.append(order) }
+                    if let order = try cursor.optionalIdentifier(), !order.isEmpty { orders.append(order) }
                 } else if key == "productLineItem" || key == "lineItems" {
                     if cursor.null() { return }
                     try cursor.elements { cursor, _ in
                         try cursor.members { cursor, key in
                             if key == "productId" {
-                                if let product = try cursor.optionalString(), !product.isEmpty { products.append(product) }
+                                if let product = try cursor.optionalIdentifier(), !product.isEmpty { products.append(product) }
                             } else if key == "latestSuccessfulOrderId" {
-                                if let order = try cursor.optionalString(), !order.isEmpty { orders.append(order) }
+                                if let order = try cursor.optionalIdentifier(), !order.isEmpty { orders.append(order) }
                             } else if key == "expiryTime" {
                                 if let time = try cursor.optionalTimestamp() { expiry = max(expiry ?? time, time) }
                             } else {
@@ -97,7 +97,7 @@ package struct PlayPurchase: Sendable, Hashable, Codable {
                 } else if key == "purchaseCompletionTime" || key == "startTime" {
                     start = try cursor.optionalTimestamp()
                 } else if key == "linkedPurchaseToken" {
-                    linked = try cursor.optionalString()
+                    linked = try cursor.optionalIdentifier()
                 } else if key == "testPurchase" || key == "testPurchaseContext" {
                     isTest = !cursor.null()
                     if isTest { try cursor.skip() }

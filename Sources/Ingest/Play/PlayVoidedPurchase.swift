@@ -70,9 +70,9 @@ package struct PlayVoidedPurchase: Sendable, Hashable, Codable {
         var quantity: Int64?
         try cursor.members { cursor, key in
             if key == "purchaseToken" {
-                token = try cursor.optionalString()
+                token = try cursor.optionalIdentifier()
             } else if key == "orderId" {
-                order = try cursor.optionalString()
+                order = try cursor.optionalIdentifier()
             } else if key == "purchaseTimeMillis" {
                 purchased = try cursor.optionalTimestamp()
             } else if key == "voidedTimeMillis" {
@@ -90,8 +90,8 @@ package struct PlayVoidedPurchase: Sendable, Hashable, Codable {
         try cursor.finish()
         guard let token, !token.isEmpty else { throw JSONError(reason: "a purchase token is required", field: "purchaseToken") }
         guard let voided else { throw JSONError(reason: "the time it was voided is required", field: "voidedTimeMillis") }
-        if let quantity, quantity < 1 {
-            throw JSONError(reason: "a voided quantity is at least 1", field: "voidedQuantity")
+        if let quantity, !(1...PlayOrder.largestQuantity).contains(quantity) {
+            throw JSONError(reason: "a voided quantity is 1 to 1,000,000", field: "voidedQuantity")
         }
         return PlayVoidedPurchase(
             purchaseToken: token, orderID: order?.isEmpty == true ? nil : order, purchaseTime: purchased, voidedTime: voided,

@@ -83,20 +83,49 @@ package struct PlayOrderAccess: Sendable {
     ///
     /// What happened after `asOf` is left out, as for Apple's data: an order made later, a void later.
     package static func orders(of account: String, in input: PlayInput, asOf: Timestamp) -> [PlayOrderAccess] {
-        held(in: input, asOf: asOf).filter { $0.account == account }.map(PlayOrderAccess.init)
+        held(in: input, asOf: asOf).orders.filter { $0.account == account }.map(PlayOrderAccess.init)
+    }
+
+    /// What `held` made of `play/`: the orders, and what it could not believe.
+    package struct Held: Sendable {
+        package var orders: [PlayHeldOrder] = []
+        /// Voids dated before their order was made, or of an order with no unit left: one reject each.
+        package var refused: [Reject] = []
+        /// Orders of a license tester's purchase (no money changed hands): left out, as Apple's Sandbox is.
+        package var testOrders = 0
     }
 
     /// Every order an account holds, by creation then id, with its voids by time and when the
     /// void that ended it was first known; nothing after `asOf`.
-    package static func held(in input: PlayInput, asOf: Timestamp) -> [PlayHeldOrder] {
+    ///
+    /// A void names its order; one that names none is its token's order that was current when
+    /// it was voided (the latest made by then: a subscription's renewals share a token). A void
+    /// dated before its order was made, or made once no unit was left, is refused: the order
+    /// cannot have been voided then, or again.
+    package static func held(in input: PlayInput, asOf: Timestamp) -> Held {
         let accounts = PlayAccounts(input)
+        var result = Held()
+        let testTokens = Set(input.purchases.filter(\.isTest).compactMap(\.purchaseToken))
+        let owned = input.orders.compactMap { order -> (String, PlayOrder)? in
+            guard order.createTime <= asOf, let account = accounts.account(ofToken: order.purchaseToken) else { return nil }
+            if testTokens.contains(order.purchaseToken) {
+                result.testOrders += 1
+                return nil
+            }
+            return (account, order)
+        }
+        .sorted {
+            $0.1.createTime != $1.1.createTime ? $0.1.createTime < $1.1.createTime : $0.1.orderID.bytesPrecede($1.1.orderID)
+        }
+        var ordersOfToken: [String: [PlayOrder]] = [:]
+        for (_, order) in owned { ordersOfToken[order.purchaseToken, default: []].append(order) }
         var voidsByOrder: [String: [PlayVoidedPurchase]] = [:]
-        var voidsByToken: [String: [PlayVoidedPurchase]] = [:]
         for void in input.voided where void.voidedTime <= asOf {
             if let order = void.orderID {
                 voidsByOrder[order, default: []].append(void)
-            } else {
-                voidsByToken[void.purchaseToken, default: []].append(void)
+            } else if let orders = ordersOfToken[void.purchaseToken] {
+                let current = orders.last { $0.createTime <= void.voidedTime } ?? orders[0]
+                voidsByOrder[current.orderID, default: []].append(void)
             }
         }
         var notices: [String: [Timestamp]] = [:]
@@ -110,16 +139,23 @@ package struct PlayOrderAccess: Sendable {
                 reviews[order, default: []].append(PlayHeldOrder.Review(token: token, notifiedAt: notification.eventTime))
             }
         }
-        let owned = input.orders.compactMap { order -> (String, PlayOrder)? in
-            guard order.createTime <= asOf, let account = accounts.account(ofToken: order.purchaseToken) else { return nil }
-            return (account, order)
-        }
-        return owned.sorted {
-            $0.1.createTime != $1.1.createTime ? $0.1.createTime < $1.1.createTime : $0.1.orderID.bytesPrecede($1.1.orderID)
-        }
-        .map { account, order in
-            let voids = ((voidsByOrder[order.orderID] ?? []) + (voidsByToken[order.purchaseToken] ?? [])).sorted {
+        for (account, order) in owned {
+            let candidates = (voidsByOrder[order.orderID] ?? []).sorted {
                 $0.voidedTime != $1.voidedTime ? $0.voidedTime < $1.voidedTime : $0.source < $1.source
+            }
+            var voids: [PlayVoidedPurchase] = []
+            var units: Int64 = 0
+            let quantity = order.lines.reduce(0) { $0 + $1.quantity }
+            for void in candidates {
+                if void.voidedTime < order.createTime {
+                    result.refused.append(
+                        refusal(void, "voided before its order \(order.orderID) was made (\(order.createTime))"))
+                } else if units >= quantity {
+                    result.refused.append(refusal(void, "order \(order.orderID) had no unit left: voided already"))
+                } else {
+                    voids.append(void)
+                    units += void.voidedQuantity ?? quantity
+                }
             }
             var held = PlayHeldOrder(account: account, order: order, voids: voids)
             held.reviews = (reviews[order.orderID] ?? []).sorted {
@@ -128,7 +164,16 @@ package struct PlayOrderAccess: Sendable {
             if let voided = PlayOrderAccess(held).lastUnitVoided {
                 held.voidNoticedAt = (notices[order.orderID] ?? []).filter { $0 >= voided }.min() ?? voided
             }
-            return held
+            result.orders.append(held)
         }
+        result.refused.sort { $0.file != $1.file ? $0.file.bytesPrecede($1.file) : $0.line < $1.line }
+        return result
+    }
+
+    private static func refusal(_ void: PlayVoidedPurchase, _ reason: String) -> Reject {
+        Reject(
+            file: void.source.file, line: void.source.line, field: "voidedTimeMillis",
+            value: String(void.voidedTime.milliseconds),
+            reason: reason)
     }
 }

@@ -32,14 +32,18 @@ package enum PlayTransaction {
             source: order.source, store: .googlePlay)
     }
 
-    /// Every order of `input` an account holds as of `asOf`, with its record.
-    package static func all(in input: PlayInput, asOf: Timestamp) -> [(held: PlayHeldOrder, record: TransactionRecord)] {
+    /// Every order of `input` an account holds as of `asOf`, with its record; what `held`
+    /// refused and left out beside them.
+    package static func all(in input: PlayInput, asOf: Timestamp)
+        -> (orders: [(held: PlayHeldOrder, record: TransactionRecord)], refused: [Reject], testOrders: Int)
+    {
         let held = PlayOrderAccess.held(in: input, asOf: asOf)
         // `held` is by creation: the first order of a token is its subscription's first.
         var first: [String: String] = [:]
-        for order in held where first[order.order.purchaseToken] == nil {
+        for order in held.orders where first[order.order.purchaseToken] == nil {
             first[order.order.purchaseToken] = order.order.orderID
         }
-        return held.map { ($0, record($0, originalOrder: first[$0.order.purchaseToken] ?? $0.order.orderID)) }
+        let orders = held.orders.map { ($0, record($0, originalOrder: first[$0.order.purchaseToken] ?? $0.order.orderID)) }
+        return (orders, held.refused, held.testOrders)
     }
 }

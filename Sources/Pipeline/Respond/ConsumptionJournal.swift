@@ -90,9 +90,13 @@ package struct ConsumptionJournal: Sendable {
     }
 
     /// Refuses a journal its first line gives to another store than `store` (nil: Apple's).
+    ///
+    /// A journal without its first line (Apple's, before 0.14.0) is Apple's: a store's other
+    /// than Apple's always has one.
     package func requireStore(_ store: String?, reading: Bool = false) throws {
-        if let start, start.store != store {
-            throw JournalStoreError(path: path, found: start.store, wanted: store, reading: reading)
+        let found = start?.store
+        if found != store && (start != nil || (store != nil && !isEmpty)) {
+            throw JournalStoreError(path: path, found: found, wanted: store, reading: reading)
         }
     }
 
