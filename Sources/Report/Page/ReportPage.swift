@@ -101,6 +101,16 @@ enum ReportPage {
             "<p class=\"trust\(context.signatures.verificationOff || context.signatures.rejected > 0 ? " warn" : "")\">\(T.escape(context.signatures.sentence))</p>\n"
         text +=
             "<p class=\"counted\(context.completeness.complete ? "" : " warn")\">\(T.escape(T.sentenceCase(context.completeness.sentence))).</p>\n"
+        if StoreSection.shows(figures) {
+            // Google signs none of it: say what it is trusted as (docs/inputs.md, play/).
+            let orders = figures.storeTotals.first { $0.store == .googlePlay }?.paidTransactions ?? 0
+            text +=
+                "<p>Google Play's data (play/: notifications, voided purchases, orders, purchases) is not signed as "
+                + "Apple's is: it is read as the app's server and refund-cost fetch stored it, so it is trusted as that "
+                + "server is. \(T.counted(orders, "Google Play order")) of the window counted as purchases; "
+                + "\(T.counted(figures.chargebacks.count, "chargeback")) and \(T.counted(figures.refundReviews.count, "refund review")) "
+                + "in it.</p>\n"
+        }
         let counted = CountLine.rows(context.appStoreCounts)
         if !counted.isEmpty {
             // The same counts as run.json and `validate`: what the App Store files held and what was left out.
