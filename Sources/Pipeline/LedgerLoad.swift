@@ -13,8 +13,8 @@ package struct LedgerLoad: Sendable {
     package var ledger: Ledger
     package var rates: ExchangeRates
     package var evidence: ConsumptionEvidence
-    /// Google Play's data as read, for the commands that show it (`validate`, `explain`); nil
-    /// when there is none or nothing asked to keep it.
+    /// Google Play's data as read, for the commands that show it (`validate`, `explain`: kept
+    /// with `keepingPlay` or `keepingRecords`); nil when there is none or nothing asked to keep it.
     package var play: PlayInput?
     /// What the run should say on stderr but does not stop for: the record of verified files,
     /// and values Apple added after this version (known from the counts, so a ledger read back
@@ -99,7 +99,7 @@ package struct LedgerLoad: Sendable {
     /// `progress` hears the bytes and lines of the notification and history files read so far.
     package init(
         data: String, options: Options, rejects: RejectLog, verifiedFiles: String? = nil, decoded: DecodedPieces? = nil,
-        keepingRecords: Bool = false, readingPlay: Bool = true,
+        keepingRecords: Bool = false, readingPlay: Bool = true, keepingPlay: Bool = false,
         progress: @escaping @Sendable (_ bytes: Int, _ lines: Int) -> Void = { _, _ in }
     ) throws {
         layout = try InputLayout(root: data)
@@ -154,7 +154,8 @@ package struct LedgerLoad: Sendable {
                         value: clash.order.orderID,
                         reason: "an App Store transaction has the same id: the order is left out"))
             }
-            play = input
+            // Kept for the commands that show it; a report needs only the ledger's orders.
+            if keepingRecords || keepingPlay { play = input }
         }
         ledger = try Ledger(
             input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,

@@ -42,13 +42,13 @@ package final class Pipeline {
     /// account's rows); `decoded` takes App Store pieces decoded elsewhere instead of reading
     /// the files.
     package func load(
-        keepingRecords: Bool = false, readingPlay: Bool = true, decoded: DecodedPieces? = nil,
+        keepingRecords: Bool = false, readingPlay: Bool = true, keepingPlay: Bool = false, decoded: DecodedPieces? = nil,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> LedgerLoad {
         let loaded = try LedgerLoad(
             data: options.data, options: options.appStore, rejects: rejects,
             verifiedFiles: decoded == nil ? options.verifiedFilesRecord : nil, decoded: decoded,
-            keepingRecords: keepingRecords, readingPlay: readingPlay,
+            keepingRecords: keepingRecords, readingPlay: readingPlay, keepingPlay: keepingPlay,
             progress: { bytes, lines in
                 progress(ReportProgress(file: "notifications and history", bytes: bytes, rows: lines, unit: "lines"))
             })

@@ -52,7 +52,7 @@ enum ValidateCommand: Command {
         let progress = ProgressLine(quiet: common.quiet)
         let options = common.runOptionsOverAllTime()
         let pipeline = Pipeline(options, rejects: rejects)
-        let loaded = try pipeline.load { step in
+        let loaded = try pipeline.load(keepingPlay: true) { step in
             progress.advance(toBytes: step.bytes, rows: step.rows, file: step.file, unit: step.unit)
         }
         // Cost files go through exactly the reader and checks `report` uses, over all time, so
