@@ -41,11 +41,10 @@ package struct ChargebackFigure: Sendable {
                 try rates.reportAmount($0.money, from: $0.currency, onDay: chargeback.voidedTime.dayNumber)
             }
             let delivered = totals.grantedByTransaction[index]
-            var facts = TransactionFacts(ledger, transaction: index)
-            facts.revocationDate = chargeback.voidedTime
             figures.append(
                 ChargebackFigure(
-                    transaction: facts, transactionIndex: index, chargedBackAt: chargeback.voidedTime,
+                    transaction: TransactionFacts(ledger, transaction: index), transactionIndex: index,
+                    chargedBackAt: chargeback.voidedTime,
                     units: access.chargedBackUnits, quantity: access.quantity,
                     voidSource: chargeback.voidSource?.name ?? chargeback.rawSource.map(String.init) ?? "",
                     received: received, receivedInReportCurrency: converted, fee: fee, deliveryCost: delivered,

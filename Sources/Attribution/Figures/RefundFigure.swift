@@ -99,23 +99,24 @@ package struct RefundFigure: Sendable {
         for (index, held) in ledger.playOrders {
             let refunds = held.voids.filter { !$0.isChargeback && window.contains($0.voidedTime) }
             guard let last = refunds.last else { continue }
-            let quantity = max(1, PlayOrderAccess(held).quantity)
+            let access = PlayOrderAccess(held)
+            let quantity = max(1, access.quantity)
             let units = min(quantity, refunds.reduce(0) { $0 + ($1.voidedQuantity ?? quantity) })
             let kind: EndKind = units >= quantity ? .refundFull : .refundProrated
             var facts = TransactionFacts(ledger, transaction: index)
             facts.revocationDate = last.voidedTime
             facts.revocationPercentage = kind == .refundProrated ? Int(units * 100_000 / quantity) : nil
             let price = held.order.total
-            let refunded = try price.map { kind == .refundFull ? $0.money : try $0.money.scaled(by: units, over: quantity) }
-            let converted = try price.flatMap { price in
-                try refunded.map { try rates.reportAmount($0, from: price.currency, onDay: last.voidedTime.dayNumber) }
+            let refunded = try access.paid(units: units)
+            let converted = try refunded.map {
+                try rates.reportAmount($0.money, from: $0.currency, onDay: last.voidedTime.dayNumber)
             }
             let purchaser = totals.grantedByTransaction[index]
             let after = totals.afterRefundByTransaction[index]
             figures.append(
                 RefundFigure(
                     transaction: facts, transactionIndex: index, kind: kind, familyMembers: 0, linkMethods: [],
-                    price: price?.money, priceCurrency: price?.currency.description, refundedAmount: refunded,
+                    price: price?.money, priceCurrency: price?.currency.description, refundedAmount: refunded?.money,
                     refundedInReportCurrency: converted, costPurchaser: purchaser, costFamily: .zero, costAfterRevocation: after,
                     sunkCost: try purchaser.adding(after),
                     reason: last.reason?.name ?? last.rawReason.map(String.init) ?? ""))

@@ -65,12 +65,8 @@ package struct RefundReviewFigure: Sendable {
                     try rates.reportAmount($0.money, from: $0.currency, onDay: review.notifiedAt.dayNumber)
                 }
                 let priceVoided = try voided.flatMap { void in
-                    try total.map { total in
-                        let units = min(access.quantity, void.voidedQuantity ?? access.quantity)
-                        let share =
-                            units >= access.quantity || access.quantity <= 0
-                            ? total.money : try total.money.scaled(by: units, over: access.quantity)
-                        return try rates.reportAmount(share, from: total.currency, onDay: void.voidedTime.dayNumber)
+                    try access.paid(units: void.voidedQuantity ?? access.quantity).map {
+                        try rates.reportAmount($0.money, from: $0.currency, onDay: void.voidedTime.dayNumber)
                     }
                 }
                 let respondBy = AnswerWindow.play.deadline(of: review.notifiedAt)
@@ -120,7 +116,7 @@ package struct PlayReviewAnswered: Sendable, Hashable {
 ///
 /// Google voids the order when it grants the chargeback and says nothing when it wins the
 /// dispute, so an answered review is `voided` after the answer or `not_voided` as of the as-of time.
-package struct PlayAnsweringFigure: Sendable, Hashable {
+package struct PlayAnsweringFigure: Sendable {
     package var reviews = 0
     package var answered = 0
     package var answeredInTime = 0
@@ -154,12 +150,6 @@ package struct PlayAnsweringFigure: Sendable, Hashable {
             ($0, byPreference[$0]?.voided ?? 0, byPreference[$0]?.notVoided ?? 0)
         }
     }
-
-    package static func == (lhs: PlayAnsweringFigure, rhs: PlayAnsweringFigure) -> Bool {
-        lhs.json.compact == rhs.json.compact
-    }
-
-    package func hash(into hasher: inout Hasher) { hasher.combine(json.compact) }
 
     /// run.json's `play_answering`: the names are the interface.
     package var json: JSONValue {

@@ -61,6 +61,15 @@ package struct PlayOrderAccess: Sendable {
         return max(0, quantity - before)
     }
 
+    /// What the buyer paid for `units` of the order (what a refund of them gives back): the
+    /// total's share, rounded half to even to the nano-unit, all of it for every unit; nil when
+    /// the order gives no total.
+    package func paid(units: Int64) throws -> PlayAmount? {
+        guard let total = order.total else { return nil }
+        guard quantity > 0, units < quantity else { return total }
+        return PlayAmount(currency: total.currency, money: try total.money.scaled(by: units, over: quantity))
+    }
+
     /// `units` of the order's `quantity` of `amount`, rounded toward zero to the nano-unit.
     private func share(of amount: PlayAmount, units: Int64) -> PlayAmount {
         guard quantity > 0, units != quantity else { return amount }

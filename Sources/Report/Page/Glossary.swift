@@ -2,22 +2,28 @@ import Attribution
 
 /// The words the page uses for what it counts, for a reader who has not read docs/outputs.md.
 enum Glossary {
-    static let terms: [(String, String)] =
+    /// The page's words; with `bothStores`, the classes of no purchase speak of either store's,
+    /// and the words of Google Play follow.
+    static func terms(bothStores: Bool) -> [(String, String)] {
         CostClass.ruleOrder.filter { $0 != .unknownOwnership }.map { costClass in
-            (PageText.words(costClass), glossed[costClass] ?? ClassSection.explanations[costClass] ?? "")
-        } + [
-            ("leak", "after refund and after family exit together: cost served once access had ended"),
-            (
-                "beyond grace",
-                "the part of a leak served later than the notice plus the grace period (--grace, 1 hour by default): what the server should have cut off"
-            ),
-            (
-                "sunk cost",
-                "what a refunded purchase cost to serve (to the purchaser, to the family, and after the refund), beyond the money paid back"
-            ),
-            ("recurring loss", "what subscriptions still leaking cost every 30 days if nobody fixes them"),
-            ("refund rate", "refunds in the window divided by the purchases and renewals of the window"),
-        ]
+            let meaning = (bothStores ? glossedBothStores[costClass] : nil) ?? glossed[costClass]
+            return (PageText.words(costClass), meaning ?? ClassSection.explanations[costClass] ?? "")
+        } + common + (bothStores ? playTerms : [])
+    }
+
+    private static let common: [(String, String)] = [
+        ("leak", "after refund and after family exit together: cost served once access had ended"),
+        (
+            "beyond grace",
+            "the part of a leak served later than the notice plus the grace period (--grace, 1 hour by default): what the server should have cut off"
+        ),
+        (
+            "sunk cost",
+            "what a refunded purchase cost to serve (to the purchaser, to the family, and after the refund), beyond the money paid back"
+        ),
+        ("recurring loss", "what subscriptions still leaking cost every 30 days if nobody fixes them"),
+        ("refund rate", "refunds in the window divided by the purchases and renewals of the window"),
+    ]
 
     /// Fuller than the one line of the table: the classes a reader asks about.
     private static let glossed: [CostClass: String] = [
@@ -31,8 +37,16 @@ enum Glossary {
             "served while Apple retried a failed renewal and kept access open, in a grace period that ended without payment: a loss, not a leak",
     ]
 
+    /// The classes of no purchase, on a page of both stores.
+    private static let glossedBothStores: [CostClass: String] = [
+        .unentitled:
+            "an account that holds purchases of either store, served when none of them gave access and none was about to: free use",
+        .unlinked:
+            "an account that no purchase of either store belongs to: usage the stores' data cannot explain (a free tier, a missing accounts.csv line or Play purchase, a server bug)",
+    ]
+
     /// The words of both stores, for a page that has Google Play's orders.
-    static let playTerms: [(String, String)] = [
+    private static let playTerms: [(String, String)] = [
         ("store", "App Store or Google Play: where the purchase a cost row is tied to was made"),
         (
             "chargeback",
@@ -45,20 +59,8 @@ enum Glossary {
     ]
 
     static func html(_ figures: ReportFigures) -> String {
-        let both = StoreSection.shows(figures)
         var text = "<h2>Words on this page</h2>\n<dl class=\"glossary\">"
-        let unentitled = PageText.words(.unentitled)
-        let unlinked = PageText.words(.unlinked)
-        for (term, meaning) in terms + (both ? playTerms : []) {
-            // With both stores, the classes of no purchase speak of either store's.
-            let meaning =
-                !both
-                ? meaning
-                : term == unentitled
-                    ? "an account that holds purchases of either store, served when none of them gave access and none was about to: free use"
-                    : term == unlinked
-                        ? "an account that no purchase of either store belongs to: usage the stores' data cannot explain (a free tier, a missing accounts.csv line or Play purchase, a server bug)"
-                        : meaning
+        for (term, meaning) in terms(bothStores: StoreSection.shows(figures)) {
             text += "<dt>\(PageText.escape(term))</dt><dd>\(PageText.escape(meaning))</dd>"
         }
         return text + "</dl>\n"
