@@ -155,10 +155,11 @@ package enum ParallelCostReading {
         return try read(inOrder(plans), threads: 1)
     }
 
-    /// True when a request id came back with other content in parts read apart: which of its
-    /// rows counts depends on the order the parts were read, so the files are read again.
+    /// True when a request id came back with other content in parts read apart, or came back
+    /// on a row a pool pays for: which of its rows counts depends on the order the parts were
+    /// read (for a pool, which row gets a left-over step), so the files are read again.
     static func needsReadingInOrder(_ summaries: [CostFileSummary], threads: Int) -> Bool {
-        threads > 1 && summaries.contains { $0.conflicts > 0 }
+        threads > 1 && summaries.contains { $0.conflicts > 0 || $0.pooledRepeats > 0 }
     }
 
     /// `plans` as one part a file, from where its first part starts: read on one thread, in

@@ -11,6 +11,11 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var duplicates = 0
     /// Repeated request ids whose rows differ otherwise (counted in `duplicates` too).
     package var conflicts = 0
+    /// Repeated request ids of rows a pool pays for (counted in `duplicates` too).
+    ///
+    /// Which copy counts moves the pool's last left-over steps, so a parallel run reads again in
+    /// file order.
+    package var pooledRepeats = 0
     package var acceptedCost = CostTotals()
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
@@ -22,6 +27,13 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     /// The earliest and latest accepted row: which months the data holds.
     package var earliest: Timestamp?
     package var latest: Timestamp?
+
+    /// `pooledRepeats` is left out: it matters only to the reading that counts it (the files
+    /// that keep summaries, partials and respond's state, come from readings without pools).
+    private enum CodingKeys: String, CodingKey {
+        case path, bytes, rows, accepted, rejected, duplicates, conflicts, acceptedCost, rejectedCost, duplicateCost
+        case claims, repeats, earliest, latest
+    }
 
     mutating func note(_ time: Timestamp) {
         if earliest.map({ time < $0 }) ?? true { earliest = time }
@@ -42,6 +54,7 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
         rejected += other.rejected
         duplicates += other.duplicates
         conflicts += other.conflicts
+        pooledRepeats += other.pooledRepeats
         try acceptedCost.add(other.acceptedCost)
         try rejectedCost.add(other.rejectedCost)
         try duplicateCost.add(other.duplicateCost)

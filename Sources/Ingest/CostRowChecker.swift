@@ -79,6 +79,7 @@ package struct CostRowChecker: Sendable {
                     if requests.claimsGoToRows { row.claimed = entry }
                 case .repeated:
                     if requests.recordsRepeats { summary.repeats.append(entry) }
+                    if pooledBytes.contains(where: { $0.elementsEqual(row.category) }) { summary.pooledRepeats += 1 }
                     summary.duplicates += 1
                     try summary.duplicateCost.add(row.cost, in: row.currency)
                     return nil

@@ -6,9 +6,10 @@ import Synchronization
 /// Each id keeps a digest of the rest of its row, compared by column meaning (the parsed
 /// time, account, category, cost, currency, quantity and unit), so files with their columns
 /// in another order agree. A repeat with the same digest is the same event logged twice:
-/// which copy is dropped changes nothing. A repeat whose row differs is a conflict: then which
-/// one counts depends on reading order, so a parallel run reads again in file order, where
-/// the first one wins.
+/// which copy is dropped changes nothing, but for usage a pool pays for (the copy's place in
+/// the file decides which row gets a left-over step). A repeat whose row differs is a conflict.
+/// For a conflict or a pooled repeat, which copy counts depends on reading order, so a
+/// parallel run reads again in file order, where the first one wins.
 package final class RequestRegistry: Sendable {
     package enum Claim {
         case first
