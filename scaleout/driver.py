@@ -9,9 +9,9 @@ The rules live in the refund-cost binary; this program only plans and ships work
      accounts, products and rates it reads itself, without reading Apple's data again;
   2. on the executors: `refund-cost partial` for each group of whole cost files, against the
      snapshot (the binary and the snapshot are shipped with SparkContext.addFile; the cost
-     files are read at the same --data path, so executors must see it: a shared mount); with
-     --account-groups G, against the G groups' parts of the snapshot, one group's ledger at a
-     time;
+     files are read at the same --data path, so executors must see it: a shared mount), against
+     the groups' parts of the snapshot, one group's ledger at a time: the accounts are cut in
+     as many groups as hold --accounts-per-group accounts each (or --account-groups G);
   3. on the executors: `refund-cost settle --part K/N` for each hash partition of the request
      ids (each task reads every partial and keeps its partition's ids alone, so no process holds
      every id); the partials that claimed an id another partial claimed earlier are computed
@@ -27,7 +27,7 @@ the driver's steps and, through spark.executorEnv, for the executors'; Spark red
 named like a secret), never on a command line, never in the shared folder.
 
 usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] [--request-parts N]
-                 [--account-groups G] -- REPORT_ARGS...
+                 [--account-groups G | --accounts-per-group N] -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
@@ -42,6 +42,9 @@ import time
 
 
 SECRET_VARIABLE = "REFUND_COST_STEP_SECRET"
+# Accounts a partial holds the ledger of at a time, by default: about 3 to 4 KB each, so the
+# ledger part of a task stays near 100 MB whatever the number of accounts.
+ACCOUNTS_PER_GROUP = 25000
 
 
 def run_measured(command, capture=True):
@@ -202,8 +205,12 @@ def main():
     parser.add_argument("--groups", type=int, default=0, help="cost file groups (default: twice the parallelism)")
     parser.add_argument("--app-store-groups", type=int, default=0,
                         help="App Store file groups (default: the parallelism)")
-    parser.add_argument("--account-groups", type=int, default=1,
-                        help="groups of accounts a partial holds the ledger of one at a time (default 1: every account)")
+    parser.add_argument("--account-groups", type=int, default=0,
+                        help="groups of accounts a partial holds the ledger of one at a time (default: from the "
+                             "accounts, --accounts-per-group)")
+    parser.add_argument("--accounts-per-group", type=int, default=ACCOUNTS_PER_GROUP,
+                        help="without --account-groups, as many groups as hold at most this many accounts each "
+                             "(default %d)" % ACCOUNTS_PER_GROUP)
     parser.add_argument("--request-parts", type=int, default=0,
                         help="hash partitions the request ids are settled in (default: the parallelism)")
     parser.add_argument("--measure", default=None,
@@ -273,10 +280,17 @@ def main():
     driver_peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     snapshot_started = time.monotonic()
-    account_groups = max(1, min(4096, options.account_groups))
-    grouping = ["--account-groups", str(account_groups)] if account_groups > 1 else []
-    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + grouping
+    for stale in os.listdir(work):
+        if stale.startswith(os.path.basename(snapshot) + ".group-"):
+            os.remove(os.path.join(work, stale))
+    cutting = (["--account-groups", str(max(1, min(4096, options.account_groups)))] if options.account_groups > 0
+               else ["--accounts-per-group", str(max(1, options.accounts_per_group))])
+    run_local([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + cutting
               + report_args, peaks, "snapshot")
+    # The snapshot wrote SNAPSHOT.group-K-of-G for each group K when it cut the accounts in G > 1.
+    account_groups = max([int(name.rsplit("-of-", 1)[1]) for name in os.listdir(work)
+                          if name.startswith(os.path.basename(snapshot) + ".group-")] or [1])
+    grouping = ["--account-groups", str(account_groups)] if account_groups > 1 else []
     files = [(path, path) for path in cost_files(listing)]
     snapshot_seconds = time.monotonic() - snapshot_started
     context.addFile(snapshot)
@@ -347,10 +361,10 @@ def main():
     run_local([binary, "merge", "--snapshot", snapshot, "--partials", parts] + report_args, peaks, "merge")
     print(
         "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d groups "
-        "(%d computed again for request ids settled in %d parts), snapshot %.1f MB in %.2f s, partials %.2f s, "
-        "total %.2f s"
+        "(%d computed again for request ids settled in %d parts), accounts in %d groups, snapshot %.1f MB in %.2f s, "
+        "partials %.2f s, total %.2f s"
         % (len(sized), len(app_store_groups), decode_seconds, driver_peak_mb, len(files), len(groups), len(again),
-           parts_count,
+           parts_count, account_groups,
            os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds, time.monotonic() - started),
         file=sys.stderr)
     print("spark: peak memory of each refund-cost process, MB: "

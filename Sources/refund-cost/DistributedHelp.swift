@@ -12,11 +12,13 @@ enum DistributedHelp {
           0. refund-cost decode --list APPSTORE.txt ARGS, then for each group of whole files
              refund-cost decode --file APPSTOREFILE ... --decoded G.decoded ARGS
              decodes and verifies some of the App Store files, on any machine that sees --data;
-          1. refund-cost snapshot --snapshot S.snapshot [--decoded DIR] [--account-groups G] ARGS
+          1. refund-cost snapshot --snapshot S.snapshot [--decoded DIR]
+             [--account-groups G | --accounts-per-group N] ARGS
              reads the rest of the App Store side (accounts, products, rates, consent,
              deliveries) and, from step 0's files or by reading them itself, the notifications
              and transactions, into one file (and with G, each group of accounts' part of it,
-             S.snapshot.group-K-of-G for K from 0 to G-1);
+             S.snapshot.group-K-of-G for K from 0 to G-1; with N, G is what holds at most N
+             accounts a group, and the snapshot says it);
           2. refund-cost partial --snapshot S.snapshot --file COSTFILE ... --partial P.partial
              [--account-groups G] ARGS
              attributes the rows of some whole cost files, on any machine that sees --data (with

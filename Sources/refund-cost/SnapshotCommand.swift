@@ -8,7 +8,9 @@ enum SnapshotCommand: Command {
         name: "snapshot",
         summary: "Step 1 of a distributed report: the App Store side, read and verified once, into one file.",
         usage: "refund-cost snapshot --snapshot FILE --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([snapshotOut.spec, costFiles.spec, decoded.spec, accountGroups.spec]),
+        options: DistributedHelp.stepOptions([
+            snapshotOut.spec, costFiles.spec, decoded.spec, accountGroups.spec, accountsPerGroup.spec,
+        ]),
         discussion: DistributedHelp.discussion,
         examples: [
             "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
@@ -27,7 +29,15 @@ enum SnapshotCommand: Command {
         help:
             "Also write each of G groups of accounts' part of the snapshot beside it (FILE.group-K-of-G), for "
             + "`partial --account-groups G`, which then holds one group's ledger at a time.",
-        in: 1...4096)
+        in: 1...DistributedRun.AccountGrouping.most)
+
+    static let accountsPerGroup = Option.count(
+        "accounts-per-group", "N",
+        help:
+            "Cut the accounts in groups of at most N, written as --account-groups G writes them, G being the "
+            + "accounts holding a purchase divided by N, rounded up (at most 4,096); the snapshot says G, and writes "
+            + "no group when G is 1. Instead of --account-groups.",
+        in: 1...1_000_000_000)
 
     /// `partial`'s side of the same option.
     static let partialGroups = Option.count(
@@ -35,7 +45,7 @@ enum SnapshotCommand: Command {
         help:
             "Read the G group snapshots `snapshot --account-groups G` wrote beside --snapshot FILE instead of it, one "
             + "group's ledger at a time (about 1/G of the memory; the cost files are read once a group). The same partial.",
-        in: 1...4096)
+        in: 1...DistributedRun.AccountGrouping.most)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
@@ -44,9 +54,16 @@ enum SnapshotCommand: Command {
         let pieces = try arguments.value(decoded).map { folder in
             try FileSystem.list(folder).filter { $0.name.hasSuffix(".decoded") }.map { folder + "/" + $0.name }
         }
-        let snapshot = try DistributedRun.snapshot(
-            options, to: path, decoded: pieces, accountGroups: try arguments.value(accountGroups) ?? 1,
-            secret: try StepSecret.fromEnvironment())
+        let grouping: DistributedRun.AccountGrouping
+        switch (try arguments.value(accountGroups), try arguments.value(accountsPerGroup)) {
+        case (let groups?, nil): grouping = .groups(groups)
+        case (nil, let accounts?): grouping = .accountsPerGroup(accounts)
+        case (nil, nil): grouping = .groups(1)
+        case (_?, _?):
+            throw arguments.invalid(accountsPerGroup, expected: "either --account-groups or --accounts-per-group, not both")
+        }
+        let (snapshot, groups) = try DistributedRun.snapshot(
+            options, to: path, decoded: pieces, grouping: grouping, secret: try StepSecret.fromEnvironment())
         if let listing = try arguments.value(costFiles) {
             let file = try AtomicFileWriter(path: listing)
             try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())
@@ -58,7 +75,9 @@ enum SnapshotCommand: Command {
                     + "\(Format.count(snapshot.input.transactions.count)) transactions, "
                     + "\(Format.count(snapshot.input.notifications.count)) notifications the ledger reads, "
                     + "\(Format.count(snapshot.layout.costFiles.count)) cost files to partial, "
-                    + "\(Format.count(snapshot.rejects.count)) rejected lines, in \(Format.seconds(Clock.monotonicSeconds() - started))"
+                    + "\(Format.count(snapshot.rejects.count)) rejected lines"
+                    + (groups > 1 ? ", cut in \(Format.count(groups)) groups of accounts (\(path).group-K-of-\(groups))" : "")
+                    + ", in \(Format.seconds(Clock.monotonicSeconds() - started))"
             )
         }
         return 0

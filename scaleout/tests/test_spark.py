@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Spark driver in local mode (two executor threads, loopback only, UI off) gives the bytes
-of `refund-cost report`, with the ledger cut in three groups of accounts and the request ids
+of `refund-cost report`, with the ledger cut in groups of at most 60 accounts and the request ids
 settled in two parts, also when a task fails once and Spark runs it again.
 
 usage: test_spark.py BINARY   (run with the Python that has pyspark: scaleout/.venv)
@@ -44,7 +44,7 @@ def main():
         # local[2,3]: two task threads, and a task may fail up to three times before the job does.
         result = subprocess.run(
             [sys.executable, os.path.join(HERE, "..", "driver.py"), "--binary", binary, "--work", os.path.join(root, "work"),
-             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--account-groups", "3", "--"]
+             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--accounts-per-group", "60", "--"]
             + dataset.report_args(data, spark_out),
             env=environment, capture_output=True, text=True)
         if result.returncode != 0:
@@ -60,8 +60,13 @@ def main():
             problems.append("the App Store files were not decoded in several groups: %s" % result.stderr)
         if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
             problems.append("no partial was computed again, but the dataset repeats request ids across files")
-        if not os.path.exists(os.path.join(root, "work", "ledger.snapshot.group-2-of-3")):
-            problems.append("the snapshot was not cut in three groups of accounts")
+        # The accounts holding a purchase, at most 60 a group: three groups at least.
+        cut = sorted(name for name in os.listdir(os.path.join(root, "work")) if name.startswith("ledger.snapshot.group-"))
+        groups = len(cut)
+        if groups < 3 or any(not name.endswith("-of-%d" % groups) for name in cut):
+            problems.append("the snapshot was not cut in groups of at most 60 accounts: %s" % cut)
+        elif "accounts in %d groups" % groups not in result.stderr:
+            problems.append("the driver did not say it cut the accounts in %d groups: %s" % (groups, result.stderr))
         if "request ids settled in 2 parts" not in result.stderr:
             problems.append("the request ids were not settled in two parts on the executors: %s" % result.stderr)
         problems += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(spark_out, dataset.MONTH))

@@ -22,11 +22,13 @@ package enum DistributedRun {
     /// With `decoded` (the files `decode` wrote for every group of App Store files), the App
     /// Store files are not read: the snapshot keeps their pieces, in file order.
     ///
-    /// With `accountGroups` above 1, also writes each group's part of it beside it
-    /// (`GroupSnapshot.path`), for partials that hold one group's ledger at a time.
+    /// With more than one group of accounts, also writes each group's part of it beside it
+    /// (`GroupSnapshot.path`), for partials that hold one group's ledger at a time. Returns the
+    /// snapshot and the number of groups.
     package static func snapshot(
-        _ options: RunOptions, to path: String, decoded: [String]? = nil, accountGroups: Int = 1, secret: StepSecret
-    ) throws -> LedgerSnapshot {
+        _ options: RunOptions, to path: String, decoded: [String]? = nil, grouping: AccountGrouping = .groups(1),
+        secret: StepSecret
+    ) throws -> (snapshot: LedgerSnapshot, groups: Int) {
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
                 paths.map { ($0, try StepFiles.readDecoded($0, secret: secret)) }, layout: try InputLayout(root: options.data),
@@ -36,8 +38,10 @@ package enum DistributedRun {
         let snapshot = try LedgerSnapshot(pipeline, decoded: pieces)
         try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
         let sha256 = try StepFiles.write(snapshot, to: path, secret: secret)
-        if accountGroups > 1 {
+        if grouping != .groups(1) {
             let ledger = try snapshot.load().ledger
+            let accountGroups = grouping.groups(accounts: ledger.accounts.count)
+            guard accountGroups > 1 else { return (snapshot, 1) }
             let cut = GroupSnapshot.Cut(ledger, groups: accountGroups)
             for group in 0..<accountGroups {
                 let part = AccountGroup(group: group, groups: accountGroups)
@@ -45,8 +49,27 @@ package enum DistributedRun {
                     GroupSnapshot(snapshot, ledger: ledger, cut: cut, sha256: sha256, group: part),
                     to: GroupSnapshot.path(besides: path, group: part), secret: secret)
             }
+            return (snapshot, accountGroups)
         }
-        return snapshot
+        return (snapshot, 1)
+    }
+
+    /// How many groups of accounts a snapshot is cut in: a number, or as many as hold at most
+    /// `accountsPerGroup` accounts each (of those holding a purchase), so the ledger a partial
+    /// holds stays the same size whatever the number of accounts.
+    package enum AccountGrouping: Sendable, Equatable {
+        case groups(Int)
+        case accountsPerGroup(Int)
+
+        /// The most groups: a group's files are named by their number, and each is a file to ship.
+        package static let most = 4096
+
+        package func groups(accounts: Int) -> Int {
+            switch self {
+            case .groups(let groups): groups
+            case .accountsPerGroup(let size): min(Self.most, max(1, (accounts + size - 1) / max(1, size)))
+            }
+        }
     }
 
     /// Step 0, on as many machines as there are groups: a group of whole App Store files decoded
