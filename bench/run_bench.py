@@ -738,10 +738,10 @@ def main_scaleout(options):
     measure = os.path.join(DATA, "scaleout-peaks.json")
     environment = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=python)
     started = time.perf_counter()
+    grouping = ["--account-groups", str(options.account_groups)] if options.account_groups else []
     result = subprocess.run([python, os.path.join(ROOT, "scaleout", "driver.py"), "--binary", TOOL, "--work",
-                             os.path.join(DATA, "scaleout-work"), "--master", "local[2]", "--measure", measure,
-                             "--account-groups", str(options.account_groups), "--"]
-                            + common + ["--out", out], env=environment, capture_output=True, text=True)
+                             os.path.join(DATA, "scaleout-work"), "--master", "local[2]", "--measure", measure]
+                            + grouping + ["--"] + common + ["--out", out], env=environment, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"the Spark driver failed:\n{result.stderr[-3000:]}")
@@ -787,7 +787,8 @@ def main():
     parser.add_argument("--allocation-only", action="store_true", help="only a FOCUS bill over usage beside the same rows")
     parser.add_argument("--fetch-customers", default=None, help="only fetch, for these numbers of customers (e.g. 1000,10000)")
     parser.add_argument("--spark-only", action="store_true", help="only the App Store step on Spark, local[1] and local[2]")
-    parser.add_argument("--account-groups", type=int, default=1, help="account groups of --scaleout-only's partials")
+    parser.add_argument("--account-groups", type=int, default=0,
+                        help="account groups of --scaleout-only's partials (default: the driver's, from the accounts)")
     parser.add_argument("--scaleout-only", action="store_true",
                         help="only a distributed report on Spark local[2], every refund-cost process's peak memory")
     options = parser.parse_args()
