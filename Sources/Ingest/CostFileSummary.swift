@@ -20,7 +20,7 @@ package struct CostFileSummary: Sendable, Hashable, Codable {
     package var rejectedCost = CostTotals()
     package var duplicateCost = CostTotals()
     /// Ids this reading claimed first, in reading order, when the registry records them.
-    package var claims: [RequestClaim] = []
+    package var claims = BlockList<RequestClaim>()
     /// Ids of the rows dropped as repeats (or conflicts), when the registry records them:
     /// respond's state reads these rows again when the file that claimed the id changes.
     package var repeats: [RequestEntry] = []

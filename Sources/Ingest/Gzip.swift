@@ -26,7 +26,68 @@ package enum Gzip {
             }
         }
         guard status == Z_STREAM_END else { throw PackedFileError(path: name, problem: "zlib could not compress (\(status))") }
-        return Array(output.prefix(Int(stream.total_out)))
+        // Cut in place: a copy would hold the compressed bytes twice.
+        output.removeLast(output.count - Int(stream.total_out))
+        return output
+    }
+
+    /// gzip made as the content comes, piece by piece, into pieces of about a megabyte: what is
+    /// held is the compressed bytes, never the whole content.
+    package final class Deflater {
+        private var stream = z_stream()
+        private let name: String
+        private(set) var pieces: [[UInt8]] = []
+        private static let pieceBytes = 1 << 20
+
+        package init(name: String) throws {
+            self.name = name
+            // The same settings as `compress`.
+            guard
+                deflateInit2_(
+                    &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                    == Z_OK
+            else { throw PackedFileError(path: name, problem: "cannot start zlib") }
+        }
+
+        deinit { deflateEnd(&stream) }
+
+        /// Compresses `bytes`, the content's next piece.
+        package func add(_ bytes: [UInt8]) throws { try run(bytes, flush: Z_NO_FLUSH) }
+
+        /// Ends the stream; the compressed pieces, in order.
+        package func finish() throws -> [[UInt8]] {
+            try run([], flush: Z_FINISH)
+            return pieces
+        }
+
+        private func run(_ bytes: [UInt8], flush: Int32) throws {
+            try bytes.withUnsafeBufferPointer { input in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = uInt(input.count)
+                while true {
+                    if pieces.isEmpty || pieces[pieces.count - 1].count == Self.pieceBytes {
+                        var piece: [UInt8] = []
+                        piece.reserveCapacity(Self.pieceBytes)
+                        pieces.append(piece)
+                    }
+                    let last = pieces.count - 1
+                    let room = Self.pieceBytes - pieces[last].count
+                    var out = [UInt8](repeating: 0, count: room)
+                    let status = out.withUnsafeMutableBufferPointer { out in
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = uInt(room)
+                        return deflate(&stream, flush)
+                    }
+                    pieces[last] += out.prefix(room - Int(stream.avail_out))
+                    if status == Z_STREAM_END { return }
+                    guard status == Z_OK || status == Z_BUF_ERROR else {
+                        throw PackedFileError(path: name, problem: "zlib could not compress (\(status))")
+                    }
+                    // All input taken and room left: deflate wants more input (or, at the end, more calls).
+                    if flush == Z_NO_FLUSH && stream.avail_in == 0 && stream.avail_out > 0 { return }
+                }
+            }
+        }
     }
 
     /// A whole gzip buffer (one of the tool's own files), through the same `Inflater` inputs use.

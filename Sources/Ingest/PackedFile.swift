@@ -42,6 +42,28 @@ package enum PackedFile {
         try readChecked(path, kind: kind, version: version, secret: secret).content
     }
 
+    /// The same file, authenticated under `secret`, its content handed piece by piece to the
+    /// sink `content` is given (compressed as it comes: the content is never held whole).
+    @discardableResult
+    package static func write(
+        kind: String, version: Int, to path: String, secret: StepSecret,
+        content: (_ sink: @escaping ([UInt8]) throws -> Void) throws -> Void
+    ) throws -> String {
+        let first = "refund-cost \(kind) \(version)\n"
+        let deflater = try Gzip.Deflater(name: path)
+        try content { try deflater.add($0) }
+        let compressed = try deflater.finish()
+        let check = "hmac-sha256 " + HMACSHA256.mac(key: secret.key, [Array(first.utf8)] + compressed)
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try FileSystem.createDirectory(String(path[..<slash]))
+        }
+        let file = try AtomicFileWriter(path: path)
+        try file.append(Array((first + check + "\n").utf8))
+        for piece in compressed { try file.append(piece) }
+        try file.commit()
+        return check
+    }
+
     /// The content and the check that held (what `write` returned for it).
     package static func readChecked(_ path: String, kind: String, version: Int, secret: StepSecret? = nil) throws -> (
         content: [UInt8], check: String

@@ -14,6 +14,20 @@ package enum CompactCoder {
         return encoder.bytes
     }
 
+    /// `value` coded, handed to `sink` in pieces of at least `pieceBytes` (but the last).
+    ///
+    /// The pieces go as they are coded, so a list of millions of values is never held whole in
+    /// its coded form. Joined, they are `encode(value)`.
+    package static func encode<T: Encodable>(_ value: T, pieces pieceBytes: Int, to sink: @escaping ([UInt8]) throws -> Void)
+        throws
+    {
+        let encoder = CompactEncoder()
+        encoder.sink = sink
+        encoder.pieceBytes = pieceBytes
+        try encoder.encodeValue(value)
+        if !encoder.bytes.isEmpty { try sink(encoder.bytes) }
+    }
+
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         let decoder = CompactDecoder(bytes)
         let value = try decoder.decodeValue(type)

@@ -18,7 +18,10 @@ extension Array: CompactCollection where Element: Codable {
             return
         }
         encoder.writeUnsigned(UInt64(count))
-        for element in self { try encoder.encodeValue(element) }
+        for element in self {
+            try encoder.encodeValue(element)
+            try encoder.handOnIfFull()
+        }
     }
 
     static func decodeCompact(_ decoder: CompactDecoder) throws -> [Element] {

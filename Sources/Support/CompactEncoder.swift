@@ -1,5 +1,17 @@
 final class CompactEncoder: Encoder {
     var bytes: [UInt8] = []
+    /// Where the bytes go once they are `pieceBytes` or more, when the coded value is handed on
+    /// as it is made (`CompactCoder.encode(_:pieces:to:)`).
+    var sink: (([UInt8]) throws -> Void)?
+    var pieceBytes = Int.max
+
+    /// Hands the bytes coded so far to the sink once there are enough: called between a
+    /// collection's elements.
+    func handOnIfFull() throws {
+        guard bytes.count >= pieceBytes, let sink else { return }
+        try sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 

@@ -11,7 +11,7 @@ struct RequestPartTests {
     /// Per partial (by position in `claimsByPartial`, each partial's claims by file), the seeds
     /// it must be computed again with, over the ids of `part`: what settle works out.
     static func seeds(
-        _ claimsByPartial: [[(file: String, claims: [RequestClaim])]], fileOrder: [String], in part: RequestPart = .whole
+        _ claimsByPartial: [[(file: String, claims: BlockList<RequestClaim>)]], fileOrder: [String], in part: RequestPart = .whole
     ) throws -> [[SeededClaim]] {
         var settlement = DuplicateSettlement()
         for (index, claims) in claimsByPartial.enumerated() { try settlement.add(claims, partial: index, in: part) }
@@ -48,16 +48,15 @@ struct RequestPartTests {
         var random = SeededRandom(seed: UInt64(40 + parts))
         let files = (0..<8).map { "costs/f\($0).csv" }
         let pool = (0..<60).map { _ in RequestEntry(route: UInt8(random.next() % 256), key: random.next() | 1, content: 0) }
-        let claims: [[(file: String, claims: [RequestClaim])]] = (0..<4).map { partial in
+        let claims: [[(file: String, claims: BlockList<RequestClaim>)]] = (0..<4).map { partial in
             [files[partial], files[partial + 4]].map { file in
                 let lines = (0..<30).map { _ in 2 + Int(random.next() % 500) }
-                let claimed = Set(lines).sorted().map { line in
-                    RequestClaim(
-                        entry: pool[Int(random.next() % UInt64(pool.count))].withContent(
-                            of: RequestEntry(route: 0, key: 1, content: UInt32(random.next() % 3))),
-                        line: line)
+                let claimed: [RequestClaim] = Set(lines).sorted().map { line in
+                    let id = pool[Int(random.next() % UInt64(pool.count))]
+                    let content = RequestEntry(route: 0, key: 1, content: UInt32(random.next() % 3))
+                    return RequestClaim(entry: id.withContent(of: content), line: line)
                 }
-                return (file, claimed)
+                return (file, BlockList(claimed))
             }
         }
         let whole = try Self.seeds(claims, fileOrder: files)
@@ -82,7 +81,7 @@ struct RequestPartTests {
         let id = RequestEntry(route: 3, key: 77, content: 5)
         let claim = RequestClaim(entry: id, line: 9)
         let standing = SeededClaim(entry: id, file: "costs/a.csv", line: 9)
-        func stale(_ seed: SeededClaim, claims: [(file: String, claims: [RequestClaim])]) throws -> [Int] {
+        func stale(_ seed: SeededClaim, claims: [(file: String, claims: BlockList<RequestClaim>)]) throws -> [Int] {
             var settlement = DuplicateSettlement()
             try settlement.add(claims, partial: 0, in: .whole)
             try settlement.add([("costs/b.csv", [])], seeded: [seed], partial: 1, in: .whole)

@@ -42,7 +42,7 @@ package struct CostPartial: Sendable, Codable {
     }
 
     /// Ids claimed first here, by file: what settling duplicates across partials compares.
-    package var claims: [(file: String, claims: [RequestClaim])] {
+    package var claims: [(file: String, claims: BlockList<RequestClaim>)] {
         reading.summaries.map { ($0.path, $0.claims) }
     }
 }

@@ -34,7 +34,7 @@ struct DuplicateSettlement {
     /// Adds the claims (by file) of the partial numbered `partial` whose ids are in `part`, and
     /// the seeds it was computed with; refuses a file another partial read too.
     mutating func add(
-        _ claimsByFile: [(file: String, claims: [RequestClaim])], seeded: [SeededClaim] = [], partial: Int,
+        _ claimsByFile: [(file: String, claims: BlockList<RequestClaim>)], seeded: [SeededClaim] = [], partial: Int,
         in part: RequestPart
     ) throws {
         partials = max(partials, partial + 1)

@@ -45,9 +45,12 @@ package enum StepFiles {
         let claims = PartialClaims(
             partial: check, snapshot: partial.settings.snapshot,
             files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) }, seeded: seeds)
+        // One for every id the partial's files hold: coded and compressed as they are written.
         try PackedFile.write(
-            try CompactCoder.encode(claims), kind: PartialClaims.kind, version: PartialClaims.version,
-            to: PartialClaims.path(of: path), secret: secret)
+            kind: PartialClaims.kind, version: PartialClaims.version, to: PartialClaims.path(of: path), secret: secret
+        ) {
+            try CompactCoder.encode(claims, pieces: 1 << 20, to: $0)
+        }
     }
 
     /// The claims written beside the partial at `partialPath`, refused unless they are that
@@ -139,10 +142,10 @@ package struct PartialClaims: Sendable, Codable {
 
     package static func path(of partialPath: String) -> String { partialPath + ".claims" }
 
-    var byFile: [(file: String, claims: [RequestClaim])] { files.map { ($0.file, $0.claims) } }
+    var byFile: [(file: String, claims: BlockList<RequestClaim>)] { files.map { ($0.file, $0.claims) } }
 }
 
 package struct FileClaims: Sendable, Codable {
     package var file: String
-    package var claims: [RequestClaim]
+    package var claims: BlockList<RequestClaim>
 }
