@@ -94,7 +94,8 @@ private func record<T: Encodable>(_ value: T, into node: ShapeNode) throws {
     case is Double, is Float: node.kind = .primitive("Float")
     case is Int, is Int8, is Int16, is Int32, is Int64: node.kind = .primitive("Int")
     case is UInt, is UInt8, is UInt16, is UInt32, is UInt64: node.kind = .primitive("UInt")
-    case is [UInt8]: node.kind = .primitive("Bytes")
+    // By type, not by `is`: an empty array of any element type casts to [UInt8].
+    case _ where T.self == [UInt8].self: node.kind = .primitive("Bytes")
     default: try value.encode(to: ShapeEncoder(node: node))
     }
 }
