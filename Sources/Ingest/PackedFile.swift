@@ -24,14 +24,7 @@ package enum PackedFile {
         let check =
             secret.map { "hmac-sha256 " + HMACSHA256.mac(key: $0.key, [Array(first.utf8), compressed]) }
             ?? "sha256 \(content.withUnsafeBytes(SHA256.digest))"
-        // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try FileSystem.createDirectory(String(path[..<slash]))
-        }
-        let file = try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
-        try file.append(Array((first + check + "\n").utf8))
-        try file.append(compressed)
-        try file.commit()
+        try store(first + check + "\n", [compressed], to: path, ownerOnly: ownerOnly)
         return check
     }
 
@@ -54,14 +47,20 @@ package enum PackedFile {
         try content { try deflater.add($0) }
         let compressed = try deflater.finish()
         let check = "hmac-sha256 " + HMACSHA256.mac(key: secret.key, [Array(first.utf8)] + compressed)
+        try store(first + check + "\n", compressed, to: path, ownerOnly: false)
+        return check
+    }
+
+    /// Writes the header lines, then the gzipped content's pieces, whole or not at all.
+    private static func store(_ header: String, _ compressed: [[UInt8]], to path: String, ownerOnly: Bool) throws {
+        // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try FileSystem.createDirectory(String(path[..<slash]))
         }
-        let file = try AtomicFileWriter(path: path)
-        try file.append(Array((first + check + "\n").utf8))
+        let file = try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
+        try file.append(Array(header.utf8))
         for piece in compressed { try file.append(piece) }
         try file.commit()
-        return check
     }
 
     /// The content and the check that held (what `write` returned for it).

@@ -27,13 +27,15 @@ enum DistributedHelp {
              finds request ids claimed in two partials (with --part, those of hash partition K of
              N, K from 0 to N-1: run it for each K); prints each partial to compute again, with its
              seeds: run step 2 again for it with --seeds for every seeds file beside it
-             (P.partial.seeds, or P.partial.K-of-N.seeds of each part), then settle again;
+             (P.partial.seeds, or P.partial.K-of-N.seeds of each part), then settle again, every
+             part K (a partial computed again makes every part's earlier record stale);
           4. refund-cost merge --snapshot S.snapshot --partials DIR ARGS
              writes OUT/LABEL/ exactly as `refund-cost report ARGS` would.
 
         ARGS are report's options (--data, --month or --from/--to, --out and the rest), the same for
-        every step: a step refuses a snapshot or partials made with others. Partials are pure
-        functions of their inputs, so a step that runs twice writes the same content.
+        every step that takes them (all but settle): a step refuses a snapshot or partials made
+        with others. Partials are pure functions of their inputs, so a step that runs twice
+        writes the same content.
 
         Every step reads the run's secret from REFUND_COST_STEP_SECRET (the same for every step of
         a run, at least 32 characters: export REFUND_COST_STEP_SECRET=$(openssl rand -hex 32);

@@ -62,7 +62,7 @@ enum SnapshotCommand: Command {
         case (_?, _?):
             throw arguments.invalid(accountsPerGroup, expected: "either --account-groups or --accounts-per-group, not both")
         }
-        let (snapshot, groups) = try DistributedRun.snapshot(
+        let (snapshot, groups, accounts) = try DistributedRun.snapshot(
             options, to: path, decoded: pieces, grouping: grouping, secret: try StepSecret.fromEnvironment())
         if let listing = try arguments.value(costFiles) {
             let file = try AtomicFileWriter(path: listing)
@@ -76,6 +76,7 @@ enum SnapshotCommand: Command {
                     + "\(Format.count(snapshot.input.notifications.count)) notifications the ledger reads, "
                     + "\(Format.count(snapshot.layout.costFiles.count)) cost files to partial, "
                     + "\(Format.count(snapshot.rejects.count)) rejected lines"
+                    + (accounts.map { ", \(Format.count($0)) accounts holding a purchase" } ?? "")
                     + (groups > 1 ? ", cut in \(Format.count(groups)) groups of accounts (\(path).group-K-of-\(groups))" : "")
                     + ", in \(Format.seconds(Clock.monotonicSeconds() - started))"
             )

@@ -24,11 +24,12 @@ package enum DistributedRun {
     ///
     /// With more than one group of accounts, also writes each group's part of it beside it
     /// (`GroupSnapshot.path`), for partials that hold one group's ledger at a time. Returns the
-    /// snapshot and the number of groups.
+    /// snapshot, the number of groups and, when the ledger was built to cut it, how many accounts
+    /// hold a purchase.
     package static func snapshot(
         _ options: RunOptions, to path: String, decoded: [String]? = nil, grouping: AccountGrouping = .groups(1),
         secret: StepSecret
-    ) throws -> (snapshot: LedgerSnapshot, groups: Int) {
+    ) throws -> (snapshot: LedgerSnapshot, groups: Int, accounts: Int?) {
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
                 paths.map { ($0, try StepFiles.readDecoded($0, secret: secret)) }, layout: try InputLayout(root: options.data),
@@ -41,7 +42,7 @@ package enum DistributedRun {
         if grouping != .groups(1) {
             let ledger = try snapshot.load().ledger
             let accountGroups = grouping.groups(accounts: ledger.accounts.count)
-            guard accountGroups > 1 else { return (snapshot, 1) }
+            guard accountGroups > 1 else { return (snapshot, 1, ledger.accounts.count) }
             let cut = GroupSnapshot.Cut(ledger, groups: accountGroups)
             for group in 0..<accountGroups {
                 let part = AccountGroup(group: group, groups: accountGroups)
@@ -49,9 +50,9 @@ package enum DistributedRun {
                     GroupSnapshot(snapshot, ledger: ledger, cut: cut, sha256: sha256, group: part),
                     to: GroupSnapshot.path(besides: path, group: part), secret: secret)
             }
-            return (snapshot, accountGroups)
+            return (snapshot, accountGroups, ledger.accounts.count)
         }
-        return (snapshot, 1)
+        return (snapshot, 1, nil)
     }
 
     /// How many groups of accounts a snapshot is cut in: a number, or as many as hold at most
