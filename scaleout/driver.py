@@ -7,7 +7,9 @@ The rules live in the refund-cost binary; this program only plans and ships work
      equal bytes): the notifications and transactions decoded and verified;
   1. on the driver: `refund-cost snapshot --decoded` keeps the groups' pieces, with the
      accounts, products and rates it reads itself, without reading Apple's data again;
-  2. on the executors: `refund-cost partial` for each group of whole cost files, against the
+  2. on the executors: `refund-cost split` for each cost file larger than --piece-bytes (it
+     finds where each piece starts and the file's checksum), then `refund-cost partial` for each
+     piece of such a file and for each group of the other whole cost files, against the
      snapshot (the binary and the snapshot are shipped with SparkContext.addFile; the cost
      files are read at the same --data path, so executors must see it: a shared mount), against
      the groups' parts of the snapshot, one group's ledger at a time: the accounts are cut in
@@ -27,7 +29,7 @@ the driver's steps and, through spark.executorEnv, for the executors'; Spark red
 named like a secret), never on a command line, never in the shared folder.
 
 usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] [--request-parts N]
-                 [--account-groups G | --accounts-per-group N] -- REPORT_ARGS...
+                 [--account-groups G | --accounts-per-group N] [--piece-bytes B] -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
@@ -45,6 +47,9 @@ SECRET_VARIABLE = "REFUND_COST_STEP_SECRET"
 # Accounts a partial holds the ledger of at a time, by default: about 3 to 4 KB each, so the
 # ledger part of a task stays near 100 MB whatever the number of accounts.
 ACCOUNTS_PER_GROUP = 25000
+# Bytes of cost rows a partial reads at most, by default, when a file is larger: what a task
+# holds for its request ids and claims follows its rows, whatever the file's size.
+PIECE_BYTES = 64 << 20
 
 
 def run_measured(command, capture=True):
@@ -114,8 +119,29 @@ def decode_task(binary_name, report_args, fail_marker):
     return run
 
 
+def split_task(binary_name, report_args):
+    """What an executor runs for each (file, pieces) it is given: the split of the file."""
+
+    def run(items):
+        from pyspark import SparkFiles
+
+        binary = SparkFiles.get(binary_name)
+        os.chmod(binary, 0o755)
+        for name, pieces in items:
+            with tempfile.TemporaryDirectory() as scratch:
+                out = os.path.join(scratch, "file.split")
+                command = [binary, "split", "--file", name, "--pieces", str(pieces), "--split", out, "--quiet"]
+                status, _, stderr, peak = run_measured(command + report_args)
+                if status != 0:
+                    raise RuntimeError("refund-cost split %s failed: %s" % (name, stderr.decode(errors="replace")))
+                with open(out, "rb") as handle:
+                    yield name, handle.read(), peak
+
+    return run
+
+
 def partial_task(binary_name, snapshot_name, report_args, fail_marker):
-    """What an executor runs for each (group id, files, seeds) it is given."""
+    """What an executor runs for each (group id, files, (split, piece) or None, seeds) it is given."""
 
     def run(items):
         from pyspark import SparkFiles
@@ -123,7 +149,7 @@ def partial_task(binary_name, snapshot_name, report_args, fail_marker):
         binary = SparkFiles.get(binary_name)
         snapshot = SparkFiles.get(snapshot_name)
         os.chmod(binary, 0o755)
-        for group_id, names, seeds in items:
+        for group_id, names, piece, seeds in items:
             if fail_marker and group_id == 0 and not os.path.exists(fail_marker):
                 # A test asks for one failure: the task dies once, Spark runs it again.
                 open(fail_marker, "w").close()
@@ -131,6 +157,8 @@ def partial_task(binary_name, snapshot_name, report_args, fail_marker):
             with tempfile.TemporaryDirectory() as scratch:
                 out = os.path.join(scratch, "part.partial")
                 command = [binary, "partial", "--snapshot", snapshot, "--partial", out, "--quiet"]
+                if piece is not None:
+                    command += ["--split", SparkFiles.get(piece[0]), "--piece", str(piece[1])]
                 for name in names:
                     command += ["--file", name]
                 for index, content in enumerate(seeds or []):
@@ -211,6 +239,9 @@ def main():
     parser.add_argument("--accounts-per-group", type=int, default=ACCOUNTS_PER_GROUP,
                         help="without --account-groups, as many groups as hold at most this many accounts each "
                              "(default %d)" % ACCOUNTS_PER_GROUP)
+    parser.add_argument("--piece-bytes", type=int, default=PIECE_BYTES,
+                        help="a cost file larger than this is read in pieces of about this many bytes, one partial "
+                             "each (default %d MiB)" % (PIECE_BYTES >> 20))
     parser.add_argument("--request-parts", type=int, default=0,
                         help="hash partitions the request ids are settled in (default: the parallelism)")
     parser.add_argument("--measure", default=None,
@@ -225,7 +256,8 @@ def main():
     work = os.path.abspath(options.work)
     parts = os.path.join(work, "parts")
     decoded = os.path.join(work, "decoded")
-    for folder in (parts, decoded):
+    splits = os.path.join(work, "splits")
+    for folder in (parts, decoded, splits):
         os.makedirs(folder, exist_ok=True)
         for stale in os.listdir(folder):
             os.remove(os.path.join(folder, stale))
@@ -297,7 +329,28 @@ def main():
     # With account groups, a partial reads the groups' parts of the snapshot, one at a time.
     for group in range(account_groups if account_groups > 1 else 0):
         context.addFile("%s.group-%d-of-%d" % (snapshot, group, account_groups))
-    groups = plan_groups(files, options.groups or 2 * context.defaultParallelism)
+    # A file larger than --piece-bytes is split on an executor (one reading of it, for where each
+    # piece starts and its checksum), then each piece is a partial of its own.
+    piece_bytes = max(1, options.piece_bytes)
+    large = [(name, -(-os.path.getsize(path) // piece_bytes)) for name, path in files
+             if os.path.getsize(path) > piece_bytes]
+    split_started = time.monotonic()
+    if large:
+        rdd = context.parallelize(large, numSlices=len(large))
+        for index, (name, content, peak) in enumerate(sorted(rdd.mapPartitions(
+                split_task(os.path.basename(binary), report_args)).collect())):
+            peaks.setdefault("split", []).append(peak)
+            with open(os.path.join(splits, "file-%05d.split" % index), "wb") as handle:
+                handle.write(content)
+            context.addFile(os.path.join(splits, "file-%05d.split" % index))
+    split_seconds = time.monotonic() - split_started
+    pieced = dict(large)
+    split_names = {name: "file-%05d.split" % index for index, name in enumerate(sorted(pieced))}
+    whole = [(name, path) for name, path in files if name not in pieced]
+    # Work items: (id, whole files, (split, piece) or None).
+    items = [(names, None) for names in plan_groups(whole, options.groups or 2 * context.defaultParallelism)]
+    items += [([], (split_names[name], piece)) for name in sorted(pieced) for piece in range(pieced[name])]
+    items = [(index, names, piece) for index, (names, piece) in enumerate(items)]
     task = partial_task(os.path.basename(binary), os.path.basename(snapshot), grouping + report_args, options.fail_once)
 
     def compute(work_items):
@@ -311,7 +364,7 @@ def main():
                 handle.write(claims)
 
     partial_started = time.monotonic()
-    compute([(index, names, None) for index, names in enumerate(groups)])
+    compute([(index, names, piece, None) for index, names, piece in items])
     parallelism = context.defaultParallelism
     parts_count = max(1, min(4096, options.request_parts or parallelism))
     shipped_rounds = [0]
@@ -351,7 +404,7 @@ def main():
     if seeds_by_partial:
         for partial, contents in sorted(seeds_by_partial.items()):
             group_id = int(partial[len("part-"):-len(".partial")])
-            again.append((group_id, groups[group_id], contents))
+            again.append((group_id, items[group_id][1], items[group_id][2], contents))
         compute(again)
         if settle_round():
             sys.exit("refund-cost settle still finds request ids claimed twice after the partials were computed again")
@@ -360,11 +413,11 @@ def main():
 
     run_local([binary, "merge", "--snapshot", snapshot, "--partials", parts] + report_args, peaks, "merge")
     print(
-        "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d groups "
-        "(%d computed again for request ids settled in %d parts), accounts in %d groups, snapshot %.1f MB in %.2f s, "
-        "partials %.2f s, total %.2f s"
-        % (len(sized), len(app_store_groups), decode_seconds, driver_peak_mb, len(files), len(groups), len(again),
-           parts_count, account_groups,
+        "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d "
+        "partials, %d of the files split in %d pieces in %.2f s (%d partials computed again for request ids settled "
+        "in %d parts), accounts in %d groups, snapshot %.1f MB in %.2f s, partials %.2f s, total %.2f s"
+        % (len(sized), len(app_store_groups), decode_seconds, driver_peak_mb, len(files), len(items), len(pieced),
+           sum(pieced.values()), split_seconds, len(again), parts_count, account_groups,
            os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds, time.monotonic() - started),
         file=sys.stderr)
     print("spark: peak memory of each refund-cost process, MB: "
@@ -374,7 +427,8 @@ def main():
         import json
 
         with open(options.measure, "w", encoding="utf-8") as handle:
-            json.dump({"peak_mb": peaks, "parallelism": parallelism, "partial_groups": len(groups),
+            json.dump({"peak_mb": peaks, "parallelism": parallelism, "partial_groups": len(items),
+                       "split_files": len(pieced), "pieces": sum(pieced.values()),
                        "account_groups": account_groups,
                        "app_store_groups": len(app_store_groups), "request_parts": parts_count}, handle, indent=1)
     return 0

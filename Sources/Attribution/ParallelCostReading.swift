@@ -52,18 +52,19 @@ package enum ParallelCostReading {
         }
     }
 
-    /// Reads every cost file; attributes its rows with copies of `template`, or, without one,
+    /// Reads every cost file (or, with `planned`, the parts it names of each: a piece of a file in
+    /// a distributed run); attributes its rows with copies of `template`, or, without one,
     /// only checks and counts them (`validate`: nothing is attributed, the totals are empty, each
     /// cost must convert by `checkingRates`, and a bill's outcome is what its usage would receive).
     package static func run(
-        files: [String], root: String, mapping: CostColumnMap, template: Attributor?, threads: Int,
-        checkingRates: ExchangeRates? = nil,
+        files: [String], planned: [FileSplitter]? = nil, root: String, mapping: CostColumnMap, template: Attributor?,
+        threads: Int, checkingRates: ExchangeRates? = nil,
         registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> Result {
         let threads = max(1, threads)
         // Checksums and split points, one file per thread.
-        let plans = try plan(files, parts: threads == 1 ? 1 : threads * 2)
+        let plans = try planned ?? plan(files, parts: threads == 1 ? 1 : threads * 2)
         // Usage rows without cost are priced from the data folder's prices.csv, or paid by pools.
         let prices = try PriceTable(dataFolder: root)
         let bill = try CostPoolBill(plans.filter { FocusPoolFile.isPoolFile($0.path) }.map(\.path), root: root)

@@ -1,7 +1,7 @@
 import Support
 
 /// A byte range of a CSV file that starts at a record boundary, with the line it starts on.
-package struct FilePart: Sendable, Hashable {
+package struct FilePart: Sendable, Hashable, Codable {
     package var path: String
     package var start: Int
     package var end: Int
@@ -36,7 +36,21 @@ package struct FileSplitter {
         self.parts = parts
     }
 
-    package init(path: String, parts wanted: Int) throws {
+    /// Exactly `count` pieces for the distributed steps: piece K starts at the first record
+    /// boundary at or after K/count of the file, so a piece may be empty (a record longer than a
+    /// piece, or a file read whole: gzip and JSON lines are one piece and empty ones after it).
+    package static func pieces(path: String, count: Int) throws -> FileSplitter {
+        let splittable = !InputStream.isCompressed(path) && !CostFormat.isJSONLines(path)
+        var split = try FileSplitter(path: path, parts: splittable ? count : 1, keepingEmpty: true)
+        while split.parts.count < count {
+            split.parts.append(FilePart(path: path, start: split.size, end: split.size, firstLine: 0))
+        }
+        return split
+    }
+
+    /// With `keepingEmpty`, every target gives a part, even one starting where the one before it
+    /// does, or at the end of the file: `wanted` parts, always.
+    package init(path: String, parts wanted: Int, keepingEmpty: Bool = false) throws {
         self.path = path
         let file = try FileDescriptor.openForReading(path)
         let hasher = SHA256()
@@ -66,7 +80,10 @@ package struct FileSplitter {
                     if let next = targets.last, offset + index >= next, quotes % 2 == 0 {
                         boundaries.append((offset + index + 1, lineFeeds + 1))
                         targets.removeLast()
-                        while let later = targets.last, later <= offset + index { targets.removeLast() }
+                        while let later = targets.last, later <= offset + index {
+                            if keepingEmpty { boundaries.append((offset + index + 1, lineFeeds + 1)) }
+                            targets.removeLast()
+                        }
                     }
                 }
             } else if let base = bytes.baseAddress {
@@ -77,8 +94,12 @@ package struct FileSplitter {
         }
         size = offset
         sha256 = hasher.finish()
+        if keepingEmpty {
+            // Targets past the last record boundary start at the end.
+            boundaries += targets.map { _ in (offset, lineFeeds + 1) }
+        }
         var parts: [FilePart] = []
-        for (index, boundary) in boundaries.enumerated() where boundary.offset < max(offset, 1) || index == 0 {
+        for (index, boundary) in boundaries.enumerated() where keepingEmpty || boundary.offset < max(offset, 1) || index == 0 {
             let end = index + 1 < boundaries.count ? boundaries[index + 1].offset : offset
             parts.append(FilePart(path: path, start: boundary.offset, end: end, firstLine: boundary.line))
         }

@@ -10,15 +10,17 @@ package enum PackedVersions {
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
     package static let groupSnapshot = 3
     /// `partial`'s result (`CostPartial`).
-    package static let costPartial = 9
+    package static let costPartial = 10
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
     package static let decodedFiles = 5
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
-    package static let requestSeeds = 4
+    package static let requestSeeds = 5
     /// `settle`'s record of a request-id partition found settled (`RequestSettlement`).
     package static let requestSettlement = 1
+    /// `split`'s pieces of a cost file (`CostFileSplit`).
+    package static let costFileSplit = 1
     /// A partial's request ids claimed first, beside it (`PartialClaims`, in `StepFiles`).
-    package static let requestClaims = 1
+    package static let requestClaims = 2
     /// respond's state manifest and what it names (`RespondState`).
     package static let respondState = 4
     /// respond's block sums of its input files (`InputSums`).

@@ -66,15 +66,22 @@ package final class Pipeline {
 
     /// Every cost row of `files` (default: every cost file) given its class by copies of
     /// `attributor`, on every thread; a bill spread over its usage on the way.
+    ///
+    /// With `planned`, the parts it lists of the files (a piece of a split file); without
+    /// `judgesHeaders`, a later piece's, a header refused is left to the first piece's reading.
     package func attribute(
-        _ loaded: LedgerLoad, with attributor: Attributor, files: [String]? = nil, threads: Int? = nil,
+        _ loaded: LedgerLoad, with attributor: Attributor, files: [String]? = nil, planned: [FileSplitter]? = nil,
+        judgesHeaders: Bool = true, threads: Int? = nil,
         registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> ParallelCostReading.Result {
-        let reading = try ParallelCostReading.run(
-            files: files ?? loaded.layout.costFiles, root: options.data, mapping: options.costColumns,
+        var reading = try ParallelCostReading.run(
+            files: files ?? loaded.layout.costFiles, planned: planned, root: options.data, mapping: options.costColumns,
             template: attributor, threads: threads ?? options.threads, registry: registry,
             progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
+        // A file's header is judged by the reading of its first piece; a later piece's only
+        // skips the rows of a file refused.
+        if !judgesHeaders { reading.headerRejects = [] }
         try record(reading)
         return reading
     }

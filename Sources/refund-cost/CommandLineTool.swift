@@ -17,7 +17,7 @@ enum CommandLineTool {
             FetchOrdersCommand.self, FetchPurchasesCommand.self,
             DecodeCommand.self,
             SnapshotCommand.self,
-            PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
+            SplitCommand.self, PartialCommand.self, SettleCommand.self, MergeCommand.self, PublishCommand.self,
         ]
     }
 

@@ -23,6 +23,9 @@ enum DistributedHelp {
              [--account-groups G] ARGS
              attributes the rows of some whole cost files, on any machine that sees --data (with
              G, holding one group's ledger at a time); writes P.partial and P.partial.claims;
+             a large file is cut first, refund-cost split --data DIR --file COSTFILE --pieces N
+             --split F.split, and each piece K read by its own partial (--split F.split --piece K
+             instead of --file);
           3. refund-cost settle --snapshot S.snapshot --partials DIR [--part K/N]
              finds request ids claimed in two partials (with --part, those of hash partition K of
              N, K from 0 to N-1: run it for each K); prints each partial to compute again, with its

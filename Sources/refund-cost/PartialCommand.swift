@@ -6,11 +6,13 @@ import Support
 enum PartialCommand: Command {
     static let spec = CommandSpec(
         name: "partial",
-        summary: "Step 2 of a distributed report: the cost rows of some whole cost files, as exact partial totals.",
+        summary:
+            "Step 2 of a distributed report: the cost rows of some whole cost files, or of a piece of one, as exact partial totals.",
         usage:
-            "refund-cost partial --snapshot FILE --file COSTFILE [--file ...] --partial FILE [--seeds FILE ...] --data DIR --month YYYY-MM [options]",
+            "refund-cost partial --snapshot FILE (--file COSTFILE [--file ...] | --split FILE --piece K) --partial FILE [--seeds FILE ...] --data DIR --month YYYY-MM [options]",
         options: DistributedHelp.stepOptions([
-            DistributedHelp.snapshot.spec, file.spec, partial.spec, seeds.spec, SnapshotCommand.partialGroups.spec,
+            DistributedHelp.snapshot.spec, file.spec, split.spec, piece.spec, partial.spec, seeds.spec,
+            SnapshotCommand.partialGroups.spec,
         ]),
         discussion: DistributedHelp.discussion,
         examples: [
@@ -20,6 +22,9 @@ enum PartialCommand: Command {
     static let file = Option(
         "file", "COSTFILE", help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.",
         repeatable: true)
+    static let split = Option.path(
+        "split", "FILE", help: "A cost file cut by `refund-cost split`: read its piece --piece K instead of whole files.")
+    static let piece = Option.count("piece", "K", help: "Which piece of --split FILE to read, from 0.", in: 0...4095)
     static let partial = Option.path("partial", "FILE", help: "Where to write the partial.")
     static let seeds = Option.path(
         "seeds", "FILE",
@@ -29,17 +34,28 @@ enum PartialCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
         let files = try arguments.values(file)
-        guard !files.isEmpty else { throw UsageError.missingOption("--file COSTFILE", command: spec.name) }
+        var wanted: PieceWanted?
+        switch (try arguments.value(split), try arguments.value(piece)) {
+        case (let split?, let index?):
+            guard files.isEmpty else { throw arguments.invalid(file, expected: "either --file or --split and --piece, not both") }
+            wanted = PieceWanted(split: split, index: index)
+        case (nil, nil):
+            guard !files.isEmpty else { throw UsageError.missingOption("--file COSTFILE", command: spec.name) }
+        case (_?, nil): throw UsageError.missingOption("--piece K", command: spec.name)
+        case (nil, _?): throw UsageError.missingOption("--split FILE", command: spec.name)
+        }
         let out = try arguments.required(partial)
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(
-            options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files,
+            options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files, piece: wanted,
             seeds: try arguments.values(seeds), accountGroups: try arguments.value(SnapshotCommand.partialGroups) ?? 1, to: out,
             secret: try StepSecret.fromEnvironment())
         if !quiet {
             let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
+            let read =
+                partial.piece.map { "\($0.description) of \(partial.files.first ?? "")" } ?? "\(partial.files.count) cost files"
             print(
-                "refund-cost partial: \(out): \(partial.files.count) cost files, \(Format.count(rows)) rows, "
+                "refund-cost partial: \(out): \(read), \(Format.count(rows)) rows, "
                     + "\(partial.reading.rowRejects.count + partial.reading.headerRejects.count) rejected, in \(Format.seconds(Clock.monotonicSeconds() - started))"
             )
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Ingest
@@ -38,5 +39,42 @@ struct FileSplitterTests {
         #expect(try SHA256.file(directory + "/abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         try TestFiles.write("", to: directory + "/empty")
         #expect(try SHA256.file(directory + "/empty") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}
+
+@Suite("Cutting a file in a given number of pieces")
+struct FilePiecesTests {
+    /// Always the number asked for: a record longer than a piece leaves the pieces whose start
+    /// falls inside it empty, and the pieces still cover the file once, in order.
+    @Test func exactlyTheNumberAskedEvenWhenSomeAreEmpty() throws {
+        let long = String(repeating: "x", count: 1_000)
+        let text = "id,note\n1,\"\(long)\n\(long)\"\n2,short\n3,short\n"
+        let path = try TestFiles.temporaryDirectory() + "/long.csv"
+        try TestFiles.write(text, to: path)
+        let split = try FileSplitter.pieces(path: path, count: 8)
+        #expect(split.parts.count == 8)
+        #expect(split.parts.first?.start == 0)
+        #expect(split.parts.last?.end == text.utf8.count)
+        for (first, second) in zip(split.parts, split.parts.dropFirst()) { #expect(first.end == second.start) }
+        // The file is 2,030 bytes: the targets 253, 507, ... up to 1,776 fall inside the quoted
+        // record (bytes 8 to 2,013, lines 2 and 3): the second piece starts after it, on line 4,
+        // and the six after it start there too, empty.
+        let starts = split.parts.map(\.start)
+        #expect(text.utf8.count == 2_030)
+        #expect(starts == [0, 2014, 2014, 2014, 2014, 2014, 2014, 2014])
+        #expect(split.parts[1].firstLine == 4)
+        var records: [[String]] = []
+        for part in split.parts { try CSVReader.read(part: part) { records.append($0.strings) } }
+        #expect(records == [["id", "note"], ["1", "\(long)\n\(long)"], ["2", "short"], ["3", "short"]])
+    }
+
+    /// A gzip file cannot be cut: it is piece 0, whole, and the others are empty at its end.
+    @Test func aGzipFileIsOnePiece() throws {
+        let path = try TestFiles.temporaryDirectory() + "/rows.csv.gz"
+        let bytes = try Gzip.compress(Array("id,note\n1,a\n2,b\n".utf8), name: "rows.csv")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let split = try FileSplitter.pieces(path: path, count: 3)
+        #expect(split.parts.map(\.start) == [0, bytes.count, bytes.count])
+        #expect(split.parts.map(\.end) == [bytes.count, bytes.count, bytes.count])
     }
 }

@@ -32,9 +32,13 @@ struct PackedFormatTests {
         // A partial is written without its claims; they go to a file of their own.
         var partialAsWritten = partial
         partialAsWritten.dropClaims()
+        // A piece of a split file, so that the layout holds its fields.
+        let piece = CostPiece(split: "", index: 1, count: 2)
+        partialAsWritten.piece = piece
+        let split = try CostFileSplit.make(path: layout.costFiles[0], pieces: 2)
         let decoded = try DecodedFiles(
             data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)
-        let piece = try CompactCoder.decode(
+        let decodedPiece = try CompactCoder.decode(
             DecodedPart.self, from: try Gzip.decompress(try #require(decoded.files.first?.pieces.first), name: "piece"))
         let folder = try TestFiles.temporaryDirectory("packed-state") + "/state"
         try FileSystem.createDirectory(folder, mode: 0o700)
@@ -59,19 +63,24 @@ struct PackedFormatTests {
                 PartialClaims.kind, PartialClaims.version,
                 try CodingShape.of(
                     PartialClaims(
-                        partial: "", snapshot: "", files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) },
+                        partial: "", snapshot: "", piece: piece,
+                        files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) },
                         seeded: partial.reading.summaries.flatMap { summary in
                             summary.claims.map { SeededClaim(entry: $0.entry, file: summary.path, line: $0.line) }
                         })),
                 "PackedVersions.requestClaims"
             ),
+            (CostFileSplit.kind, CostFileSplit.version, try CodingShape.of(split), "PackedVersions.costFileSplit"),
             (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "PackedVersions.decodedFiles"),
-            (DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(piece), "PackedVersions.decodedFiles"),
+            (
+                DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(decodedPiece),
+                "PackedVersions.decodedFiles"
+            ),
             (
                 StepFiles.seedsKind, StepFiles.seedsVersion,
                 try CodingShape.of(
                     PartialSeeds(
-                        files: partial.files, snapshot: "", part: .whole,
+                        files: partial.files, piece: piece, snapshot: "", part: .whole,
                         seeds: partial.reading.summaries.flatMap { summary in
                             summary.claims.map { SeededClaim(entry: $0.entry, file: summary.path, line: $0.line) }
                         })),

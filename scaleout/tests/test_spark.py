@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The Spark driver in local mode (two executor threads, loopback only, UI off) gives the bytes
-of `refund-cost report`, with the ledger cut in groups of at most 60 accounts and the request ids
-settled in two parts, also when a task fails once and Spark runs it again.
+of `refund-cost report`, with the ledger cut in groups of at most 60 accounts, the cost files
+larger than 64 KB read in pieces by partials of their own, and the request ids settled in two
+parts, also when a task fails once and Spark runs it again.
 
 usage: test_spark.py BINARY   (run with the Python that has pyspark: scaleout/.venv)
 """
@@ -44,7 +45,7 @@ def main():
         # local[2,3]: two task threads, and a task may fail up to three times before the job does.
         result = subprocess.run(
             [sys.executable, os.path.join(HERE, "..", "driver.py"), "--binary", binary, "--work", os.path.join(root, "work"),
-             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--accounts-per-group", "60", "--"]
+             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--accounts-per-group", "60", "--piece-bytes", "65536", "--"]
             + dataset.report_args(data, spark_out),
             env=environment, capture_output=True, text=True)
         if result.returncode != 0:
@@ -67,6 +68,12 @@ def main():
             problems.append("the snapshot was not cut in groups of at most 60 accounts: %s" % cut)
         elif "accounts in %d groups" % groups not in result.stderr:
             problems.append("the driver did not say it cut the accounts in %d groups: %s" % (groups, result.stderr))
+        # Every file over 64 KB in pieces of at most about 64 KB: at least one file in three pieces.
+        costs = os.path.join(data, "costs")
+        large = [name for name in os.listdir(costs) if os.path.getsize(os.path.join(costs, name)) > 65536]
+        pieces = sum(-(-os.path.getsize(os.path.join(costs, name)) // 65536) for name in large)
+        if not large or pieces < 3 or "%d of the files split in %d pieces" % (len(large), pieces) not in result.stderr:
+            problems.append("the cost files over 64 KB (%s) were not read in %d pieces: %s" % (large, pieces, result.stderr))
         if "request ids settled in 2 parts" not in result.stderr:
             problems.append("the request ids were not settled in two parts on the executors: %s" % result.stderr)
         problems += dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(spark_out, dataset.MONTH))

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""decode (two groups) -> snapshot -> partials (in another order, one per cost file) -> settle (in three
-parts of the request ids) -> merge, without Spark, gives the bytes of `refund-cost report`; a partial computed
+"""decode (two groups) -> snapshot -> partials (in another order, one per cost file, or one per piece of
+each) -> settle (in three parts of the request ids) -> merge, without Spark, gives the bytes of
+`refund-cost report`; a partial computed
 twice gives the same content, and the merge refuses partials whose duplicates were not settled, or whose
 settlement records are stale or missing a part.
 
@@ -268,6 +269,37 @@ def main():
             run([binary, "merge", "--snapshot", grouped_snapshot, "--partials", grouped_parts] + grouped_args)
             failures += ["with %d account groups: %s" % (groups, problem) for problem in
                          dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(grouped_out, dataset.MONTH))]
+
+        # Every cost file cut in 4 pieces, a partial a piece (some against the account groups):
+        # the pieces of a file read apart give the report's bytes, request ids repeated across
+        # pieces settled as across files.
+        pieced = os.path.join(root, "pieced")
+        os.makedirs(os.path.join(pieced, "parts"))
+        pieced_out = os.path.join(pieced, "out")
+        pieced_args = dataset.report_args(data, pieced_out)
+        pieced_snapshot = os.path.join(pieced, "s.snapshot")
+        run([binary, "snapshot", "--snapshot", pieced_snapshot, "--account-groups", "2"] + pieced_args)
+        pieced_parts = os.path.join(pieced, "parts")
+        how = {}
+        for index, path in enumerate(files):
+            split_file = os.path.join(pieced, "f%02d.split" % index)
+            run([binary, "split", "--file", path, "--pieces", "4", "--split", split_file] + pieced_args)
+            for piece in range(4):
+                partial = os.path.join(pieced_parts, "p%02d-%d.partial" % (index, piece))
+                how[partial] = ["--split", split_file, "--piece", str(piece)] + (
+                    ["--account-groups", "2"] if piece % 2 else [])
+                run([binary, "partial", "--snapshot", pieced_snapshot, "--partial", partial] + how[partial] + pieced_args)
+        pieced_again = run([binary, "settle", "--snapshot", pieced_snapshot, "--partials", pieced_parts]).stdout.splitlines()
+        if not pieced_again:
+            failures.append("settle found no request id in two pieces' partials, but the dataset repeats them")
+        for line in pieced_again:
+            partial, seeds = line.split("\t")
+            run([binary, "partial", "--snapshot", pieced_snapshot, "--partial", partial, "--seeds", seeds] + how[partial]
+                + pieced_args)
+        run([binary, "settle", "--snapshot", pieced_snapshot, "--partials", pieced_parts])
+        run([binary, "merge", "--snapshot", pieced_snapshot, "--partials", pieced_parts] + pieced_args)
+        failures += ["with every cost file in 4 pieces: " + problem for problem in
+                     dataset.compare(os.path.join(one, dataset.MONTH), os.path.join(pieced_out, dataset.MONTH))]
 
         # Rejected rows in files one partial holds apart (groups are planned by size, not by
         # order): rejects.csv lists them in file order, as report does.

@@ -16,8 +16,10 @@ package struct CostPartial: Sendable, Codable {
 
     /// What the totals depend on besides the rows; the merge refuses partials that differ.
     package var settings: PartialSettings
-    /// The cost files read, in the snapshot's order.
+    /// The cost files read, in the snapshot's order (one, when it read a piece of it).
     package var files: [String]
+    /// The piece of `files`' one file read, when it was split (`refund-cost split`).
+    package var piece: CostPiece?
     /// What the files gave; credit rows not yet settled: they are settled once, over all
     /// partials, by the merge. (A FOCUS bill's outcome only in one process: a bill is spread
     /// over every usage row at once.)
@@ -31,20 +33,31 @@ package struct CostPartial: Sendable, Codable {
     /// With `recordClaims`, files are read in order on one thread, so that the first row of
     /// each id is the one claimed (the order the merge settles by).
     package static func run(
-        _ pipeline: Pipeline, _ loaded: LedgerLoad, files: [String], settings: PartialSettings, requestKey: SipHash,
-        seeds: [RequestEntry] = [], recordClaims: Bool = false,
+        _ pipeline: Pipeline, _ loaded: LedgerLoad, files: [String], piece: PieceToRead? = nil, settings: PartialSettings,
+        requestKey: SipHash, seeds: [RequestEntry] = [], recordClaims: Bool = false,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
         let reading = try pipeline.attribute(
-            loaded, with: pipeline.attributor(loaded), files: files, threads: recordClaims ? 1 : pipeline.options.threads,
+            loaded, with: pipeline.attributor(loaded), files: files, planned: piece.map { [$0.plan] },
+            judgesHeaders: piece?.judgesHeader ?? true, threads: recordClaims ? 1 : pipeline.options.threads,
             registry: { RequestRegistry(hash: requestKey, seeds: seeds, recordsClaims: recordClaims) }, progress: progress)
-        return CostPartial(settings: settings, files: files, reading: reading, seeded: seeds.count)
+        return CostPartial(settings: settings, files: files, piece: piece?.piece, reading: reading, seeded: seeds.count)
     }
 
     /// Ids claimed first here, by file: what settling duplicates across partials compares.
     package var claims: [(file: String, claims: BlockList<RequestClaim>)] {
         reading.summaries.map { ($0.path, $0.claims) }
     }
+}
+
+/// A piece of a split cost file, as a partial reads it: which piece, and the part of the file
+/// it covers with the whole file's size and checksum.
+package struct PieceToRead: Sendable {
+    package var piece: CostPiece
+    package var plan: FileSplitter
+
+    /// The first piece's reading says when the file's header is refused.
+    var judgesHeader: Bool { piece.index == 0 }
 }
 
 /// What a partial's totals depend on besides its rows: the snapshot and the report options.

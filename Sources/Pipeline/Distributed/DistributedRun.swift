@@ -100,18 +100,22 @@ package enum DistributedRun {
     /// ledger's indices: the
     /// same totals as without groups (category ids aside, which every merge maps by name), so
     /// the merge writes the same report, byte for byte.
+    ///
+    /// With `piece`, it reads that piece of a file `split` cut (`files` is then empty): its
+    /// bytes alone, with the file's size and checksum from the split.
     package static func partial(
-        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], accountGroups: Int = 1,
-        to out: String, secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
+        _ options: RunOptions, snapshot path: String, files: [String], piece: PieceWanted? = nil, seeds seedsPaths: [String],
+        accountGroups: Int = 1, to out: String, secret: StepSecret,
+        progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
+        let wanted = PartialWanted(files: files, piece: piece, seeds: seedsPaths)
         if accountGroups > 1 {
             return try groupedPartial(
-                options, snapshot: path, files: files, seeds: seedsPaths, groups: accountGroups, to: out, secret: secret,
-                progress: progress)
+                options, snapshot: path, wanted: wanted, groups: accountGroups, to: out, secret: secret, progress: progress)
         }
         var (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
         try snapshot.check(options.appStore, data: options.data)
-        let (ordered, seeds) = try partialInputs(snapshot, sha256: sha256, files: files, seeds: seedsPaths, secret: secret)
+        let (ordered, piece, seeds) = try partialInputs(snapshot, sha256: sha256, wanted: wanted, secret: secret)
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
         for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
@@ -119,7 +123,7 @@ package enum DistributedRun {
         // The ledger holds what it needs of the records.
         snapshot.releaseRecords()
         let partial = try CostPartial.run(
-            pipeline, loaded, files: ordered, settings: PartialSettings(snapshot: sha256, options: options),
+            pipeline, loaded, files: ordered, piece: piece, settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds.map(\.entry), recordClaims: true, progress: progress)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, seeds: seeds, to: out, secret: secret)
@@ -128,14 +132,14 @@ package enum DistributedRun {
 
     /// A partial against the group snapshots beside `path`, one group's ledger at a time.
     private static func groupedPartial(
-        _ options: RunOptions, snapshot path: String, files: [String], seeds seedsPaths: [String], groups: Int,
-        to out: String, secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void
+        _ options: RunOptions, snapshot path: String, wanted: PartialWanted, groups: Int, to out: String,
+        secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void
     ) throws -> CostPartial {
         let pipeline = Pipeline(options)
         // The rows of the other groups' accounts, between the first group's reading and theirs.
         let spills = try UsageSpillFolder()
         defer { spills.remove() }
-        var whole: (sha256: String, ordered: [String], seeds: [SeededClaim], key: SipHash)?
+        var whole: (sha256: String, ordered: [String], piece: PieceToRead?, seeds: [SeededClaim], key: SipHash)?
         var joined: ParallelCostReading.Result?
         var totals = AttributionTotals.empty
         for index in 0..<groups {
@@ -158,9 +162,9 @@ package enum DistributedRun {
             }
             if whole == nil {
                 try part.snapshot.check(options.appStore, data: options.data)
-                let (ordered, seeds) = try partialInputs(
-                    part.snapshot, sha256: part.whole, files: files, seeds: seedsPaths, secret: secret)
-                whole = (part.whole, ordered, seeds, part.snapshot.requestKey)
+                let (ordered, piece, seeds) = try partialInputs(
+                    part.snapshot, sha256: part.whole, wanted: wanted, secret: secret)
+                whole = (part.whole, ordered, piece, seeds, part.snapshot.requestKey)
                 for reject in part.snapshot.rejects { try pipeline.rejects.record(reject) }
                 totals = AttributionTotals(products: part.products.count, transactions: part.transactionCount)
             }
@@ -177,7 +181,8 @@ package enum DistributedRun {
                     other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)")
                 }
                 let result = try pipeline.attribute(
-                    loaded, with: attributor, files: whole.ordered, threads: 1,
+                    loaded, with: attributor, files: whole.ordered, planned: whole.piece.map { [$0.plan] },
+                    judgesHeaders: whole.piece?.judgesHeader ?? true, threads: 1,
                     registry: { RequestRegistry(hash: whole.key, seeds: whole.seeds.map(\.entry), recordsClaims: true) },
                     progress: progress)
                 for spill in attributor.otherGroups { try spill?.finish() }
@@ -198,40 +203,51 @@ package enum DistributedRun {
         guard let whole, var reading = joined else { throw PackedFileError(path: path, problem: "no group snapshot") }
         reading.totals = totals
         let partial = CostPartial(
-            settings: PartialSettings(snapshot: whole.sha256, options: options), files: whole.ordered, reading: reading,
-            seeded: whole.seeds.count)
+            settings: PartialSettings(snapshot: whole.sha256, options: options), files: whole.ordered,
+            piece: whole.piece?.piece, reading: reading, seeded: whole.seeds.count)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, seeds: whole.seeds, to: out, secret: secret)
         return partial
     }
 
-    /// The cost files a partial reads, in the snapshot's order, and the seeds it is given,
-    /// checked to be its own.
+    /// What a partial is asked to read: whole files, or a piece of a split one, and its seeds.
+    struct PartialWanted {
+        var files: [String]
+        var piece: PieceWanted?
+        var seeds: [String]
+    }
+
+    /// The cost files a partial reads, in the snapshot's order (or the piece it reads of one),
+    /// and the seeds it is given, checked to be its own.
     private static func partialInputs(
-        _ snapshot: LedgerSnapshot, sha256: String, files: [String], seeds seedsPaths: [String], secret: StepSecret
-    ) throws -> (ordered: [String], seeds: [SeededClaim]) {
+        _ snapshot: LedgerSnapshot, sha256: String, wanted: PartialWanted, secret: StepSecret
+    ) throws -> (ordered: [String], piece: PieceToRead?, seeds: [SeededClaim]) {
         let known = Set(snapshot.layout.costFiles)
-        let chosen = try files.map { file in
+        let chosen = try wanted.files.map { file in
             if known.contains(file) { return file }
             let inside = snapshot.layout.root + "/costs/" + file
             guard known.contains(inside) else { throw PartialFilesError(file: file, known: snapshot.layout.costFiles) }
             return inside
         }
-        let ordered = snapshot.layout.costFiles.filter(Set(chosen).contains)
+        var piece: PieceToRead?
+        if let asked = wanted.piece {
+            piece = try pieceToRead(asked, of: snapshot, secret: secret)
+        }
+        let ordered = piece.map { [$0.plan.path] } ?? snapshot.layout.costFiles.filter(Set(chosen).contains)
         try snapshot.checkCostFiles(ordered)
         if let bill = snapshot.layout.costFiles.first(where: FocusPoolFile.isPoolFile) {
             throw PoolsNeedOneProcessError(file: bill)
         }
         var seeds: [SeededClaim] = []
         var partsSeeded: [RequestPart] = []
-        for seedsPath in seedsPaths {
+        for seedsPath in wanted.seeds {
             let read = try StepFiles.readSeeds(seedsPath, secret: secret)
-            guard read.files == ordered, read.snapshot == sha256 else {
+            guard read.files == ordered, read.piece == piece?.piece, read.snapshot == sha256 else {
                 throw PackedFileError(
                     path: seedsPath,
                     problem:
-                        "these seeds were settled for another partial (of \(read.files.count) other files or another snapshot): "
-                        + "give this partial the seeds settle wrote beside it")
+                        "these seeds were settled for another partial (of \(read.files.count) other files, another piece or "
+                        + "another snapshot): give this partial the seeds settle wrote beside it")
             }
             if let other = partsSeeded.first(where: { $0 == read.part || $0.parts != read.part.parts }) {
                 throw PackedFileError(
@@ -243,7 +259,50 @@ package enum DistributedRun {
             partsSeeded.append(read.part)
             seeds += read.seeds
         }
-        return (ordered, seeds)
+        return (ordered, piece, seeds)
+    }
+
+    /// The piece `asked` names, checked against the snapshot: a file it lists, split as it was
+    /// when the snapshot was made.
+    private static func pieceToRead(_ asked: PieceWanted, of snapshot: LedgerSnapshot, secret: StepSecret) throws
+        -> PieceToRead
+    {
+        let (split, digest) = try StepFiles.readSplit(asked.split, secret: secret)
+        guard snapshot.layout.costFiles.contains(split.path) else {
+            throw PartialFilesError(file: split.path, known: snapshot.layout.costFiles)
+        }
+        guard snapshot.costFiles.contains(split.identity) else {
+            throw PackedFileError(
+                path: asked.split,
+                problem:
+                    "it splits \(split.path) as it was at another time than the snapshot (its size, or the time its bytes or "
+                    + "its inode changed, differs): split the file again after the snapshot")
+        }
+        guard split.pieces.indices.contains(asked.index) else {
+            throw PackedFileError(
+                path: asked.split,
+                problem: "it cuts \(split.path) in \(split.pieces.count) pieces, numbered 0 to \(split.pieces.count - 1), "
+                    + "not into a piece \(asked.index)")
+        }
+        return PieceToRead(
+            piece: CostPiece(split: digest, index: asked.index, count: split.pieces.count),
+            plan: split.plan(piece: asked.index))
+    }
+
+    /// Cuts the cost file `file` of `data` (its path as the layout lists it, or its name in
+    /// `costs/`) into `pieces` pieces at record boundaries for partials to read apart: reads it
+    /// once, holding one block.
+    package static func split(data: String, file: String, pieces: Int, to out: String, secret: StepSecret) throws
+        -> CostFileSplit
+    {
+        let known = try InputLayout(root: data).costFiles
+        guard let path = [file, data + "/costs/" + file].first(where: known.contains) else {
+            throw PartialFilesError(file: file, known: known)
+        }
+        if FocusPoolFile.isPoolFile(path) { throw PoolsNeedOneProcessError(file: path) }
+        let split = try CostFileSplit.make(path: path, pieces: pieces)
+        try StepFiles.write(split, to: out, secret: secret)
+        return split
     }
 
     /// Settles the request ids of `part` claimed in more than one of `paths`: writes the seeds
@@ -264,7 +323,7 @@ package enum DistributedRun {
         let snapshotDigest = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
             .withUnsafeBytes(SHA256.digest)
         var settlement = DuplicateSettlement()
-        var identities: [(files: [String], snapshot: String)] = []
+        var identities: [(files: [String], piece: CostPiece?, snapshot: String)] = []
         var checks: [String] = []
         for (index, partialPath) in paths.enumerated() {
             let check = try PackedFile.authenticate(
@@ -273,8 +332,8 @@ package enum DistributedRun {
             guard claims.snapshot == snapshotDigest else {
                 throw MergeError.settingsDiffer("\(partialPath) was computed against another snapshot than \(path)")
             }
-            try settlement.add(claims.byFile, seeded: claims.seeded, partial: index, in: part)
-            identities.append((claims.files.map(\.file), claims.snapshot))
+            try settlement.add(claims.byFile, piece: claims.piece, seeded: claims.seeded, partial: index, in: part)
+            identities.append((claims.files.map(\.file), claims.piece, claims.snapshot))
             checks.append(check)
         }
         if let stale = settlement.stalePartials().first { throw SettlementError.staleSeeds(paths[stale]) }
@@ -286,7 +345,8 @@ package enum DistributedRun {
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
             let seedsPath = part.name(paths[index], "seeds")
             let seeds = PartialSeeds(
-                files: identities[index].files, snapshot: identities[index].snapshot, part: part, seeds: entries)
+                files: identities[index].files, piece: identities[index].piece, snapshot: identities[index].snapshot,
+                part: part, seeds: entries)
             try StepFiles.write(seeds: seeds, to: seedsPath, secret: secret)
             again.append((paths[index], seedsPath))
         }
@@ -333,12 +393,14 @@ package enum DistributedRun {
                 // Without settlement records, the merge settles the claims itself (holding every id).
                 if settlements.isEmpty {
                     let claims = try StepFiles.readClaims(of: partialPath, check: check, secret: secret)
-                    try settlement.add(claims.byFile, seeded: claims.seeded, partial: index, in: .whole)
+                    try settlement.add(claims.byFile, piece: claims.piece, seeded: claims.seeded, partial: index, in: .whole)
                 }
                 try partial.moveTotals(into: &totals)
                 partials.append(partial)
                 checks.append(check)
             }
+            // What is missing or read twice is said before what is claimed twice follows from it.
+            try ReportMerge.checkCoverage(partials.map { ($0.files, $0.piece) }, layout: loaded.layout)
             if settlements.isEmpty {
                 if let stale = settlement.stalePartials().first { throw SettlementError.staleSeeds(paths[stale]) }
                 let unsettled = settlement.seeds(fileOrder: snapshot.layout.costFiles).reduce(0) { $0 + $1.count }

@@ -7,7 +7,8 @@ import Support
 /// standing claim is, and is computed again, so that its rows with that id are counted as
 /// repeats (or conflicts).
 ///
-/// Partials hold whole files, so the files' order and the line decide alone. Claims are added a
+/// Partials hold whole files or pieces of one (whose lines are the file's), so the files' order
+/// and the line decide alone. Claims are added a
 /// partial at a time and only the first claimant of an id is kept (about 40 bytes an id, and
 /// every claimant of the few ids claimed twice), so a settle holds no partial's claims beyond
 /// the one it is reading. The seeds a partial was computed with are checked too: each must
@@ -25,29 +26,36 @@ struct DuplicateSettlement {
     private var contested: [UInt128: [Claimant]] = [:]
     private var files: [String] = []
     private var fileIDs: [String: Int32] = [:]
-    /// The partial that read each file (by file id).
-    private var readers: [Int32] = []
+    /// The partials that read each file (by file id), by piece (`whole` for the whole file).
+    private var readers: [[Int: Int32]] = []
+    private static let whole = -1
     /// The seeds each partial was computed with (by partial number), of the part settled.
     private var applied: [(partial: Int, seed: SeededClaim)] = []
     private var partials = 0
 
     /// Adds the claims (by file) of the partial numbered `partial` whose ids are in `part`, and
-    /// the seeds it was computed with; refuses a file another partial read too.
+    /// the seeds it was computed with; refuses a file (or a piece of one) another partial read
+    /// too, and a file read whole by one partial and in pieces by another.
     mutating func add(
-        _ claimsByFile: [(file: String, claims: BlockList<RequestClaim>)], seeded: [SeededClaim] = [], partial: Int,
-        in part: RequestPart
+        _ claimsByFile: [(file: String, claims: BlockList<RequestClaim>)], piece: CostPiece? = nil,
+        seeded: [SeededClaim] = [], partial: Int, in part: RequestPart
     ) throws {
         partials = max(partials, partial + 1)
+        let key = piece?.index ?? Self.whole
         for (file, claims) in claimsByFile {
-            if let known = fileIDs[file] {
-                guard readers[Int(known)] == Int32(partial) else { throw MergeError.fileTwice(file) }
-            }
             let fileID = fileIDs[file] ?? Int32(files.count)
             if fileID == Int32(files.count) {
                 files.append(file)
                 fileIDs[file] = fileID
-                readers.append(Int32(partial))
+                readers.append([:])
             }
+            let read = readers[Int(fileID)]
+            let elsewhere = read.contains {
+                $0.value != Int32(partial) && ($0.key == key || $0.key == Self.whole || key == Self.whole)
+            }
+            if elsewhere, let piece, read[key] != nil { throw MergeError.pieceTwice(file, piece) }
+            guard !elsewhere else { throw MergeError.fileTwice(file) }
+            readers[Int(fileID)][key] = Int32(partial)
             for claim in claims where part.contains(claim.entry) {
                 let claimant = Claimant(partial: Int32(partial), file: fileID, line: claim.line, content: claim.entry.content)
                 let id = claim.entry.idBits

@@ -19,7 +19,7 @@ enum ReportMerge {
         timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
         let ordered = try inFileOrder(partials, layout: loaded.layout)
-        var costs = try ParallelCostReading.Result.joined(ordered.map(\.reading), totals: totals, summingTotals: false)
+        var costs = try ParallelCostReading.Result.joined(ordered, totals: totals, summingTotals: false)
         // A partial's files need not follow each other in file order (groups are planned by
         // size): its rejects go where their files are, as one reading of every file meets them.
         let position = Dictionary(uniqueKeysWithValues: loaded.layout.costFiles.enumerated().map { ($1, $0) })
@@ -41,21 +41,80 @@ enum ReportMerge {
         }.map { items[$0] }
     }
 
-    /// The partials by their first file, after checking that together they hold every cost
-    /// file once.
-    private static func inFileOrder(_ partials: [CostPartial], layout: InputLayout) throws -> [CostPartial] {
+    /// The partials' readings by their first file, once checked to hold every cost file once.
+    ///
+    /// The pieces of a file are read as one: their counts added, their rejects in piece order
+    /// (their lines are the file's).
+    private static func inFileOrder(_ partials: [CostPartial], layout: InputLayout) throws
+        -> [ParallelCostReading.Result]
+    {
+        try checkCoverage(partials.map { ($0.files, $0.piece) }, layout: layout)
         let position = Dictionary(uniqueKeysWithValues: layout.costFiles.enumerated().map { ($1, $0) })
-        var seen: [String: Int] = [:]
-        for (index, partial) in partials.enumerated() {
+        let ordered = partials.filter { !$0.files.isEmpty }.sorted {
+            (position[$0.files[0]] ?? 0, $0.piece?.index ?? 0) < (position[$1.files[0]] ?? 0, $1.piece?.index ?? 0)
+        }
+        var readings: [ParallelCostReading.Result] = []
+        for partial in ordered {
+            guard (partial.piece?.index ?? 0) > 0, var file = readings.popLast() else {
+                readings.append(partial.reading)
+                continue
+            }
+            try file.addPiece(partial.reading)
+            readings.append(file)
+        }
+        return readings
+    }
+
+    /// Refuses partials that do not hold every cost file of `layout` once: whole, or every piece
+    /// of one split of it once.
+    static func checkCoverage(_ partials: [(files: [String], piece: CostPiece?)], layout: InputLayout) throws {
+        let position = Dictionary(uniqueKeysWithValues: layout.costFiles.enumerated().map { ($1, $0) })
+        var whole: Set<String> = []
+        var pieces: [String: [Int: CostPiece]] = [:]
+        for partial in partials {
             for file in partial.files {
                 guard position[file] != nil else { throw MergeError.unknownFile(file) }
-                if seen[file] != nil { throw MergeError.fileTwice(file) }
-                seen[file] = index
+                if whole.contains(file) || (partial.piece == nil && pieces[file] != nil) { throw MergeError.fileTwice(file) }
+                guard let piece = partial.piece else {
+                    whole.insert(file)
+                    continue
+                }
+                if let other = pieces[file]?.values.first, other.split != piece.split {
+                    throw MergeError.otherSplit(file)
+                }
+                guard pieces[file, default: [:]].updateValue(piece, forKey: piece.index) == nil else {
+                    throw MergeError.pieceTwice(file, piece)
+                }
             }
         }
-        let missing = layout.costFiles.filter { seen[$0] == nil }
+        var missing = layout.costFiles.filter { !whole.contains($0) && pieces[$0] == nil }
         guard missing.isEmpty else { throw MergeError.missingFiles(missing) }
-        return partials.filter { !$0.files.isEmpty }.sorted { position[$0.files[0]] ?? 0 < position[$1.files[0]] ?? 0 }
+        for (file, read) in pieces.sorted(by: { $0.key.bytesPrecede($1.key) }) {
+            let count = read.values.first?.count ?? 0
+            missing = (0..<count).filter { read[$0] == nil }.map { "piece \($0) of \(count) of \(file)" }
+            guard missing.isEmpty else { throw MergeError.missingFiles(missing) }
+        }
+    }
+}
+
+extension ParallelCostReading.Result {
+    /// Adds the reading of the next piece of the same one file: its counts into the file's,
+    /// its rejects after the earlier pieces' (its totals are summed apart).
+    fileprivate mutating func addPiece(_ next: ParallelCostReading.Result) throws {
+        for summary in next.summaries {
+            guard let index = summaries.firstIndex(where: { $0.path == summary.path }) else {
+                summaries.append(summary)
+                continue
+            }
+            do {
+                try summaries[index].merge(summary)
+            } catch {
+                throw CostSumError(file: summary.path, underlying: error)
+            }
+        }
+        headerRejects += next.headerRejects
+        rowRejects += next.rowRejects
+        readSequentially = readSequentially || next.readSequentially
     }
 }
 
@@ -64,6 +123,8 @@ enum MergeError: DiagnosticError {
     case unknownFile(String)
     case fileTwice(String)
     case missingFiles([String])
+    case pieceTwice(String, CostPiece)
+    case otherSplit(String)
     case settingsDiffer(String)
     case unsettled(Int)
 
@@ -76,6 +137,10 @@ enum MergeError: DiagnosticError {
                 "\(file) is in two partials; give each cost file to exactly one partial"
             case .missingFiles(let files):
                 "no partial read \(files.joined(separator: ", ")); run a partial for \(files.count == 1 ? "it" : "them") first"
+            case .pieceTwice(let file, let piece):
+                "\(piece.description) of \(file) is in two partials; give each piece to exactly one partial"
+            case .otherSplit(let file):
+                "the pieces of \(file) come from different splits of it; split it once and give every piece of that split to a partial"
             case .settingsDiffer(let what):
                 "the partials were not computed alike (\(what)); run every step with the same snapshot and options"
             case .unsettled(let count):

@@ -43,7 +43,7 @@ package enum StepFiles {
         let check = try PackedFile.write(
             try CompactCoder.encode(shell), kind: CostPartial.kind, version: CostPartial.version, to: path, secret: secret)
         let claims = PartialClaims(
-            partial: check, snapshot: partial.settings.snapshot,
+            partial: check, snapshot: partial.settings.snapshot, piece: partial.piece,
             files: partial.claims.map { FileClaims(file: $0.file, claims: $0.claims) }, seeded: seeds)
         // One for every id the partial's files hold: coded and compressed as they are written.
         try PackedFile.write(
@@ -74,6 +74,17 @@ package enum StepFiles {
         let (content, check) = try PackedFile.readChecked(
             path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
         return (try decode(CostPartial.self, from: content, path: path), check)
+    }
+
+    package static func write(_ split: CostFileSplit, to path: String, secret: StepSecret) throws {
+        try PackedFile.write(
+            try CompactCoder.encode(split), kind: CostFileSplit.kind, version: CostFileSplit.version, to: path, secret: secret)
+    }
+
+    /// The split and the SHA-256 of its content (what every piece's partial names it by).
+    static func readSplit(_ path: String, secret: StepSecret) throws -> (split: CostFileSplit, sha256: String) {
+        let content = try PackedFile.read(path, kind: CostFileSplit.kind, version: CostFileSplit.version, secret: secret)
+        return (try decode(CostFileSplit.self, from: content, path: path), content.withUnsafeBytes(SHA256.digest))
     }
 
     package static func write(_ decoded: DecodedFiles, to path: String, secret: StepSecret) throws {
@@ -120,6 +131,8 @@ package enum StepFiles {
 /// file copied over another's would drop a row nobody else counts).
 package struct PartialSeeds: Sendable, Codable, Hashable {
     package var files: [String]
+    /// The piece of `files`' one file the partial read, when it was split.
+    package var piece: CostPiece?
     package var snapshot: String
     /// The partition of the request ids these seeds settle (`settle --part`).
     package var part: RequestPart
@@ -136,6 +149,9 @@ package struct PartialClaims: Sendable, Codable {
     package var partial: String
     /// SHA-256 of the snapshot the partial was computed against.
     package var snapshot: String
+    /// The piece the partial read of its one file, when it was split: pieces of one file are
+    /// read by several partials.
+    package var piece: CostPiece?
     package var files: [FileClaims]
     /// The seeds the partial was computed with: settle checks that each still stands.
     package var seeded: [SeededClaim]

@@ -1,0 +1,61 @@
+import Ingest
+import Support
+
+/// A cost file cut into pieces at record boundaries (`refund-cost split`), so that partials
+/// read pieces of one large file on several machines instead of the whole file in one task.
+///
+/// It carries what only a reading of the whole file knows: where each piece starts (the first
+/// record boundary at or after K/N of the file, even when a quoted field holds a newline) and
+/// on which line, and the file's SHA-256 for `run.json`. Each piece's partial is then bound by
+/// its piece's bytes, whatever the file's size.
+package struct CostFileSplit: Sendable, Codable, Hashable {
+    package static let kind = "cost file split"
+    package static let version = PackedVersions.costFileSplit
+
+    /// The file as the snapshot lists it, and what it was when it was read (size and the times
+    /// its bytes and its inode changed): a partial refuses a split of a file that is not, now
+    /// and at the snapshot, this file.
+    package var identity: CostFileIdentity
+    package var sha256: String
+    /// Exactly as many as asked for; an empty piece starts where the next one does.
+    package var pieces: [FilePart]
+
+    package var path: String { identity.path }
+
+    /// Reads `path` once; refuses a file that changed while it was read.
+    package static func make(path: String, pieces count: Int) throws -> CostFileSplit {
+        let before = CostFileIdentity(path: path)
+        guard before.bytes != nil else { throw CostFileChangedError(path: path) }
+        let split = try FileSplitter.pieces(path: path, count: count)
+        guard CostFileIdentity(path: path) == before, split.size == before.bytes else {
+            throw CostFileChangedError(path: path)
+        }
+        return CostFileSplit(identity: before, sha256: split.sha256, pieces: split.parts)
+    }
+
+    /// What a partial of piece `index` reads: the file's size and checksum with that piece alone.
+    func plan(piece index: Int) -> FileSplitter {
+        FileSplitter(path: path, size: identity.bytes ?? 0, sha256: sha256, parts: [pieces[index]])
+    }
+}
+
+/// Which piece of a split cost file a partial read.
+package struct CostPiece: Sendable, Codable, Hashable {
+    /// SHA-256 of the split's content: every piece of a file must come from one split.
+    package var split: String
+    package var index: Int
+    package var count: Int
+
+    package var description: String { "piece \(index) of \(count)" }
+}
+
+/// The piece a partial is asked to read: the split file (`refund-cost split`'s) and its number.
+package struct PieceWanted: Sendable {
+    package var split: String
+    package var index: Int
+
+    package init(split: String, index: Int) {
+        self.split = split
+        self.index = index
+    }
+}
