@@ -739,6 +739,7 @@ def main_scaleout(options):
     environment = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=python)
     started = time.perf_counter()
     grouping = ["--account-groups", str(options.account_groups)] if options.account_groups else []
+    grouping += ["--piece-bytes", str(options.piece_bytes)] if options.piece_bytes else []
     result = subprocess.run([python, os.path.join(ROOT, "scaleout", "driver.py"), "--binary", TOOL, "--work",
                              os.path.join(DATA, "scaleout-work"), "--master", "local[2]", "--measure", measure]
                             + grouping + ["--"] + common + ["--out", out], env=environment, capture_output=True, text=True)
@@ -756,7 +757,8 @@ def main_scaleout(options):
     on_driver = {"decode --list", "snapshot", "merge"}
     lines = [f"refund-cost bench --scaleout-only, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}, "
              f"{os.cpu_count()} cores, {options.accounts:,} accounts, Spark local[2], signatures verified, "
-             f"{measured['app_store_groups']} App Store groups, {measured['partial_groups']} cost file groups, "
+             f"{measured['app_store_groups']} App Store groups, {measured['partial_groups']} partials "
+             f"({measured['split_files']} cost files split in {measured['pieces']} pieces), "
              f"{measured['account_groups']} account groups, "
              f"request ids in {measured['request_parts']} parts", "",
              f"refund-cost report, one process, 2 threads: {report_usage['seconds']:.1f} s, peak {report_usage['peak_mb']:.0f} MB",
@@ -789,6 +791,8 @@ def main():
     parser.add_argument("--spark-only", action="store_true", help="only the App Store step on Spark, local[1] and local[2]")
     parser.add_argument("--account-groups", type=int, default=0,
                         help="account groups of --scaleout-only's partials (default: the driver's, from the accounts)")
+    parser.add_argument("--piece-bytes", type=int, default=0,
+                        help="--scaleout-only's largest piece of a cost file (default: the driver's, 64 MiB)")
     parser.add_argument("--scaleout-only", action="store_true",
                         help="only a distributed report on Spark local[2], every refund-cost process's peak memory")
     options = parser.parse_args()

@@ -13,9 +13,9 @@ struct RequestPartTests {
     static func seeds(
         _ claimsByPartial: [[(file: String, claims: BlockList<RequestClaim>)]], fileOrder: [String], in part: RequestPart = .whole
     ) throws -> [[SeededClaim]] {
-        var settlement = DuplicateSettlement()
+        var settlement = try DuplicateSettlement()
         for (index, claims) in claimsByPartial.enumerated() { try settlement.add(claims, partial: index, in: part) }
-        var seeds = settlement.seeds(fileOrder: fileOrder)
+        var seeds = try settlement.settle(fileOrder: fileOrder).seeds
         seeds += Array(repeating: [], count: claimsByPartial.count - seeds.count)
         return seeds
     }
@@ -82,17 +82,17 @@ struct RequestPartTests {
         let claim = RequestClaim(entry: id, line: 9)
         let standing = SeededClaim(entry: id, file: "costs/a.csv", line: 9)
         func stale(_ seed: SeededClaim, claims: [(file: String, claims: BlockList<RequestClaim>)]) throws -> [Int] {
-            var settlement = DuplicateSettlement()
+            var settlement = try DuplicateSettlement()
             try settlement.add(claims, partial: 0, in: .whole)
             try settlement.add([("costs/b.csv", [])], seeded: [seed], partial: 1, in: .whole)
-            return settlement.stalePartials()
+            return try settlement.settle(fileOrder: ["costs/a.csv", "costs/b.csv"]).stale
         }
         #expect(try stale(standing, claims: [("costs/a.csv", [claim])]).isEmpty)
         #expect(try stale(standing, claims: [("costs/a.csv", [])]) == [1], "no one claims the id any more")
         #expect(try stale(standing, claims: [("costs/a.csv", [RequestClaim(entry: id, line: 10)])]) == [1], "moved")
         let otherContent = RequestClaim(entry: RequestEntry(route: 3, key: 77, content: 6), line: 9)
         #expect(try stale(standing, claims: [("costs/a.csv", [otherContent])]) == [1], "other content")
-        var twice = DuplicateSettlement()
+        var twice = try DuplicateSettlement()
         try twice.add([("costs/a.csv", [])], partial: 0, in: .whole)
         #expect(throws: MergeError.self) { try twice.add([("costs/a.csv", [])], partial: 1, in: .whole) }
     }

@@ -148,10 +148,11 @@ struct SpillError: DiagnosticError {
 package struct UsageSpillFolder: Sendable {
     package let path: String
 
-    package init() throws {
+    /// A new folder named `refund-cost-WHAT-RANDOM`.
+    package init(of what: String = "usage") throws {
         let base = FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var random = SystemRandomNumberGenerator()
-        path = base + "/refund-cost-usage-\(String(random.next(), radix: 16))"
+        path = base + "/refund-cost-\(what)-\(String(random.next(), radix: 16))"
         // Its own new folder, others kept out: the spilled rows are the app's usage.
         try FileSystem.createNewDirectory(path, mode: 0o700)
     }

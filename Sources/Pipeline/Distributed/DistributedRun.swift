@@ -322,7 +322,7 @@ package enum DistributedRun {
         // one folder, sort as the snapshot lists them.
         let snapshotDigest = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
             .withUnsafeBytes(SHA256.digest)
-        var settlement = DuplicateSettlement()
+        var settlement = try DuplicateSettlement()
         var identities: [(files: [String], piece: CostPiece?, snapshot: String)] = []
         var checks: [String] = []
         for (index, partialPath) in paths.enumerated() {
@@ -336,9 +336,9 @@ package enum DistributedRun {
             identities.append((claims.files.map(\.file), claims.piece, claims.snapshot))
             checks.append(check)
         }
-        if let stale = settlement.stalePartials().first { throw SettlementError.staleSeeds(paths[stale]) }
         let fileOrder = identities.flatMap(\.files).sorted { $0.bytesPrecede($1) }
-        var seeds = settlement.seeds(fileOrder: fileOrder)
+        var (stale, seeds) = try settlement.settle(fileOrder: fileOrder)
+        if let stale = stale.first { throw SettlementError.staleSeeds(paths[stale]) }
         seeds += Array(repeating: [], count: paths.count - seeds.count)
         let record = RequestSettlement.path(in: folder, part: part)
         var again: [(String, String)] = []
@@ -380,7 +380,7 @@ package enum DistributedRun {
             var totals = attributor.emptyCopy().totals
             var partials: [CostPartial] = []
             var checks: [String] = []
-            var settlement = DuplicateSettlement()
+            var settlement = try DuplicateSettlement()
             let settings = PartialSettings(snapshot: sha256, options: options)
             for (index, partialPath) in paths.enumerated() {
                 var (partial, check) = try StepFiles.readPartialWithCheck(partialPath, secret: secret)
@@ -402,8 +402,9 @@ package enum DistributedRun {
             // What is missing or read twice is said before what is claimed twice follows from it.
             try ReportMerge.checkCoverage(partials.map { ($0.files, $0.piece) }, layout: loaded.layout)
             if settlements.isEmpty {
-                if let stale = settlement.stalePartials().first { throw SettlementError.staleSeeds(paths[stale]) }
-                let unsettled = settlement.seeds(fileOrder: snapshot.layout.costFiles).reduce(0) { $0 + $1.count }
+                let (stale, seeds) = try settlement.settle(fileOrder: snapshot.layout.costFiles)
+                if let stale = stale.first { throw SettlementError.staleSeeds(paths[stale]) }
+                let unsettled = seeds.reduce(0) { $0 + $1.count }
                 guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
             } else {
                 try RequestSettlement.check(

@@ -8,40 +8,38 @@ import Support
 /// repeats (or conflicts).
 ///
 /// Partials hold whole files or pieces of one (whose lines are the file's), so the files' order
-/// and the line decide alone. Claims are added a
-/// partial at a time and only the first claimant of an id is kept (about 40 bytes an id, and
-/// every claimant of the few ids claimed twice), so a settle holds no partial's claims beyond
-/// the one it is reading. The seeds a partial was computed with are checked too: each must
-/// still stand where it was settled (a cost file changed since would leave a row counted by no
-/// one).
+/// and the line decide alone. Claims are added a partial at a time and kept on disk, sorted by
+/// id (`ClaimRuns`), then read back merged by id: a settle holds one partial's claims while it
+/// adds them and a block of each partial's while it settles, whatever the number of ids. The
+/// seeds a partial was computed with are checked too: each must still stand where it was
+/// settled (a cost file changed since would leave a row counted by no one).
 struct DuplicateSettlement {
-    private struct Claimant {
-        var partial: Int32
-        var file: Int32
-        var line: Int
-        var content: UInt32
-    }
-
-    private var first: [UInt128: Claimant] = [:]
-    private var contested: [UInt128: [Claimant]] = [:]
+    private let runs: ClaimRuns
     private var files: [String] = []
     private var fileIDs: [String: Int32] = [:]
     /// The partials that read each file (by file id), by piece (`whole` for the whole file).
     private var readers: [[Int: Int32]] = []
     private static let whole = -1
-    /// The seeds each partial was computed with (by partial number), of the part settled.
-    private var applied: [(partial: Int, seed: SeededClaim)] = []
+    /// The seeds each partial was computed with (by partial number), of the part settled, by id.
+    private var applied: [UInt128: [(partial: Int, seed: SeededClaim)]] = [:]
     private var partials = 0
 
+    init() throws {
+        runs = try ClaimRuns()
+    }
+
     /// Adds the claims (by file) of the partial numbered `partial` whose ids are in `part`, and
-    /// the seeds it was computed with; refuses a file (or a piece of one) another partial read
-    /// too, and a file read whole by one partial and in pieces by another.
+    /// the seeds it was computed with.
+    ///
+    /// Refuses a file (or a piece of one) another partial read too, and a file read whole by one
+    /// partial and in pieces by another. Partials are added in the order of their numbers.
     mutating func add(
         _ claimsByFile: [(file: String, claims: BlockList<RequestClaim>)], piece: CostPiece? = nil,
         seeded: [SeededClaim] = [], partial: Int, in part: RequestPart
     ) throws {
         partials = max(partials, partial + 1)
         let key = piece?.index ?? Self.whole
+        var claimed: [ClaimRuns.Claim] = []
         for (file, claims) in claimsByFile {
             let fileID = fileIDs[file] ?? Int32(files.count)
             if fileID == Int32(files.count) {
@@ -57,52 +55,53 @@ struct DuplicateSettlement {
             guard !elsewhere else { throw MergeError.fileTwice(file) }
             readers[Int(fileID)][key] = Int32(partial)
             for claim in claims where part.contains(claim.entry) {
-                let claimant = Claimant(partial: Int32(partial), file: fileID, line: claim.line, content: claim.entry.content)
-                let id = claim.entry.idBits
-                if let earlier = first[id] {
-                    contested[id, default: [earlier]].append(claimant)
-                } else {
-                    first[id] = claimant
-                }
+                claimed.append(
+                    ClaimRuns.Claim(
+                        id: claim.entry.idBits, partial: Int32(partial), file: fileID, line: claim.line,
+                        content: claim.entry.content))
             }
         }
-        applied += seeded.filter { part.contains($0.entry) }.map { (partial, $0) }
+        try runs.add(claimed)
+        for seed in seeded where part.contains(seed.entry) { applied[seed.entry.idBits, default: []].append((partial, seed)) }
     }
 
-    /// The partials (by number) computed with a seed that no longer stands: no other partial
-    /// claims its id, with its content, at the file and line it was settled for.
-    func stalePartials() -> [Int] {
-        var stale = Set<Int>()
-        for (partial, seed) in applied {
-            guard let claimant = first[seed.entry.idBits], Int(claimant.partial) != partial,
-                files[Int(claimant.file)] == seed.file, claimant.line == seed.line, claimant.content == seed.entry.content
-            else {
-                stale.insert(partial)
-                continue
-            }
-        }
-        return stale.sorted()
-    }
-
-    /// Per partial (by number), the seeds it must be computed again with; empty for most.
+    /// What settling every id added gives: the partials (by number) computed with a seed that no
+    /// longer stands (no other partial claims its id, with its content, at the file and line it
+    /// was settled for), and per partial (by number) the seeds it must be computed again with,
+    /// empty for most.
     ///
     /// Ids of different partitions never meet, so settling each partition apart and putting the
     /// seeds together gives the seeds of settling every id at once.
-    func seeds(fileOrder: [String]) -> [[SeededClaim]] {
+    func settle(fileOrder: [String]) throws -> (stale: [Int], seeds: [[SeededClaim]]) {
         let position = Dictionary(fileOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let order = files.map { position[$0] ?? Int.max }
         var seeds = Array(repeating: [SeededClaim](), count: partials)
-        for id in contested.keys.sorted() {
-            let claimants = contested[id] ?? []
-            guard let winner = claimants.min(by: { (order[Int($0.file)], $0.line) < (order[Int($1.file)], $1.line) })
-            else { continue }
+        var stale = Set<Int>()
+        var claimedSeeds = Set<UInt128>()
+        try runs.merged { id, claimants in
+            if let seeded = applied[id] {
+                claimedSeeds.insert(id)
+                // The first partial to claim it (in the partials' order) must still claim it there.
+                let first = claimants[0]
+                for (partial, seed) in seeded
+                where Int(first.partial) == partial || files[Int(first.file)] != seed.file || first.line != seed.line
+                    || first.content != seed.entry.content
+                {
+                    stale.insert(partial)
+                }
+            }
+            guard claimants.count > 1,
+                let winner = claimants.min(by: { (order[Int($0.file)], $0.line) < (order[Int($1.file)], $1.line) })
+            else { return }
             let entry = RequestEntry(
                 route: UInt8(truncatingIfNeeded: id >> 64), key: UInt64(truncatingIfNeeded: id), content: winner.content)
             for claimant in claimants where claimant.partial != winner.partial {
                 seeds[Int(claimant.partial)].append(SeededClaim(entry: entry, file: files[Int(winner.file)], line: winner.line))
             }
         }
-        return seeds
+        // A seed whose id no partial claims any more.
+        for (id, seeded) in applied where !claimedSeeds.contains(id) { stale.formUnion(seeded.map(\.partial)) }
+        return (stale.sorted(), seeds)
     }
 }
 
