@@ -330,10 +330,11 @@ def main():
     for group in range(account_groups if account_groups > 1 else 0):
         context.addFile("%s.group-%d-of-%d" % (snapshot, group, account_groups))
     # A file larger than --piece-bytes is split on an executor (one reading of it, for where each
-    # piece starts and its checksum), then each piece is a partial of its own.
+    # piece starts and its checksum), then each piece is a partial of its own. A gzip stream and
+    # JSON lines are read whole by refund-cost (a split would give one piece and empty ones).
     piece_bytes = max(1, options.piece_bytes)
-    large = [(name, -(-os.path.getsize(path) // piece_bytes)) for name, path in files
-             if os.path.getsize(path) > piece_bytes]
+    large = [(name, min(4096, -(-os.path.getsize(path) // piece_bytes))) for name, path in files
+             if os.path.getsize(path) > piece_bytes and not name.lower().endswith((".gz", ".jsonl"))]
     split_started = time.monotonic()
     if large:
         rdd = context.parallelize(large, numSlices=len(large))

@@ -26,7 +26,9 @@ extension ParallelCostReading {
             let (file, part) = parts[index]
             try sink.begin(file: part.path)
             try sink.begin(part: index)
-            guard let checker = checkersCopy[file] else {
+            // An empty part reads nothing, even of a file read whole (gzip, JSON lines), whose
+            // later pieces of a split are empty.
+            guard let checker = checkersCopy[file], part.start < part.end else {
                 return PartResult(summary: CostFileSummary(path: part.path, bytes: 0), rejects: [])
             }
             var summary = CostFileSummary(path: part.path, bytes: 0)

@@ -94,6 +94,16 @@ struct CostPieceTests {
         try #require(settled.status == 0, "\(settled.stderr)")
         let again = settled.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(again.map { $0[0] } == [parts + "/2026-10.csv-2.partial"], "\(settled.stdout)")
+        // Those seeds are the last piece's: another piece of the file refuses them, saying whose they are.
+        let taken = try runTool(
+            [
+                "partial", "--snapshot", snapshot, "--split", root + "/2026-10.csv.split", "--piece", "1", "--partial",
+                root + "/taken.partial", "--seeds", again[0][1],
+            ] + arguments)
+        #expect(taken.status == 1)
+        #expect(taken.stderr.contains("settled for the partial of piece 2 of 3 of "), "\(taken.stderr)")
+        #expect(
+            taken.stderr.contains(", not piece 1 of 3: give this partial the seeds settle wrote beside it"), "\(taken.stderr)")
         for line in again {
             let done = try partial("2026-10.csv", 2, seeds: [line[1]])
             try #require(done.status == 0, "\(done.stderr)")
@@ -111,6 +121,67 @@ struct CostPieceTests {
             let (steps, one) = (
                 try TestFiles.read(root + "/steps/2026-10/" + name), try TestFiles.read(root + "/one/2026-10/" + name)
             )
+            #expect(name == "run.json" ? withoutTimings(steps) == withoutTimings(one) : steps == one, "\(name)")
+        }
+    }
+
+    /// A gzip file and a JSON-lines file cannot be cut: piece 0 reads the file whole and the
+    /// other pieces read nothing, so the report is `report`'s whatever the pieces asked for.
+    @Test func aFileThatCannotBeCutIsReadOnceInItsFirstPiece() throws {
+        let data = try copyOfSample()
+        let root = try TestFiles.temporaryDirectory("pieces-whole")
+        // 2026-09.csv gzipped; six OpenMeter events beside the CSV files.
+        let september = data + "/costs/2026-09.csv"
+        let compressed = try Gzip.compress(Array(try TestFiles.read(september).utf8), name: "2026-09.csv")
+        try Data(compressed).write(to: URL(fileURLWithPath: september + ".gz"))
+        try FileManager.default.removeItem(atPath: september)
+        let events =
+            try TestFiles.read(TestFiles.packageRoot + "/Tests/Fixtures/cost-formats/openmeter-2026-10.jsonl")
+            .split(separator: "\n").prefix(6).joined(separator: "\n") + "\n"
+        try TestFiles.write(events, to: data + "/costs/om.jsonl")
+        try FileManager.default.copyItem(
+            atPath: TestFiles.packageRoot + "/Tests/Fixtures/cost-formats/prices.csv", toPath: data + "/prices.csv")
+        let arguments = [
+            "--data", data, "--month", "2026-10", "--cost-format", "om.jsonl:openmeter", "--usage-field", "tokens", "--quiet",
+        ]
+        let one = try runTool(["report", "--out", root + "/one"] + arguments)
+        try #require(one.status == 0, "\(one.stderr)")
+        let snapshot = root + "/s.snapshot"
+        try #require(try runTool(["snapshot", "--snapshot", snapshot] + arguments).status == 0)
+        let parts = root + "/parts"
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+        var made: [String: [String]] = [:]
+        func partial(_ name: String, _ how: [String], seeds: [String] = []) throws {
+            made[parts + "/" + name + ".partial"] = how
+            let done = try runTool(
+                ["partial", "--snapshot", snapshot, "--partial", parts + "/" + name + ".partial"] + how
+                    + seeds.flatMap { ["--seeds", $0] } + arguments)
+            try #require(done.status == 0, "\(done.stderr)")
+        }
+        try partial("whole", ["--file", "2026-08.csv", "--file", "2026-10.csv"])
+        for file in ["2026-09.csv.gz", "om.jsonl"] {
+            let split = try runTool(
+                ["split", "--file", file, "--pieces", "3", "--split", root + "/\(file).split"]
+                    + arguments.filter { $0 != "--quiet" })
+            try #require(split.status == 0, "\(split.stderr)")
+            #expect(split.stdout.contains("in 3 pieces, 2 of them empty"), "\(split.stdout)")
+            for piece in 0..<3 { try partial("\(file)-\(piece)", ["--split", root + "/\(file).split", "--piece", "\(piece)"]) }
+        }
+        let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
+        try #require(settled.status == 0, "\(settled.stderr)")
+        for line in settled.stdout.split(separator: "\n").map({ $0.split(separator: "\t").map(String.init) }) {
+            try partial(
+                String(line[0].dropFirst(parts.count + 1).dropLast(".partial".count)), made[line[0]] ?? [], seeds: [line[1]])
+        }
+        let merged = try runTool(["merge", "--snapshot", snapshot, "--partials", parts, "--out", root + "/steps"] + arguments)
+        try #require(merged.status == 0, "\(merged.stderr)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: root + "/one/2026-10").sorted() {
+            let (steps, one) = (
+                try TestFiles.read(root + "/steps/2026-10/" + name), try TestFiles.read(root + "/one/2026-10/" + name)
+            )
+            func withoutTimings(_ text: String) -> String {
+                text.split(separator: "\n").filter { !$0.contains("_seconds") }.joined(separator: "\n")
+            }
             #expect(name == "run.json" ? withoutTimings(steps) == withoutTimings(one) : steps == one, "\(name)")
         }
     }

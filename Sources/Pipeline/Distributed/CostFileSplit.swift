@@ -25,10 +25,9 @@ package struct CostFileSplit: Sendable, Codable, Hashable {
     /// Reads `path` once; refuses a file that changed while it was read.
     package static func make(path: String, pieces count: Int) throws -> CostFileSplit {
         let before = CostFileIdentity(path: path)
-        guard before.bytes != nil else { throw CostFileChangedError(path: path) }
         let split = try FileSplitter.pieces(path: path, count: count)
         guard CostFileIdentity(path: path) == before, split.size == before.bytes else {
-            throw CostFileChangedError(path: path)
+            throw SplitFileChangedError(path: path)
         }
         return CostFileSplit(identity: before, sha256: split.sha256, pieces: split.parts)
     }
@@ -57,5 +56,16 @@ package struct PieceWanted: Sendable {
     package init(split: String, index: Int) {
         self.split = split
         self.index = index
+    }
+}
+
+/// A cost file that changed while `split` read it.
+struct SplitFileChangedError: DiagnosticError {
+    var path: String
+
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            "this cost file changed while it was split (its size, or the time its bytes or its inode changed, differs): "
+                + "split it again once it is final, and make the snapshot after that", file: path)
     }
 }

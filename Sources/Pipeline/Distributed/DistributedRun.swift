@@ -242,6 +242,14 @@ package enum DistributedRun {
         var partsSeeded: [RequestPart] = []
         for seedsPath in wanted.seeds {
             let read = try StepFiles.readSeeds(seedsPath, secret: secret)
+            if read.files == ordered, read.snapshot == sha256, let settled = read.piece, settled != piece?.piece {
+                throw PackedFileError(
+                    path: seedsPath,
+                    problem:
+                        "these seeds were settled for the partial of \(settled.description) of \(ordered.first ?? "its file")"
+                        + (piece.map { ", not \($0.piece.description)" } ?? " (another split)")
+                        + ": give this partial the seeds settle wrote beside it")
+            }
             guard read.files == ordered, read.piece == piece?.piece, read.snapshot == sha256 else {
                 throw PackedFileError(
                     path: seedsPath,
@@ -297,9 +305,12 @@ package enum DistributedRun {
     {
         let known = try InputLayout(root: data).costFiles
         guard let path = [file, data + "/costs/" + file].first(where: known.contains) else {
-            throw PartialFilesError(file: file, known: known)
+            throw PartialFilesError(file: file, known: known, of: "--data \(data)")
         }
         if FocusPoolFile.isPoolFile(path) { throw PoolsNeedOneProcessError(file: path) }
+        guard FileSystem.resolvedPath(out) != FileSystem.resolvedPath(path) else {
+            throw PackedFileError(path: out, problem: "it is the cost file to split: write the split somewhere else")
+        }
         let split = try CostFileSplit.make(path: path, pieces: pieces)
         try StepFiles.write(split, to: out, secret: secret)
         return split
@@ -425,10 +436,12 @@ package enum DistributedRun {
 struct PartialFilesError: DiagnosticError {
     package var file: String
     package var known: [String]
+    /// Whose cost files `known` are.
+    package var of = "the snapshot"
 
     package var diagnostic: Diagnostic {
         Diagnostic(
-            "\(file) is not a cost file of the snapshot; its cost files are: "
+            "\(file) is not a cost file of \(of); its cost files are: "
                 + (known.isEmpty ? "none" : known.joined(separator: ", ")))
     }
 }
