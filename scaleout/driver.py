@@ -50,6 +50,8 @@ ACCOUNTS_PER_GROUP = 25000
 # Bytes of cost rows a partial reads at most, by default, when a file is larger: what a task
 # holds for its request ids and claims follows its rows, whatever the file's size.
 PIECE_BYTES = 64 << 20
+# Bytes of signed App Store JSON a decode task reads at most, by default (whole files).
+APP_STORE_GROUP_BYTES = 1 << 30
 
 
 def run_measured(command, capture=True):
@@ -232,7 +234,8 @@ def main():
     parser.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[2])")
     parser.add_argument("--groups", type=int, default=0, help="cost file groups (default: twice the parallelism)")
     parser.add_argument("--app-store-groups", type=int, default=0,
-                        help="App Store file groups (default: the parallelism)")
+                        help="App Store file groups (default: one for every GiB of App Store files, at least the "
+                             "parallelism)")
     parser.add_argument("--account-groups", type=int, default=0,
                         help="groups of accounts a partial holds the ledger of one at a time (default: from the "
                              "accounts, --accounts-per-group)")
@@ -290,8 +293,12 @@ def main():
     run_local([binary, "decode", "--list", app_store_listing] + report_args, peaks, "decode --list")
     with open(app_store_listing, encoding="utf-8") as handle:
         sized = [line.rstrip("\n").split("\t", 1) for line in handle if line.strip()]
+    # A decode task keeps its group's decoded pieces until it writes them: groups of at most
+    # APP_STORE_GROUP_BYTES of JSON (and at least one a slot) keep it the same size at any scale.
+    app_store_bytes = sum(int(size) for size, _ in sized)
     app_store_groups = plan_sized([(int(size), path) for size, path in sized],
-                                  options.app_store_groups or context.defaultParallelism)
+                                  options.app_store_groups
+                                  or max(context.defaultParallelism, -(-app_store_bytes // APP_STORE_GROUP_BYTES)))
     decode_started = time.monotonic()
     # In waves of as many groups as there are slots: the groups of a wave are decoded side by
     # side, and the driver holds one wave's bytes at a time (a local iterator would run the

@@ -18,11 +18,12 @@ enum SplitCommand: Command {
             longer than a piece; a gzip or JSON-lines file is read whole as piece 0). Then run
             `partial --split FILE --piece K` for every K from 0 to N-1: each reads its piece alone,
             and merge puts the pieces of the file back together as one reading of it. Split the
-            file after the snapshot: a partial refuses a split of the file as it was at another
-            time. It takes the same ARGS as the other steps, and reads only --data of them.
+            file as the snapshot saw it: a partial refuses a split of the file as it was at
+            another time. It takes the same ARGS as the other steps (a window among them), and
+            reads only --data of them.
             """,
         examples: [
-            "refund-cost split --data Data/sample --file 2026-10.csv --pieces 4 --split /tmp/refund-cost-example/work/2026-10.csv.split"
+            "refund-cost split --file 2026-10.csv --pieces 4 --split /tmp/refund-cost-example/work/2026-10.csv.split --data Data/sample --month 2026-10"
         ])
 
     static let file = Option(

@@ -279,12 +279,14 @@ package enum DistributedRun {
         guard snapshot.layout.costFiles.contains(split.path) else {
             throw PartialFilesError(file: split.path, known: snapshot.layout.costFiles)
         }
+        // A file changed since the snapshot is the snapshot's to make again, whatever the split.
+        try snapshot.checkCostFiles([split.path])
         guard snapshot.costFiles.contains(split.identity) else {
             throw PackedFileError(
                 path: asked.split,
                 problem:
-                    "it splits \(split.path) as it was at another time than the snapshot (its size, or the time its bytes or "
-                    + "its inode changed, differs): split the file again after the snapshot")
+                    "it splits \(split.path) as it was at another time than the snapshot and now (its size, or the time its "
+                    + "bytes or its inode changed, differs): split the file again")
         }
         guard split.pieces.indices.contains(asked.index) else {
             throw PackedFileError(

@@ -52,6 +52,9 @@ struct DuplicateSettlement {
                 $0.value != Int32(partial) && ($0.key == key || $0.key == Self.whole || key == Self.whole)
             }
             if elsewhere, let piece, read[key] != nil { throw MergeError.pieceTwice(file, piece) }
+            if elsewhere, read.keys.contains(Self.whole) != (key == Self.whole) || read.count > 1 {
+                throw MergeError.wholeAndPieces(file)
+            }
             guard !elsewhere else { throw MergeError.fileTwice(file) }
             readers[Int(fileID)][key] = Int32(partial)
             for claim in claims where part.contains(claim.entry) {

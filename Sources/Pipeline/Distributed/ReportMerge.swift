@@ -74,7 +74,10 @@ enum ReportMerge {
         for partial in partials {
             for file in partial.files {
                 guard position[file] != nil else { throw MergeError.unknownFile(file) }
-                if whole.contains(file) || (partial.piece == nil && pieces[file] != nil) { throw MergeError.fileTwice(file) }
+                if whole.contains(file) && partial.piece == nil { throw MergeError.fileTwice(file) }
+                if whole.contains(file) || (partial.piece == nil && pieces[file] != nil) {
+                    throw MergeError.wholeAndPieces(file)
+                }
                 guard let piece = partial.piece else {
                     whole.insert(file)
                     continue
@@ -124,6 +127,7 @@ enum MergeError: DiagnosticError {
     case fileTwice(String)
     case missingFiles([String])
     case pieceTwice(String, CostPiece)
+    case wholeAndPieces(String)
     case otherSplit(String)
     case settingsDiffer(String)
     case unsettled(Int)
@@ -139,6 +143,9 @@ enum MergeError: DiagnosticError {
                 "no partial read \(files.joined(separator: ", ")); run a partial for \(files.count == 1 ? "it" : "them") first"
             case .pieceTwice(let file, let piece):
                 "\(piece.description) of \(file) is in two partials; give each piece to exactly one partial"
+            case .wholeAndPieces(let file):
+                "\(file) is read whole by one partial and in pieces by others; give it whole to one partial, or each piece "
+                    + "of one split to one partial"
             case .otherSplit(let file):
                 "the pieces of \(file) come from different splits of it; split it once and give every piece of that split to a partial"
             case .settingsDiffer(let what):
