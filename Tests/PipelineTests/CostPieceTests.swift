@@ -112,17 +112,7 @@ struct CostPieceTests {
         try #require(record.status == 0 && record.stdout.isEmpty, "\(record.stdout)\(record.stderr)")
         let merged = try runTool(["merge", "--snapshot", snapshot, "--partials", parts, "--out", root + "/steps"] + arguments)
         try #require(merged.status == 0, "\(merged.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: root + "/one/2026-10").sorted()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/steps/2026-10").sorted() == names)
-        func withoutTimings(_ text: String) -> String {
-            text.split(separator: "\n").filter { !$0.contains("_seconds") }.joined(separator: "\n")
-        }
-        for name in names {
-            let (steps, one) = (
-                try TestFiles.read(root + "/steps/2026-10/" + name), try TestFiles.read(root + "/one/2026-10/" + name)
-            )
-            #expect(name == "run.json" ? withoutTimings(steps) == withoutTimings(one) : steps == one, "\(name)")
-        }
+        try expectSameReport(root + "/steps/2026-10", as: root + "/one/2026-10")
     }
 
     /// A gzip file and a JSON-lines file cannot be cut: piece 0 reads the file whole and the
@@ -148,14 +138,9 @@ struct CostPieceTests {
         try #require(one.status == 0, "\(one.stderr)")
         let snapshot = root + "/s.snapshot"
         try #require(try runTool(["snapshot", "--snapshot", snapshot] + arguments).status == 0)
-        let parts = root + "/parts"
-        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
-        var made: [String: [String]] = [:]
-        func partial(_ name: String, _ how: [String], seeds: [String] = []) throws {
-            made[parts + "/" + name + ".partial"] = how
-            let done = try runTool(
-                ["partial", "--snapshot", snapshot, "--partial", parts + "/" + name + ".partial"] + how
-                    + seeds.flatMap { ["--seeds", $0] } + arguments)
+        var run = try HandRun(snapshot: snapshot, parts: root + "/parts", arguments: arguments)
+        func partial(_ name: String, _ how: [String]) throws {
+            let done = try run.partial(name, how)
             try #require(done.status == 0, "\(done.stderr)")
         }
         try partial("whole", ["--file", "2026-08.csv", "--file", "2026-10.csv"])
@@ -167,23 +152,11 @@ struct CostPieceTests {
             #expect(split.stdout.contains("in 3 pieces, 2 of them empty"), "\(split.stdout)")
             for piece in 0..<3 { try partial("\(file)-\(piece)", ["--split", root + "/\(file).split", "--piece", "\(piece)"]) }
         }
-        let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
-        try #require(settled.status == 0, "\(settled.stderr)")
-        for line in settled.stdout.split(separator: "\n").map({ $0.split(separator: "\t").map(String.init) }) {
-            try partial(
-                String(line[0].dropFirst(parts.count + 1).dropLast(".partial".count)), made[line[0]] ?? [], seeds: [line[1]])
-        }
-        let merged = try runTool(["merge", "--snapshot", snapshot, "--partials", parts, "--out", root + "/steps"] + arguments)
+        try run.settle()
+        let merged = try runTool(
+            ["merge", "--snapshot", snapshot, "--partials", run.parts, "--out", root + "/steps"] + arguments)
         try #require(merged.status == 0, "\(merged.stderr)")
-        for name in try FileManager.default.contentsOfDirectory(atPath: root + "/one/2026-10").sorted() {
-            let (steps, one) = (
-                try TestFiles.read(root + "/steps/2026-10/" + name), try TestFiles.read(root + "/one/2026-10/" + name)
-            )
-            func withoutTimings(_ text: String) -> String {
-                text.split(separator: "\n").filter { !$0.contains("_seconds") }.joined(separator: "\n")
-            }
-            #expect(name == "run.json" ? withoutTimings(steps) == withoutTimings(one) : steps == one, "\(name)")
-        }
+        try expectSameReport(root + "/steps/2026-10", as: root + "/one/2026-10")
     }
 
     /// A piece read twice or not at all, pieces of two splits of one file, a file read whole and
@@ -203,15 +176,9 @@ struct CostPieceTests {
         try handle.close()
         let snapshot = root + "/s.snapshot"
         try #require(try runTool(["snapshot", "--snapshot", snapshot] + arguments).status == 0)
-        let parts = root + "/parts"
-        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
-        var made: [String: [String]] = [:]
-        func partial(_ name: String, _ how: [String], seeds: [String] = []) throws -> ToolRun {
-            made[parts + "/" + name + ".partial"] = how
-            return try runTool(
-                ["partial", "--snapshot", snapshot, "--partial", parts + "/" + name + ".partial"] + how
-                    + seeds.flatMap { ["--seeds", $0] } + arguments)
-        }
+        var run = try HandRun(snapshot: snapshot, parts: root + "/parts", arguments: arguments)
+        let parts = run.parts
+        func partial(_ name: String, _ how: [String]) throws -> ToolRun { try run.partial(name, how) }
         let stale = try partial("stale", ["--split", root + "/early.split", "--piece", "0"])
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("as it was at another time than the snapshot and now"), "\(stale.stderr)")
@@ -272,13 +239,45 @@ struct CostPieceTests {
         try FileManager.default.removeItem(atPath: parts + "/whole.partial")
         try FileManager.default.removeItem(atPath: parts + "/whole.partial.claims")
         // Request ids repeated on both sides of the cut, if any, settled as usual.
+        try run.settle()
+        let done = try merge()
+        #expect(done.status == 0, "\(done.stderr)")
+    }
+}
+
+/// Partials made by hand into one folder, each remembered with how it was made, so that those
+/// settle names are computed again the same way with their seeds.
+struct HandRun {
+    let snapshot: String
+    let parts: String
+    let arguments: [String]
+    private var made: [String: [String]] = [:]
+
+    init(snapshot: String, parts: String, arguments: [String]) throws {
+        self.snapshot = snapshot
+        self.parts = parts
+        self.arguments = arguments
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+    }
+
+    /// `parts/NAME.partial`, made with `how` (`--file ...`, or `--split S --piece K`).
+    mutating func partial(_ name: String, _ how: [String], seeds: [String] = []) throws -> ToolRun {
+        made[parts + "/" + name + ".partial"] = how
+        return try runTool(
+            ["partial", "--snapshot", snapshot, "--partial", parts + "/" + name + ".partial"] + how
+                + seeds.flatMap { ["--seeds", $0] } + arguments)
+    }
+
+    /// Settles; computes again every partial settle names, with its seeds; settles again.
+    mutating func settle() throws {
         let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
         try #require(settled.status == 0, "\(settled.stderr)")
         for line in settled.stdout.split(separator: "\n").map({ $0.split(separator: "\t").map(String.init) }) {
             let name = String(line[0].dropFirst(parts.count + 1).dropLast(".partial".count))
-            try #require(try partial(name, made[line[0]] ?? [], seeds: [line[1]]).status == 0)
+            let again = try partial(name, made[line[0]] ?? [], seeds: [line[1]])
+            try #require(again.status == 0, "\(again.stderr)")
         }
-        let done = try merge()
-        #expect(done.status == 0, "\(done.stderr)")
+        let record = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
+        try #require(record.status == 0 && record.stdout.isEmpty, "\(record.stdout)\(record.stderr)")
     }
 }

@@ -7,6 +7,7 @@ import Pipeline
 import Report
 import Support
 import Synthetic
+import Testing
 
 /// Paths and scratch files for tests that go through real files.
 enum TestFiles {
@@ -169,4 +170,20 @@ func testRoots(_ data: String) throws -> [[UInt8]] {
     let path = data + "/" + DatasetGenerator.testRootName
     guard FileManager.default.fileExists(atPath: path) else { return [] }
     return try Certificate.load(path: path).map(\.der)
+}
+
+/// Two report folders hold the same files, byte for byte, but run.json's timings (`*_seconds`),
+/// which differ on every run: what every distributed run is held to against `report`.
+func expectSameReport(_ actual: String, as expected: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: expected).sorted()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: actual).sorted() == names, sourceLocation: sourceLocation)
+    func withoutTimings(_ text: String) -> String {
+        text.split(separator: "\n").filter { !$0.contains("_seconds") }.joined(separator: "\n")
+    }
+    for name in names {
+        let (got, wanted) = (try TestFiles.read(actual + "/" + name), try TestFiles.read(expected + "/" + name))
+        #expect(
+            name == "run.json" ? withoutTimings(got) == withoutTimings(wanted) : got == wanted, "\(name)",
+            sourceLocation: sourceLocation)
+    }
 }
