@@ -104,6 +104,15 @@ struct CostPieceTests {
         #expect(taken.stderr.contains("settled for the partial of piece 2 of 3 of "), "\(taken.stderr)")
         #expect(
             taken.stderr.contains(", not piece 1 of 3: give this partial the seeds settle wrote beside it"), "\(taken.stderr)")
+        let wholeTaken = try runTool(
+            [
+                "partial", "--snapshot", snapshot, "--file", "2026-10.csv", "--partial", root + "/taken.partial", "--seeds",
+                again[0][1],
+            ]
+                + arguments)
+        #expect(
+            wholeTaken.stderr.contains("of piece 2 of 3 of \(data)/costs/2026-10.csv, not the whole file"), "\(wholeTaken.stderr)"
+        )
         for line in again {
             let done = try partial("2026-10.csv", 2, seeds: [line[1]])
             try #require(done.status == 0, "\(done.stderr)")

@@ -243,12 +243,17 @@ package enum DistributedRun {
         for seedsPath in wanted.seeds {
             let read = try StepFiles.readSeeds(seedsPath, secret: secret)
             if read.files == ordered, read.snapshot == sha256, let settled = read.piece, settled != piece?.piece {
+                let this =
+                    switch piece?.piece {
+                    case nil: ", not the whole file"
+                    case let mine? where mine.index == settled.index: " of another split of the file"
+                    case let mine?: ", not \(mine.description)"
+                    }
                 throw PackedFileError(
                     path: seedsPath,
                     problem:
                         "these seeds were settled for the partial of \(settled.description) of \(ordered.first ?? "its file")"
-                        + (piece.map { ", not \($0.piece.description)" } ?? " (another split)")
-                        + ": give this partial the seeds settle wrote beside it")
+                        + this + ": give this partial the seeds settle wrote beside it")
             }
             guard read.files == ordered, read.piece == piece?.piece, read.snapshot == sha256 else {
                 throw PackedFileError(
