@@ -362,14 +362,21 @@ def main():
     task = partial_task(os.path.basename(binary), os.path.basename(snapshot), grouping + report_args, options.fail_once)
 
     def compute(work_items):
-        rdd = context.parallelize(work_items, numSlices=max(1, len(work_items)))
-        for group_id, content, claims, peak in sorted(rdd.mapPartitions(task).collect()):
-            peaks.setdefault("partial", []).append(peak)
-            path = os.path.join(parts, "part-%05d.partial" % group_id)
-            with open(path, "wb") as handle:
-                handle.write(content)
-            with open(path + ".claims", "wb") as handle:
-                handle.write(claims)
+        # In waves of twice as many partials as there are slots: the driver holds one wave's
+        # results at a time (every partial's at once passed Spark's 1 GB of task results, and
+        # the driver's heap, at a million accounts).
+        wave_size = max(1, 2 * context.defaultParallelism)
+        for start in range(0, len(work_items), wave_size):
+            wave = work_items[start:start + wave_size]
+            rdd = context.parallelize(wave, numSlices=len(wave))
+            for group_id, content, claims, peak in sorted(rdd.mapPartitions(task).collect()):
+                peaks.setdefault("partial", []).append(peak)
+                path = os.path.join(parts, "part-%05d.partial" % group_id)
+                with open(path, "wb") as handle:
+                    handle.write(content)
+                with open(path + ".claims", "wb") as handle:
+                    handle.write(claims)
+            del wave, rdd
 
     partial_started = time.monotonic()
     compute([(index, names, piece, None) for index, names, piece in items])
