@@ -92,9 +92,23 @@ package enum Gzip {
 
     /// A whole gzip buffer (one of the tool's own files), through the same `Inflater` inputs use.
     package static func decompress(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+        var output: [UInt8] = []
+        try decompress(bytes, name: name) { output.append(contentsOf: $0) }
+        return output
+    }
+
+    /// The SHA-256 of what a whole gzip buffer holds, inflated a chunk at a time and never held
+    /// whole (what a snapshot is named by, when only its name is wanted).
+    package static func digestOfContent(_ bytes: [UInt8], name: String) throws -> String {
+        let hasher = SHA256()
+        try decompress(bytes, name: name) { chunk in chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer($0)) } }
+        return hasher.finish()
+    }
+
+    /// Hands what a whole gzip buffer holds to `body`, a chunk of up to 1 MiB at a time.
+    private static func decompress(_ bytes: [UInt8], name: String, _ body: (ArraySlice<UInt8>) -> Void) throws {
         let inflater = try Inflater(path: name)
         var offset = 0
-        var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         do {
             while true {
@@ -109,12 +123,11 @@ package enum Gzip {
                     }
                 }
                 if produced == 0 { break }
-                output.append(contentsOf: chunk.prefix(produced))
+                body(chunk.prefix(produced))
             }
         } catch is InputStreamError {
             throw PackedFileError(path: name, problem: "its content is not complete gzip data (a cut file?)")
         }
-        return output
     }
 
     /// A gzip stream decompressed with Intel's ISA-L.

@@ -77,6 +77,13 @@ package enum PackedFile {
         return (content, check)
     }
 
+    /// The SHA-256 of the content of the authenticated `kind` file at `path`, inflated a chunk at
+    /// a time: what names a snapshot, without holding it decoded.
+    package static func contentDigest(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
+        let (compressed, _) = try checkedHeader(path, kind: kind, version: version, secret: secret)
+        return try Gzip.digestOfContent(compressed, name: path)
+    }
+
     /// Refuses the file at `path` unless it is a `kind` file of `version` authenticated under
     /// `secret`, without inflating its content: what a step that only needs to know the file is
     /// one of its run's checks.

@@ -338,8 +338,8 @@ package enum DistributedRun {
         guard !paths.isEmpty else { throw SettlementError.noPartials(folder) }
         // The snapshot is checked to be this run's and the partials', not decoded: their files, in
         // one folder, sort as the snapshot lists them.
-        let snapshotDigest = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
-            .withUnsafeBytes(SHA256.digest)
+        let snapshotDigest = try PackedFile.contentDigest(
+            path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
         var settlement = try DuplicateSettlement()
         var identities: [(files: [String], piece: CostPiece?, snapshot: String)] = []
         var checks: [String] = []
