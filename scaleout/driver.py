@@ -3,8 +3,10 @@
 
 The rules live in the refund-cost binary; this program only plans and ships work:
 
-  0. on the executors: `refund-cost decode` for each group of whole App Store files (of about
-     equal bytes): the notifications and transactions decoded and verified;
+  0. on the executors: `refund-cost split` for each App Store JSON-lines file larger than
+     --app-store-piece-bytes (cut at line feeds), then `refund-cost decode` for each piece of
+     such a file and for each group of the other whole App Store files (of about equal bytes):
+     the notifications and transactions decoded and verified;
   1. on the driver: `refund-cost snapshot --decoded` keeps the groups' pieces, with the
      accounts, products and rates it reads itself, without reading Apple's data again;
   2. on the executors: `refund-cost split` for each cost file larger than --piece-bytes (it
@@ -29,7 +31,8 @@ the driver's steps and, through spark.executorEnv, for the executors'; Spark red
 named like a secret), never on a command line, never in the shared folder.
 
 usage: driver.py --binary PATH --work DIR [--master URL] [--groups N] [--app-store-groups N] [--request-parts N]
-                 [--account-groups G | --accounts-per-group N] [--piece-bytes B] -- REPORT_ARGS...
+                 [--account-groups G | --accounts-per-group N] [--piece-bytes B] [--app-store-piece-bytes B]
+                 -- REPORT_ARGS...
        REPORT_ARGS are `refund-cost report`'s: --data DIR --month YYYY-MM --out DIR [options]
 """
 import argparse
@@ -50,7 +53,8 @@ ACCOUNTS_PER_GROUP = 25000
 # Bytes of cost rows a partial reads at most, by default, when a file is larger: what a task
 # holds for its request ids and claims follows its rows, whatever the file's size.
 PIECE_BYTES = 64 << 20
-# Bytes of signed App Store JSON a decode task reads at most, by default (whole files).
+# Bytes of signed App Store JSON a decode task reads at most, by default: a group of whole files,
+# or a piece of a larger JSON-lines file.
 APP_STORE_GROUP_BYTES = 1 << 30
 
 
@@ -94,8 +98,8 @@ def plan_sized(files, groups):
 
 
 def decode_task(binary_name, report_args, fail_marker):
-    """What an executor runs for each (group id, App Store files) it is given: one thread each,
-    so that Spark's slots are the parallelism."""
+    """What an executor runs for each (group id, App Store files, (split, piece) or None) it is
+    given: one thread each, so that Spark's slots are the parallelism."""
 
     def run(items):
         from pyspark import SparkFiles
@@ -103,18 +107,21 @@ def decode_task(binary_name, report_args, fail_marker):
         binary = SparkFiles.get(binary_name)
         os.chmod(binary, 0o755)
         threads = [] if "--threads" in report_args else ["--threads", "1"]
-        for group_id, names in items:
+        for group_id, names, piece in items:
             if fail_marker and group_id == 0 and not os.path.exists(fail_marker + ".decode"):
                 open(fail_marker + ".decode", "w").close()
                 raise RuntimeError("injected failure of the decode task for group 0")
             with tempfile.TemporaryDirectory() as scratch:
                 out = os.path.join(scratch, "group.decoded")
                 command = [binary, "decode", "--decoded", out, "--quiet"] + threads
+                if piece is not None:
+                    command += ["--split", SparkFiles.get(piece[0]), "--piece", str(piece[1])]
                 for name in names:
                     command += ["--file", name]
                 status, _, stderr, peak = run_measured(command + report_args)
                 if status != 0:
-                    raise RuntimeError("refund-cost decode %s failed: %s" % (names, stderr.decode(errors="replace")))
+                    raise RuntimeError("refund-cost decode %s failed: %s"
+                                       % (names or piece, stderr.decode(errors="replace")))
                 with open(out, "rb") as handle:
                     yield group_id, handle.read(), peak
 
@@ -245,6 +252,10 @@ def main():
     parser.add_argument("--piece-bytes", type=int, default=PIECE_BYTES,
                         help="a cost file larger than this is read in pieces of about this many bytes, one partial "
                              "each (default %d MiB)" % (PIECE_BYTES >> 20))
+    parser.add_argument("--app-store-piece-bytes", type=int, default=APP_STORE_GROUP_BYTES,
+                        help="an App Store JSON-lines file larger than this is decoded in pieces of about this many "
+                             "bytes, one task each; the other files in groups of about this many (default %d MiB)"
+                             % (APP_STORE_GROUP_BYTES >> 20))
     parser.add_argument("--request-parts", type=int, default=0,
                         help="hash partitions the request ids are settled in (default: the parallelism)")
     parser.add_argument("--measure", default=None,
@@ -293,17 +304,40 @@ def main():
     run_local([binary, "decode", "--list", app_store_listing] + report_args, peaks, "decode --list")
     with open(app_store_listing, encoding="utf-8") as handle:
         sized = [line.rstrip("\n").split("\t", 1) for line in handle if line.strip()]
-    # A decode task keeps its group's decoded pieces until it writes them: groups of at most
-    # APP_STORE_GROUP_BYTES of JSON (and at least one a slot) keep it the same size at any scale.
-    app_store_bytes = sum(int(size) for size, _ in sized)
-    app_store_groups = plan_sized([(int(size), path) for size, path in sized],
+    # A decode task keeps what it decoded until it writes it: groups of at most
+    # --app-store-piece-bytes of JSON (and at least one a slot), and a larger JSON-lines file cut
+    # in pieces of about that size, keep it the same size at any scale. A gzip file and a
+    # notification CSV export are decoded whole.
+    app_store_piece_bytes = max(1, options.app_store_piece_bytes)
+    app_store_large = [(path, min(4096, -(-int(size) // app_store_piece_bytes))) for size, path in sized
+                       if int(size) > app_store_piece_bytes and path.lower().endswith(".jsonl")]
+    app_store_pieced = dict(app_store_large)
+    app_store_whole = [(int(size), path) for size, path in sized if path not in app_store_pieced]
+    whole_bytes = sum(size for size, _ in app_store_whole)
+    app_store_groups = plan_sized(app_store_whole,
                                   options.app_store_groups
-                                  or max(context.defaultParallelism, -(-app_store_bytes // APP_STORE_GROUP_BYTES)))
+                                  or max(context.defaultParallelism, -(-whole_bytes // app_store_piece_bytes)))
+    split_started = time.monotonic()
+    app_store_splits = {}
+    if app_store_large:
+        rdd = context.parallelize(app_store_large, numSlices=len(app_store_large))
+        for index, (name, content, peak) in enumerate(sorted(rdd.mapPartitions(
+                split_task(os.path.basename(binary), report_args)).collect())):
+            peaks.setdefault("split", []).append(peak)
+            path = os.path.join(splits, "app-store-%05d.split" % index)
+            with open(path, "wb") as handle:
+                handle.write(content)
+            context.addFile(path)
+            app_store_splits[name] = os.path.basename(path)
+    split_seconds = time.monotonic() - split_started
+    decode_items = [(names, None) for names in app_store_groups]
+    decode_items += [([], (app_store_splits[name], piece)) for name in sorted(app_store_pieced)
+                     for piece in range(app_store_pieced[name])]
     decode_started = time.monotonic()
     # In waves of as many groups as there are slots: the groups of a wave are decoded side by
     # side, and the driver holds one wave's bytes at a time (a local iterator would run the
     # groups one after the other; collecting every group at once would hold all of them).
-    numbered = list(enumerate(app_store_groups))
+    numbered = [(index, names, piece) for index, (names, piece) in enumerate(decode_items)]
     wave_size = max(1, context.defaultParallelism)
     for start in range(0, len(numbered), wave_size):
         wave = numbered[start:start + wave_size]
@@ -342,7 +376,7 @@ def main():
     piece_bytes = max(1, options.piece_bytes)
     large = [(name, min(4096, -(-os.path.getsize(path) // piece_bytes))) for name, path in files
              if os.path.getsize(path) > piece_bytes and not name.lower().endswith((".gz", ".jsonl"))]
-    split_started = time.monotonic()
+    cost_split_started = time.monotonic()
     if large:
         rdd = context.parallelize(large, numSlices=len(large))
         for index, (name, content, peak) in enumerate(sorted(rdd.mapPartitions(
@@ -351,7 +385,7 @@ def main():
             with open(os.path.join(splits, "file-%05d.split" % index), "wb") as handle:
                 handle.write(content)
             context.addFile(os.path.join(splits, "file-%05d.split" % index))
-    split_seconds = time.monotonic() - split_started
+    split_seconds += time.monotonic() - cost_split_started
     pieced = dict(large)
     split_names = {name: "file-%05d.split" % index for index, name in enumerate(sorted(pieced))}
     whole = [(name, path) for name, path in files if name not in pieced]
@@ -428,10 +462,12 @@ def main():
 
     run_local([binary, "merge", "--snapshot", snapshot, "--partials", parts] + report_args, peaks, "merge")
     print(
-        "spark: %d App Store files in %d groups decoded in %.2f s (driver peak memory %.0f MB); %d cost files in %d "
+        "spark: %d App Store files in %d decode tasks (%d of the files split in %d pieces) decoded in %.2f s (driver "
+        "peak memory %.0f MB); %d cost files in %d "
         "partials, %d of the files split in %d pieces in %.2f s (%d partials computed again for request ids settled "
         "in %d parts), accounts in %d groups, snapshot %.1f MB in %.2f s, partials %.2f s, total %.2f s"
-        % (len(sized), len(app_store_groups), decode_seconds, driver_peak_mb, len(files), len(items), len(pieced),
+        % (len(sized), len(decode_items), len(app_store_pieced), sum(app_store_pieced.values()), decode_seconds,
+           driver_peak_mb, len(files), len(items), len(pieced),
            sum(pieced.values()), split_seconds, len(again), parts_count, account_groups,
            os.path.getsize(snapshot) / 1e6, snapshot_seconds, partial_seconds, time.monotonic() - started),
         file=sys.stderr)
@@ -445,7 +481,8 @@ def main():
             json.dump({"peak_mb": peaks, "parallelism": parallelism, "partial_groups": len(items),
                        "split_files": len(pieced), "pieces": sum(pieced.values()),
                        "account_groups": account_groups,
-                       "app_store_groups": len(app_store_groups), "request_parts": parts_count}, handle, indent=1)
+                       "app_store_groups": len(app_store_groups), "app_store_split_files": len(app_store_pieced),
+                       "app_store_pieces": sum(app_store_pieced.values()), "request_parts": parts_count}, handle, indent=1)
     return 0
 
 

@@ -39,18 +39,36 @@ package struct FileSplitter {
     /// Exactly `count` pieces for the distributed steps: piece K starts at the first record
     /// boundary at or after K/count of the file, so a piece may be empty (a record longer than a
     /// piece, or a file read whole: gzip and JSON lines are one piece and empty ones after it).
-    package static func pieces(path: String, count: Int) throws -> FileSplitter {
-        let splittable = !InputStream.isCompressed(path) && !CostFormat.isJSONLines(path)
-        var split = try FileSplitter(path: path, parts: splittable ? count : 1, keepingEmpty: true)
+    ///
+    /// `records` says where a record may end: after a line feed outside quotes (CSV), after any
+    /// line feed (JSON lines, where a line feed inside a string is escaped), or only at the end
+    /// (a file read whole).
+    package static func pieces(path: String, count: Int, records: Records) throws -> FileSplitter {
+        let cuttable = records != .whole && !InputStream.isCompressed(path)
+        var split = try FileSplitter(
+            path: path, parts: cuttable ? count : 1, keepingEmpty: true, quotesMatter: records == .csvRecords)
         while split.parts.count < count {
             split.parts.append(FilePart(path: path, start: split.size, end: split.size, firstLine: 0))
         }
         return split
     }
 
+    /// Where the records of a file to cut may end.
+    package enum Records: Sendable {
+        /// After a line feed with an even number of quote bytes before it.
+        case csvRecords
+        /// After any line feed.
+        case lines
+        /// Nowhere before the end: the file is one piece.
+        case whole
+    }
+
+    /// Splits `path` into about `wanted` parts at record boundaries.
+    ///
     /// With `keepingEmpty`, every target gives a part, even one starting where the one before it
-    /// does, or at the end of the file: `wanted` parts, always.
-    package init(path: String, parts wanted: Int, keepingEmpty: Bool = false) throws {
+    /// does, or at the end of the file: `wanted` parts, always. Without `quotesMatter`, every line
+    /// feed ends a record.
+    package init(path: String, parts wanted: Int, keepingEmpty: Bool = false, quotesMatter: Bool = true) throws {
         self.path = path
         let file = try FileDescriptor.openForReading(path)
         let hasher = SHA256()
@@ -74,7 +92,7 @@ package struct FileSplitter {
                 // Walk this block byte by byte from the first target in it.
                 for index in 0..<count {
                     let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                    if byte == UInt8(ascii: "\"") { quotes += 1 }
+                    if quotesMatter && byte == UInt8(ascii: "\"") { quotes += 1 }
                     guard byte == 0x0A else { continue }
                     lineFeeds += 1
                     if let next = targets.last, offset + index >= next, quotes % 2 == 0 {
@@ -88,7 +106,7 @@ package struct FileSplitter {
                 }
             } else if let base = bytes.baseAddress {
                 lineFeeds += countLineFeeds(base, count)
-                quotes += countByte(base, count, UInt8(ascii: "\""))
+                if quotesMatter { quotes += countByte(base, count, UInt8(ascii: "\"")) }
             }
             offset += count
         }

@@ -12,13 +12,13 @@ package enum PackedVersions {
     /// `partial`'s result (`CostPartial`).
     package static let costPartial = 10
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
-    package static let decodedFiles = 5
+    package static let decodedFiles = 6
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).
     package static let requestSeeds = 5
     /// `settle`'s record of a request-id partition found settled (`RequestSettlement`).
     package static let requestSettlement = 1
-    /// `split`'s pieces of a cost file (`CostFileSplit`).
-    package static let costFileSplit = 1
+    /// `split`'s pieces of a cost file (`FileSplit`).
+    package static let fileSplit = 1
     /// A partial's request ids claimed first, beside it (`PartialClaims`, in `StepFiles`).
     package static let requestClaims = 2
     /// respond's state manifest and what it names (`RespondState`).

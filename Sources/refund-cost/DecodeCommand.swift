@@ -6,11 +6,22 @@ import Support
 enum DecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode",
-        summary: "Step 0 of a distributed report: some whole App Store files, decoded and verified, for the snapshot.",
+        summary:
+            "Step 0 of a distributed report: some whole App Store files, or a piece of one, decoded and verified, for the snapshot.",
         usage:
-            "refund-cost decode --list FILE --data DIR --month YYYY-MM [options]\n       refund-cost decode --file APPSTOREFILE [--file ...] --decoded FILE --data DIR --month YYYY-MM [options]",
-        options: DistributedHelp.stepOptions([list.spec, file.spec, decoded.spec]),
-        discussion: DistributedHelp.discussion,
+            "refund-cost decode --list FILE --data DIR --month YYYY-MM [options]\n       refund-cost decode (--file APPSTOREFILE [--file ...] | --split FILE --piece K) --decoded FILE --data DIR --month YYYY-MM [options]",
+        options: DistributedHelp.stepOptions([
+            list.spec, file.spec, DistributedHelp.split.spec, DistributedHelp.piece.spec, decoded.spec,
+        ]),
+        discussion: DistributedHelp.discussion
+            + """
+
+            A JSON-lines file larger than a task should decode is cut by `refund-cost split` at
+            line feeds (a gzip file, a notification CSV export and UTF-16 text are piece 0,
+            whole); `decode --split FILE --piece K` then decodes piece K alone, with the file's
+            own line numbers. The snapshot takes a file decoded whole or every piece of one split
+            of it, and refuses a piece missing, pieces of two splits, or a file decoded both ways.
+            """,
         examples: [
             "refund-cost decode --file notifications/n.jsonl --decoded /tmp/refund-cost-example/work/decoded/a.decoded --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
@@ -31,14 +42,20 @@ enum DecodeCommand: Command {
             return 0
         }
         let files = try arguments.values(file)
-        guard !files.isEmpty else { throw UsageError.missingOption("--list FILE or --file APPSTOREFILE", command: spec.name) }
+        let piece = try DistributedHelp.pieceWanted(
+            arguments, files: files, file: file, missing: "--list FILE, --file APPSTOREFILE or --split FILE --piece K",
+            command: spec.name)
         let out = try arguments.required(decoded)
         let started = Clock.monotonicSeconds()
-        let result = try DistributedRun.decode(options, files: files, to: out, secret: try StepSecret.fromEnvironment())
+        let result = try DistributedRun.decode(
+            options, files: files, piece: piece, to: out, secret: try StepSecret.fromEnvironment())
         if !quiet {
             let lines = result.files.reduce(0) { $0 + $1.lines }
+            let what =
+                result.files.first?.piece.map { "\($0.description) of \(result.files.first?.path ?? "")" }
+                ?? "\(result.files.count) files"
             print(
-                "refund-cost decode: \(out) (\(Format.megabytes(FileSystem.fileSize(out) ?? 0))): \(result.files.count) files, "
+                "refund-cost decode: \(out) (\(Format.megabytes(FileSystem.fileSize(out) ?? 0))): \(what), "
                     + "\(Format.count(lines)) lines in \(Format.seconds(Clock.monotonicSeconds() - started))")
         }
         return 0

@@ -12,6 +12,9 @@ enum DistributedHelp {
           0. refund-cost decode --list APPSTORE.txt ARGS, then for each group of whole files
              refund-cost decode --file APPSTOREFILE ... --decoded G.decoded ARGS
              decodes and verifies some of the App Store files, on any machine that sees --data;
+             a large JSON-lines file is cut first, refund-cost split --data DIR --file
+             APPSTOREFILE --pieces N --split F.split, and each piece K decoded by its own decode
+             (--split F.split --piece K instead of --file);
           1. refund-cost snapshot --snapshot S.snapshot [--decoded DIR]
              [--account-groups G | --accounts-per-group N] ARGS
              reads the rest of the App Store side (accounts, products, rates, consent,
@@ -56,5 +59,26 @@ enum DistributedHelp {
     }
 
     static let snapshot = Option.path("snapshot", "FILE", help: "The ledger snapshot (step 1).")
+    static let split = Option.path(
+        "split", "FILE", help: "A file cut by `refund-cost split`: read its piece --piece K instead of whole files.")
+    static let piece = Option.count("piece", "K", help: "Which piece of --split FILE to read, from 0.", in: 0...4095)
+
+    /// The piece `--split` and `--piece` ask for, nil when neither is given and `files` (the
+    /// `--file` values) are; refused when one of the two comes alone, with `--file`, or when
+    /// nothing is asked (`missing` then says what to give).
+    static func pieceWanted(
+        _ arguments: ParsedArguments, files: [String], file: Option<String>, missing: String, command: String
+    ) throws -> PieceWanted? {
+        switch (try arguments.value(split), try arguments.value(piece)) {
+        case (let split?, let index?):
+            guard files.isEmpty else { throw arguments.invalid(file, expected: "either --file or --split and --piece, not both") }
+            return PieceWanted(split: split, index: index)
+        case (nil, nil):
+            guard !files.isEmpty else { throw UsageError.missingOption(missing, command: command) }
+            return nil
+        case (_?, nil): throw UsageError.missingOption("--piece K", command: command)
+        case (nil, _?): throw UsageError.missingOption("--split FILE", command: command)
+        }
+    }
     static let partials = Option.path("partials", "DIR", help: "The folder of the partials (every *.partial in it).")
 }

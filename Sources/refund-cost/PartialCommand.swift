@@ -11,7 +11,8 @@ enum PartialCommand: Command {
         usage:
             "refund-cost partial --snapshot FILE (--file COSTFILE [--file ...] | --split FILE --piece K) --partial FILE [--seeds FILE ...] --data DIR --month YYYY-MM [options]",
         options: DistributedHelp.stepOptions([
-            DistributedHelp.snapshot.spec, file.spec, split.spec, piece.spec, partial.spec, seeds.spec,
+            DistributedHelp.snapshot.spec, file.spec, DistributedHelp.split.spec, DistributedHelp.piece.spec, partial.spec,
+            seeds.spec,
             SnapshotCommand.partialGroups.spec,
         ]),
         discussion: DistributedHelp.discussion,
@@ -22,9 +23,6 @@ enum PartialCommand: Command {
     static let file = Option(
         "file", "COSTFILE", help: "A cost file to read: its path as the snapshot lists it, or its name in costs/.",
         repeatable: true)
-    static let split = Option.path(
-        "split", "FILE", help: "A cost file cut by `refund-cost split`: read its piece --piece K instead of whole files.")
-    static let piece = Option.count("piece", "K", help: "Which piece of --split FILE to read, from 0.", in: 0...4095)
     static let partial = Option.path("partial", "FILE", help: "Where to write the partial.")
     static let seeds = Option.path(
         "seeds", "FILE",
@@ -34,16 +32,8 @@ enum PartialCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
         let files = try arguments.values(file)
-        var wanted: PieceWanted?
-        switch (try arguments.value(split), try arguments.value(piece)) {
-        case (let split?, let index?):
-            guard files.isEmpty else { throw arguments.invalid(file, expected: "either --file or --split and --piece, not both") }
-            wanted = PieceWanted(split: split, index: index)
-        case (nil, nil):
-            guard !files.isEmpty else { throw UsageError.missingOption("--file COSTFILE", command: spec.name) }
-        case (_?, nil): throw UsageError.missingOption("--piece K", command: spec.name)
-        case (nil, _?): throw UsageError.missingOption("--split FILE", command: spec.name)
-        }
+        let wanted = try DistributedHelp.pieceWanted(
+            arguments, files: files, file: file, missing: "--file COSTFILE", command: spec.name)
         let out = try arguments.required(partial)
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(

@@ -51,7 +51,7 @@ struct FilePiecesTests {
         let text = "id,note\n1,\"\(long)\n\(long)\"\n2,short\n3,short\n"
         let path = try TestFiles.temporaryDirectory() + "/long.csv"
         try TestFiles.write(text, to: path)
-        let split = try FileSplitter.pieces(path: path, count: 8)
+        let split = try FileSplitter.pieces(path: path, count: 8, records: .csvRecords)
         #expect(split.parts.count == 8)
         #expect(split.parts.first?.start == 0)
         #expect(split.parts.last?.end == text.utf8.count)
@@ -68,12 +68,32 @@ struct FilePiecesTests {
         #expect(records == [["id", "note"], ["1", "\(long)\n\(long)"], ["2", "short"], ["3", "short"]])
     }
 
+    /// A JSON-lines file is cut at any line feed: a line with an odd number of quote bytes (an
+    /// escaped quote inside a string) does not stop the cut, as it would in a CSV file.
+    @Test func jsonLinesAreCutAtAnyLineFeed() throws {
+        let text = #"{"a":"x\"y"}"# + "\n" + String(repeating: #"{"b":1}"# + "\n", count: 4)
+        let path = try TestFiles.temporaryDirectory() + "/lines.jsonl"
+        try TestFiles.write(text, to: path)
+        // 45 bytes: line feeds at 12, 20, 28, 36 and 44. The target 15 gives the line feed at
+        // 20 (the next line starts at 21, line 3), the target 30 the one at 36 (37, line 5).
+        #expect(text.utf8.count == 45)
+        let lines = try FileSplitter.pieces(path: path, count: 3, records: .lines)
+        #expect(lines.parts.map(\.start) == [0, 21, 37])
+        #expect(lines.parts.map(\.end) == [21, 37, 45])
+        #expect(lines.parts.map(\.firstLine) == [1, 3, 5])
+        // As CSV records, the first line's odd quote leaves every later line feed inside a field.
+        let records = try FileSplitter.pieces(path: path, count: 3, records: .csvRecords)
+        #expect(records.parts.map(\.start) == [0, 45, 45])
+        let whole = try FileSplitter.pieces(path: path, count: 3, records: .whole)
+        #expect(whole.parts.map(\.start) == [0, 45, 45])
+    }
+
     /// A gzip file cannot be cut: it is piece 0, whole, and the others are empty at its end.
     @Test func aGzipFileIsOnePiece() throws {
         let path = try TestFiles.temporaryDirectory() + "/rows.csv.gz"
         let bytes = try Gzip.compress(Array("id,note\n1,a\n2,b\n".utf8), name: "rows.csv")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let split = try FileSplitter.pieces(path: path, count: 3)
+        let split = try FileSplitter.pieces(path: path, count: 3, records: .csvRecords)
         #expect(split.parts.map(\.start) == [0, bytes.count, bytes.count])
         #expect(split.parts.map(\.end) == [bytes.count, bytes.count, bytes.count])
     }

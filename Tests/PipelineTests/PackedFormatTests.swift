@@ -33,11 +33,13 @@ struct PackedFormatTests {
         var partialAsWritten = partial
         partialAsWritten.dropClaims()
         // A piece of a split file, so that the layout holds its fields.
-        let piece = CostPiece(split: "", index: 1, count: 2)
+        let piece = FilePiece(split: "", index: 1, count: 2)
         partialAsWritten.piece = piece
-        let split = try CostFileSplit.make(path: layout.costFiles[0], pieces: 2)
-        let decoded = try DecodedFiles(
+        let split = try FileSplit.make(path: layout.costFiles[0], pieces: 2, records: .csvRecords)
+        var decoded = try DecodedFiles(
             data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)
+        // A file decoded in pieces, so that the layout holds its piece's fields.
+        decoded.files[0].piece = piece
         let decodedPiece = try CompactCoder.decode(
             DecodedPart.self, from: try Gzip.decompress(try #require(decoded.files.first?.pieces.first), name: "piece"))
         let folder = try TestFiles.temporaryDirectory("packed-state") + "/state"
@@ -70,7 +72,7 @@ struct PackedFormatTests {
                         })),
                 "PackedVersions.requestClaims"
             ),
-            (CostFileSplit.kind, CostFileSplit.version, try CodingShape.of(split), "PackedVersions.costFileSplit"),
+            (FileSplit.kind, FileSplit.version, try CodingShape.of(split), "PackedVersions.fileSplit"),
             (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "PackedVersions.decodedFiles"),
             (
                 DecodedFiles.kind + " (a piece)", DecodedFiles.version, try CodingShape.of(decodedPiece),

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The Spark driver in local mode (two executor threads, loopback only, UI off) gives the bytes
-of `refund-cost report`, with the ledger cut in groups of at most 60 accounts, the cost files
-larger than 64 KB read in pieces by partials of their own, and the request ids settled in two
-parts, also when a task fails once and Spark runs it again.
+of `refund-cost report`, with the App Store JSON-lines files larger than 256 KB decoded in pieces
+by tasks of their own, the ledger cut in groups of at most 60 accounts, the cost files larger
+than 64 KB read in pieces by partials of their own, and the request ids settled in two parts,
+also when a task fails once and Spark runs it again.
 
 usage: test_spark.py BINARY   (run with the Python that has pyspark: scaleout/.venv)
 """
@@ -45,7 +46,8 @@ def main():
         # local[2,3]: two task threads, and a task may fail up to three times before the job does.
         result = subprocess.run(
             [sys.executable, os.path.join(HERE, "..", "driver.py"), "--binary", binary, "--work", os.path.join(root, "work"),
-             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--accounts-per-group", "60", "--piece-bytes", "65536", "--"]
+             "--master", "local[2,3]", "--fail-once", os.path.join(root, "failed-once"), "--accounts-per-group", "60", "--piece-bytes", "65536",
+             "--app-store-piece-bytes", "262144", "--"]
             + dataset.report_args(data, spark_out),
             env=environment, capture_output=True, text=True)
         if result.returncode != 0:
@@ -57,8 +59,17 @@ def main():
             problems.append("the injected task failure did not happen")
         if not os.path.exists(os.path.join(root, "failed-once.decode")):
             problems.append("the injected failure of a decode task did not happen")
-        if "App Store files in 1 groups" in result.stderr or "App Store files in" not in result.stderr:
-            problems.append("the App Store files were not decoded in several groups: %s" % result.stderr)
+        if "App Store files in 1 decode tasks" in result.stderr or "App Store files in" not in result.stderr:
+            problems.append("the App Store files were not decoded in several tasks: %s" % result.stderr)
+        # Every JSON-lines App Store file over 256 KB decoded in pieces of at most about 256 KB.
+        with open(os.path.join(root, "work", "app-store-files.txt"), encoding="utf-8") as handle:
+            listed = [line.rstrip("\n").split("\t", 1) for line in handle if line.strip()]
+        large_app_store = [int(size) for size, path in listed if int(size) > 262144 and path.endswith(".jsonl")]
+        app_store_pieces = sum(-(-size // 262144) for size in large_app_store)
+        said = "(%d of the files split in %d pieces)" % (len(large_app_store), app_store_pieces)
+        if not large_app_store or app_store_pieces < 3 or said not in result.stderr:
+            problems.append("the App Store files over 256 KB were not decoded in %d pieces: %s"
+                            % (app_store_pieces, result.stderr))
         if "computed again for request ids" not in result.stderr or "(0 computed again" in result.stderr:
             problems.append("no partial was computed again, but the dataset repeats request ids across files")
         # The accounts holding a purchase, at most 60 a group: three groups at least.

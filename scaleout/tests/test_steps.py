@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""decode (two groups) -> snapshot -> partials (in another order, one per cost file, or one per piece of
-each) -> settle (in three parts of the request ids) -> merge, without Spark, gives the bytes of
-`refund-cost report`; a partial computed
+"""decode (whole files, and JSON-lines files in pieces) -> snapshot -> partials (in another order,
+one per cost file, or one per piece of each) -> settle (in three parts of the request ids) -> merge,
+without Spark, gives the bytes of `refund-cost report`; a partial computed
 twice gives the same content, and the merge refuses partials whose duplicates were not settled, or whose
 settlement records are stale or missing a part.
 
@@ -105,17 +105,26 @@ def main():
         listing = os.path.join(root, "cost-files.txt")
         parts = os.path.join(root, "parts")
         os.makedirs(parts)
-        # Step 0: the App Store files decoded in two groups (in the other order), then the snapshot
-        # from them; it must give the same report as the one that read the files itself.
+        # Step 0: half the App Store files decoded whole in one group, the other half's JSON-lines
+        # files each cut in 3 pieces decoded apart (in the other order), then the snapshot from
+        # them; it must give the same report as the one that read the files itself.
         app_store = os.path.join(root, "app-store-files.txt")
         run([binary, "decode", "--list", app_store] + args)
         names = [line.rstrip("\n").split("\t", 1)[1] for line in open(app_store) if line.strip()]
         decoded = os.path.join(root, "decoded")
         os.makedirs(decoded)
-        for group in (1, 0):
-            chosen = [["--file", name] for index, name in enumerate(names) if index % 2 == group]
-            run([binary, "decode", "--decoded", os.path.join(decoded, "g%d.decoded" % group), "--threads", "1"]
-                + [part for pair in chosen for part in pair] + args)
+        cut = [name for index, name in enumerate(names) if index % 2 == 0 and name.endswith(".jsonl")]
+        if not cut:
+            failures.append("no App Store JSON-lines file to decode in pieces: %s" % names)
+        for index, name in reversed(list(enumerate(cut))):
+            split_file = os.path.join(root, "a%02d.split" % index)
+            run([binary, "split", "--file", name, "--pieces", "3", "--split", split_file] + args)
+            for piece in (2, 1, 0):
+                run([binary, "decode", "--decoded", os.path.join(decoded, "a%02d-%d.decoded" % (index, piece)),
+                     "--split", split_file, "--piece", str(piece), "--threads", "1"] + args)
+        chosen = [["--file", name] for name in names if name not in cut]
+        run([binary, "decode", "--decoded", os.path.join(decoded, "whole.decoded"), "--threads", "1"]
+            + [part for pair in chosen for part in pair] + args)
         run([binary, "snapshot", "--snapshot", snapshot, "--decoded", decoded, "--cost-files", listing] + args)
         files = [line.strip() for line in open(listing) if line.strip()]
         order = list(enumerate(files))

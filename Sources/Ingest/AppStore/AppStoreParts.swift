@@ -188,6 +188,20 @@ package final class AppStoreParts {
         return bytes[limit...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
     }
 
+    /// Whether the App Store file at `path` may be cut at any line feed into pieces decoded apart.
+    ///
+    /// A JSON Lines file as stored may. A gzip stream, a notification CSV export (a quoted
+    /// field may hold a line break) and UTF-16 text (refused whole) are read whole.
+    package static func cutsAtLines(_ path: String, notifications: Bool) throws -> Bool {
+        let file = AppStoreFile(path: path, notifications: notifications, policy: SignaturePolicy())
+        guard !file.isCSV, !InputStream.isCompressed(path) else { return false }
+        let start = try FileDescriptor.openForReading(path)
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)
+        defer { block.deallocate() }
+        let count = try start.read(into: block, at: 0)
+        return !TextEncodingCheck.isUTF16(firstLinePrefix(block[..<count]))
+    }
+
     /// The first two bytes of a file's first line, without a carriage return that ends it.
     private static func firstLinePrefix(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var line = Array(bytes.prefix(3).prefix { $0 != 0x0A })

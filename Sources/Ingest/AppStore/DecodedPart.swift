@@ -79,7 +79,7 @@ package struct DecodedPart: Sendable, Codable {
     package var items: [Item] = []
     package var notificationLines = 0
     package var historyLines = 0
-    var endsFile: Bool
+    package var endsFile: Bool
     /// How many bytes of the file it covers (decompressed; the whole file for a CSV export).
     var bytes = 0
     /// The file's SHA-256, on its last piece.

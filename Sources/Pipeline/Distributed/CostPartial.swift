@@ -19,7 +19,7 @@ package struct CostPartial: Sendable, Codable {
     /// The cost files read, in the snapshot's order (one, when it read a piece of it).
     package var files: [String]
     /// The piece of `files`' one file read, when it was split (`refund-cost split`).
-    package var piece: CostPiece?
+    package var piece: FilePiece?
     /// What the files gave; credit rows not yet settled: they are settled once, over all
     /// partials, by the merge. (A FOCUS bill's outcome only in one process: a bill is spread
     /// over every usage row at once.)
@@ -53,7 +53,7 @@ package struct CostPartial: Sendable, Codable {
 /// A piece of a split cost file, as a partial reads it: which piece, and the part of the file
 /// it covers with the whole file's size and checksum.
 package struct PieceToRead: Sendable {
-    package var piece: CostPiece
+    package var piece: FilePiece
     package var plan: FileSplitter
 
     /// The first piece's reading says when the file's header is refused.

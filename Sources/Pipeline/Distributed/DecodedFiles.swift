@@ -33,6 +33,9 @@ package struct DecodedFiles: Sendable, Codable {
         package var lines: Int
         /// Its pieces in line order, each coded as step files are, then gzipped.
         package var pieces: [[UInt8]]
+        /// Set when only a piece of the file, cut by `split`, was decoded (`sha256` is then the
+        /// whole file's, from the split).
+        package var piece: FilePiece? = nil
     }
 
     /// Decodes `paths`, whole App Store files of `data`'s layout, on `threads` threads.
@@ -47,15 +50,58 @@ package struct DecodedFiles: Sendable, Codable {
             }
             return inside
         }
+        // Each file as it is before it is read: a change while it is read is a change after.
+        let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileSystem.identity($0)) })
+        let coded = try Self.decode(chosen, of: layout, options: options, threads: threads)
+        self.options = Self.fingerprint(options)
+        files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map { path in
+            let identity = before[path] ?? nil
+            return DecodedFile(
+                path: path, bytes: identity?.bytes ?? 0, modified: identity?.modified ?? 0, changed: identity?.changed ?? 0,
+                sha256: coded[path]?.sha256 ?? "", lines: coded[path]?.lines ?? 0, pieces: coded[path]?.pieces ?? [])
+        }
+    }
+
+    /// Decodes piece `index` of the App Store file `split` cut (`digest` names the split): its
+    /// lines alone, with the file's line numbers, and the whole file's checksum from the split.
+    ///
+    /// Piece 0 is always decoded, even empty (an empty file is still a file read); a later empty
+    /// piece holds nothing.
+    package init(
+        data: String, split: FileSplit, digest: String, piece index: Int, options: LedgerLoad.Options, threads: Int
+    ) throws {
+        let layout = try InputLayout(root: data)
+        let path = split.path
+        guard (layout.notificationFiles + layout.transactionFiles).contains(path) else {
+            throw DecodedFilesError.notAnAppStoreFile(path, known: layout.notificationFiles + layout.transactionFiles)
+        }
+        guard FileIdentity(path: path) == split.identity else { throw DecodedFilesError.changedSinceSplit(path) }
+        let range = split.pieces[index]
+        let span = FileSpan(start: range.start, firstLine: range.firstLine, end: range.end)
+        let coded =
+            index > 0 && range.start == range.end
+            ? [:] : try Self.decode([path], of: layout, spans: [path: span], options: options, threads: threads)
+        self.options = Self.fingerprint(options)
+        files = [
+            DecodedFile(
+                path: path, bytes: split.identity.bytes ?? 0, modified: split.identity.modified ?? 0,
+                changed: split.identity.changed ?? 0, sha256: split.sha256, lines: coded[path]?.lines ?? 0,
+                pieces: coded[path]?.pieces ?? [], piece: FilePiece(split: digest, index: index, count: split.pieces.count))
+        ]
+    }
+
+    /// Each file's lines, SHA-256 (of the bytes decoded) and pieces, coded and gzipped on the
+    /// decoding threads as they are made.
+    private static func decode(
+        _ paths: [String], of layout: InputLayout, spans: [String: FileSpan] = [:], options: LedgerLoad.Options,
+        threads: Int
+    ) throws -> [String: (lines: Int, pieces: [[UInt8]], sha256: String)] {
         // Rejects travel inside the pieces (kept by the snapshot, in file and line order), so
         // this log only satisfies the reader.
         let reader = AppStoreReader(options: options.appStoreOptions, rejects: RejectLog(), threads: threads)
-        // Each piece coded and gzipped on the decoding threads as it is made.
-        // Each file as it is before it is read: a change while it is read is a change after.
-        let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileSystem.identity($0)) })
         var coded: [String: (lines: Int, pieces: [[UInt8]], sha256: String)] = [:]
         try reader.decode(
-            paths: chosen, of: layout,
+            paths: paths, of: layout, spans: spans,
             prepare: { part in
                 (
                     part.path, part.notificationLines + part.historyLines, part.sha256,
@@ -67,13 +113,7 @@ package struct DecodedFiles: Sendable, Codable {
                 coded[path, default: (0, [], "")].pieces.append(piece)
                 if let sha256 { coded[path, default: (0, [], "")].sha256 = sha256 }
             })
-        self.options = Self.fingerprint(options)
-        files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map { path in
-            let identity = before[path] ?? nil
-            return DecodedFile(
-                path: path, bytes: identity?.bytes ?? 0, modified: identity?.modified ?? 0, changed: identity?.changed ?? 0,
-                sha256: coded[path]?.sha256 ?? "", lines: coded[path]?.lines ?? 0, pieces: coded[path]?.pieces ?? [])
-        }
+        return coded
     }
 
     package static func fingerprint(_ options: LedgerLoad.Options) -> String {
@@ -83,53 +123,101 @@ package struct DecodedFiles: Sendable, Codable {
 
     /// The pieces of `groups` (each a `decode` output and the path it was read from), handed
     /// over a file at a time in the file order of `layout`, after checking that they cover each
-    /// of its App Store files once, as it is now, with `options`.
+    /// of its App Store files once (whole, or every piece of one split), as it is now, with
+    /// `options`.
     package static func pieces(
         _ groups: [(path: String, decoded: DecodedFiles)], layout: InputLayout, options: LedgerLoad.Options
     ) throws -> DecodedPieces {
         let wanted = fingerprint(options)
-        var byFile: [String: (group: String, file: DecodedFile)] = [:]
+        var byFile: [String: [(group: String, file: DecodedFile)]] = [:]
         for (group, decoded) in groups {
             guard decoded.options == wanted else { throw DecodedFilesError.otherOptions }
-            for file in decoded.files {
-                // A group decoded twice (a task run again) holds the same pieces: one copy counts.
-                if let earlier = byFile[file.path]?.file, earlier.bytes != file.bytes || earlier.lines != file.lines {
-                    throw DecodedFilesError.twice(file.path)
-                }
-                byFile[file.path] = (group, file)
-            }
+            for file in decoded.files { byFile[file.path, default: []].append((group, file)) }
         }
-        var coded: [String: (group: String, pieces: [[UInt8]])] = [:]
+        var coded: [String: CodedFile] = [:]
         for path in layout.notificationFiles + layout.transactionFiles {
-            guard let decoded = byFile.removeValue(forKey: path) else { throw DecodedFilesError.missing(path) }
+            guard let decodings = byFile.removeValue(forKey: path) else { throw DecodedFilesError.missing(path) }
+            let reading = try oneReading(of: path, decodings)
             // What can be checked without reading Apple's data again: its size and its two times.
-            guard let now = FileSystem.identity(path), now.bytes == decoded.file.bytes,
-                now.modified == decoded.file.modified, now.changed == decoded.file.changed
-            else { throw DecodedFilesError.changed(path) }
-            coded[path] = (decoded.group, decoded.file.pieces)
+            for decoded in reading {
+                guard let now = FileSystem.identity(path), now.bytes == decoded.file.bytes,
+                    now.modified == decoded.file.modified, now.changed == decoded.file.changed
+                else { throw DecodedFilesError.changed(path) }
+            }
+            coded[path] = CodedFile(
+                pieces: reading.flatMap { decoded in decoded.file.pieces.map { (decoded.group, $0) } },
+                wholeFileSHA256: reading.first?.file.piece == nil ? nil : reading.first?.file.sha256)
         }
         if let stray = byFile.keys.sorted().first { throw DecodedFilesError.notAnAppStoreFile(stray, known: []) }
         let waiting = CodedPieces(coded)
         return DecodedPieces { path, keep in try waiting.take(path, keep) }
     }
+
+    /// The decodings of one file that make one reading of it.
+    ///
+    /// The file whole, or every piece of one split in order. The same decoding twice (a task run
+    /// again) counts once.
+    private static func oneReading(of path: String, _ decodings: [(group: String, file: DecodedFile)]) throws
+        -> [(group: String, file: DecodedFile)]
+    {
+        let whole = decodings.filter { $0.file.piece == nil }
+        let cut = decodings.compactMap { decoded in decoded.file.piece.map { (piece: $0, decoded: decoded) } }
+        if let last = whole.last {
+            guard cut.isEmpty else { throw DecodedFilesError.wholeAndPieces(path) }
+            for earlier in whole where earlier.file.bytes != last.file.bytes || earlier.file.lines != last.file.lines {
+                throw DecodedFilesError.twice(path)
+            }
+            return [last]
+        }
+        guard Set(cut.map(\.piece.split)).count == 1, let count = cut.first?.piece.count else {
+            throw DecodedFilesError.otherSplits(path)
+        }
+        var byIndex: [Int: (group: String, file: DecodedFile)] = [:]
+        for (piece, decoded) in cut {
+            if let earlier = byIndex[piece.index]?.file,
+                earlier.lines != decoded.file.lines || earlier.pieces.count != decoded.file.pieces.count
+            {
+                throw DecodedFilesError.twice(path)
+            }
+            byIndex[piece.index] = decoded
+        }
+        return try (0..<count).map { index in
+            guard let decoded = byIndex[index] else { throw DecodedFilesError.pieceMissing(path, index: index, count: count) }
+            return decoded
+        }
+    }
+}
+
+/// A file's coded pieces in line order, and, when it was decoded in the pieces of a split, the
+/// whole file's SHA-256: its last piece then ends the file, and no other does.
+private struct CodedFile: Sendable {
+    var pieces: [(group: String, coded: [UInt8])]
+    var wholeFileSHA256: String?
 }
 
 /// Each file's coded pieces until the reader asks for them: then decoded one by one, and let go.
 private final class CodedPieces: Sendable {
-    private let coded: Mutex<[String: (group: String, pieces: [[UInt8]])]>
+    private let coded: Mutex<[String: CodedFile]>
 
-    init(_ coded: [String: (group: String, pieces: [[UInt8]])]) { self.coded = Mutex(coded) }
+    init(_ coded: [String: CodedFile]) { self.coded = Mutex(coded) }
 
     func take(_ path: String, _ keep: (DecodedPart) throws -> Void) throws {
         guard var taken = coded.withLock({ $0.removeValue(forKey: path) }) else { return }
         for index in taken.pieces.indices {
-            let piece: DecodedPart
+            let group = taken.pieces[index].group
+            var piece: DecodedPart
             do {
-                piece = try CompactCoder.decode(DecodedPart.self, from: try Gzip.decompress(taken.pieces[index], name: path))
+                piece = try CompactCoder.decode(
+                    DecodedPart.self, from: try Gzip.decompress(taken.pieces[index].coded, name: path))
             } catch {
-                throw PackedFileError(path: taken.group, problem: "a piece of \(path) cannot be read (\(error))")
+                throw PackedFileError(path: group, problem: "a piece of \(path) cannot be read (\(error))")
             }
-            taken.pieces[index] = []
+            taken.pieces[index].coded = []
+            if let sha256 = taken.wholeFileSHA256 {
+                // Each decode ended its own piece of the file; the file ends once, at the last.
+                piece.endsFile = index == taken.pieces.count - 1
+                piece.sha256 = piece.endsFile ? sha256 : nil
+            }
             try keep(piece)
         }
     }
@@ -142,6 +230,10 @@ enum DecodedFilesError: DiagnosticError {
     case twice(String)
     case missing(String)
     case changed(String)
+    case changedSinceSplit(String)
+    case wholeAndPieces(String)
+    case otherSplits(String)
+    case pieceMissing(String, index: Int, count: Int)
 
     package var diagnostic: Diagnostic {
         switch self {
@@ -159,6 +251,19 @@ enum DecodedFilesError: DiagnosticError {
             Diagnostic(
                 "the file changed since it was decoded (its size, or the time its bytes or its inode changed, differs): "
                     + "decode it again", file: path)
+        case .changedSinceSplit(let path):
+            Diagnostic(
+                "the file changed since it was split (its size, or the time its bytes or its inode changed, differs): "
+                    + "split it again, then decode every piece", file: path)
+        case .wholeAndPieces(let path):
+            Diagnostic("a group decoded this file whole and others in pieces: decode it one way", file: path)
+        case .otherSplits(let path):
+            Diagnostic(
+                "groups decoded pieces of two different splits of this file: decode every piece of one split", file: path)
+        case .pieceMissing(let path, let index, let count):
+            Diagnostic(
+                "no group decoded piece \(index) of the \(count) of its split: decode every piece before the snapshot",
+                file: path)
         }
     }
 }

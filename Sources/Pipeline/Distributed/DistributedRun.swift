@@ -75,10 +75,27 @@ package enum DistributedRun {
 
     /// Step 0, on as many machines as there are groups: a group of whole App Store files decoded
     /// and verified, into `path` (its rejects go to the snapshot, which counts them).
+    ///
+    /// With `piece`, it decodes that piece of an App Store file `split` cut (`files` is then
+    /// empty): its lines alone, so one large file is decoded by several machines.
     package static func decode(
-        _ options: RunOptions, files: [String], to path: String, secret: StepSecret
+        _ options: RunOptions, files: [String], piece: PieceWanted? = nil, to path: String, secret: StepSecret
     ) throws -> DecodedFiles {
-        let decoded = try DecodedFiles(data: options.data, paths: files, options: options.appStore, threads: options.threads)
+        let decoded: DecodedFiles
+        if let piece {
+            let (split, digest) = try StepFiles.readSplit(piece.split, secret: secret)
+            guard split.pieces.indices.contains(piece.index) else {
+                throw PackedFileError(
+                    path: piece.split,
+                    problem: "it cuts \(split.path) in \(split.pieces.count) pieces, numbered 0 to \(split.pieces.count - 1), "
+                        + "not into a piece \(piece.index)")
+            }
+            decoded = try DecodedFiles(
+                data: options.data, split: split, digest: digest, piece: piece.index, options: options.appStore,
+                threads: options.threads)
+        } else {
+            decoded = try DecodedFiles(data: options.data, paths: files, options: options.appStore, threads: options.threads)
+        }
         try StepFiles.write(decoded, to: path, secret: secret)
         return decoded
     }
@@ -300,25 +317,34 @@ package enum DistributedRun {
                     + "not into a piece \(asked.index)")
         }
         return PieceToRead(
-            piece: CostPiece(split: digest, index: asked.index, count: split.pieces.count),
+            piece: FilePiece(split: digest, index: asked.index, count: split.pieces.count),
             plan: split.plan(piece: asked.index))
     }
 
-    /// Cuts the cost file `file` of `data` (its path as the layout lists it, or its name in
-    /// `costs/`) into `pieces` pieces at record boundaries for partials to read apart: reads it
-    /// once, holding one block.
+    /// Cuts the cost file or App Store file `file` of `data` (its path as the layout lists it,
+    /// its name in `costs/`, or its path inside `data`) into `pieces` pieces at record boundaries,
+    /// for partials or decodes to read apart: reads it once, holding one block.
     package static func split(data: String, file: String, pieces: Int, to out: String, secret: StepSecret) throws
-        -> CostFileSplit
+        -> FileSplit
     {
-        let known = try InputLayout(root: data).costFiles
-        guard let path = [file, data + "/costs/" + file].first(where: known.contains) else {
-            throw PartialFilesError(file: file, known: known, of: "--data \(data)")
+        let layout = try InputLayout(root: data)
+        let known = layout.costFiles + layout.notificationFiles + layout.transactionFiles
+        guard let path = [file, data + "/costs/" + file, layout.root + "/" + file].first(where: known.contains) else {
+            throw PartialFilesError(
+                file: file, known: known, of: "--data \(data)",
+                what: ("a cost file or an App Store file", "cost files and App Store files"))
         }
         if FocusPoolFile.isPoolFile(path) { throw PoolsNeedOneProcessError(file: path) }
         guard FileSystem.resolvedPath(out) != FileSystem.resolvedPath(path) else {
-            throw PackedFileError(path: out, problem: "it is the cost file to split: write the split somewhere else")
+            throw PackedFileError(path: out, problem: "it is the file to split: write the split somewhere else")
         }
-        let split = try CostFileSplit.make(path: path, pieces: pieces)
+        let records: FileSplitter.Records =
+            if layout.costFiles.contains(path) {
+                CostFormat.isJSONLines(path) ? .whole : .csvRecords
+            } else {
+                try AppStoreParts.cutsAtLines(path, notifications: layout.notificationFiles.contains(path)) ? .lines : .whole
+            }
+        let split = try FileSplit.make(path: path, pieces: pieces, records: records)
         try StepFiles.write(split, to: out, secret: secret)
         return split
     }
@@ -341,7 +367,7 @@ package enum DistributedRun {
         let snapshotDigest = try PackedFile.contentDigest(
             path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
         var settlement = try DuplicateSettlement()
-        var identities: [(files: [String], piece: CostPiece?, snapshot: String)] = []
+        var identities: [(files: [String], piece: FilePiece?, snapshot: String)] = []
         var checks: [String] = []
         for (index, partialPath) in paths.enumerated() {
             let check = try PackedFile.authenticate(
@@ -445,10 +471,12 @@ struct PartialFilesError: DiagnosticError {
     package var known: [String]
     /// Whose cost files `known` are.
     package var of = "the snapshot"
+    /// What `file` should have been, and what `known` are.
+    package var what = (one: "a cost file", all: "cost files")
 
     package var diagnostic: Diagnostic {
         Diagnostic(
-            "\(file) is not a cost file of \(of); its cost files are: "
+            "\(file) is not \(what.one) of \(of); its \(what.all) are: "
                 + (known.isEmpty ? "none" : known.joined(separator: ", ")))
     }
 }

@@ -34,7 +34,7 @@ struct DuplicateSettlement {
     /// Refuses a file (or a piece of one) another partial read too, and a file read whole by one
     /// partial and in pieces by another. Partials are added in the order of their numbers.
     mutating func add(
-        _ claimsByFile: [(file: String, claims: BlockList<RequestClaim>)], piece: CostPiece? = nil,
+        _ claimsByFile: [(file: String, claims: BlockList<RequestClaim>)], piece: FilePiece? = nil,
         seeded: [SeededClaim] = [], partial: Int, in part: RequestPart
     ) throws {
         partials = max(partials, partial + 1)

@@ -32,7 +32,7 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// Each cost file's size and the times its bytes and its inode last changed, as the snapshot
     /// saw them: a partial and the merge refuse a file that changed since, so every step of a
     /// run reads the same rows.
-    package var costFiles: [CostFileIdentity] = []
+    package var costFiles: [FileIdentity] = []
 
     /// Reads and verifies the App Store side of the pipeline's data (or keeps the pieces
     /// `decoded` elsewhere); the pipeline's reject log must keep every reject.
@@ -48,7 +48,7 @@ package struct LedgerSnapshot: Codable, Sendable {
         rejects = pipeline.rejects.all ?? []
         inputs = try loaded.appStoreInputRecords(root: pipeline.options.data)
         requestKey = .randomlyKeyed()
-        costFiles = layout.costFiles.map(CostFileIdentity.init(path:))
+        costFiles = layout.costFiles.map(FileIdentity.init(path:))
     }
 
     /// The ledger built again from the snapshot: the same ledger the snapshot was made from.
@@ -76,7 +76,7 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// and, with `listingAgain`, a `costs/` that holds other files now.
     package func checkCostFiles(_ files: [String], listingAgain: Bool = false) throws {
         let seen = Dictionary(costFiles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        for file in files where seen[file] != CostFileIdentity(path: file) { throw CostFileChangedError(path: file) }
+        for file in files where seen[file] != FileIdentity(path: file) { throw CostFileChangedError(path: file) }
         if listingAgain {
             let now = try InputLayout(root: layout.root).costFiles
             if let added = now.first(where: { seen[$0] == nil }) { throw CostFileChangedError(path: added) }
@@ -99,7 +99,7 @@ package struct LedgerSnapshot: Codable, Sendable {
 }
 
 /// What a cost file was when the snapshot was made.
-package struct CostFileIdentity: Sendable, Codable, Hashable {
+package struct FileIdentity: Sendable, Codable, Hashable {
     package var path: String
     /// Nil when there was no file.
     package var bytes: Int?

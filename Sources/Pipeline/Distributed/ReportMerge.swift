@@ -67,10 +67,10 @@ enum ReportMerge {
 
     /// Refuses partials that do not hold every cost file of `layout` once: whole, or every piece
     /// of one split of it once.
-    static func checkCoverage(_ partials: [(files: [String], piece: CostPiece?)], layout: InputLayout) throws {
+    static func checkCoverage(_ partials: [(files: [String], piece: FilePiece?)], layout: InputLayout) throws {
         let position = Dictionary(uniqueKeysWithValues: layout.costFiles.enumerated().map { ($1, $0) })
         var whole: Set<String> = []
-        var pieces: [String: [Int: CostPiece]] = [:]
+        var pieces: [String: [Int: FilePiece]] = [:]
         for partial in partials {
             for file in partial.files {
                 guard position[file] != nil else { throw MergeError.unknownFile(file) }
@@ -126,7 +126,7 @@ enum MergeError: DiagnosticError {
     case unknownFile(String)
     case fileTwice(String)
     case missingFiles([String])
-    case pieceTwice(String, CostPiece)
+    case pieceTwice(String, FilePiece)
     case wholeAndPieces(String)
     case otherSplit(String)
     case settingsDiffer(String)

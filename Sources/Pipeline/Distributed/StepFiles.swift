@@ -76,15 +76,15 @@ package enum StepFiles {
         return (try decode(CostPartial.self, from: content, path: path), check)
     }
 
-    package static func write(_ split: CostFileSplit, to path: String, secret: StepSecret) throws {
+    package static func write(_ split: FileSplit, to path: String, secret: StepSecret) throws {
         try PackedFile.write(
-            try CompactCoder.encode(split), kind: CostFileSplit.kind, version: CostFileSplit.version, to: path, secret: secret)
+            try CompactCoder.encode(split), kind: FileSplit.kind, version: FileSplit.version, to: path, secret: secret)
     }
 
     /// The split and the SHA-256 of its content (what every piece's partial names it by).
-    static func readSplit(_ path: String, secret: StepSecret) throws -> (split: CostFileSplit, sha256: String) {
-        let content = try PackedFile.read(path, kind: CostFileSplit.kind, version: CostFileSplit.version, secret: secret)
-        return (try decode(CostFileSplit.self, from: content, path: path), content.withUnsafeBytes(SHA256.digest))
+    static func readSplit(_ path: String, secret: StepSecret) throws -> (split: FileSplit, sha256: String) {
+        let content = try PackedFile.read(path, kind: FileSplit.kind, version: FileSplit.version, secret: secret)
+        return (try decode(FileSplit.self, from: content, path: path), content.withUnsafeBytes(SHA256.digest))
     }
 
     package static func write(_ decoded: DecodedFiles, to path: String, secret: StepSecret) throws {
@@ -132,7 +132,7 @@ package enum StepFiles {
 package struct PartialSeeds: Sendable, Codable, Hashable {
     package var files: [String]
     /// The piece of `files`' one file the partial read, when it was split.
-    package var piece: CostPiece?
+    package var piece: FilePiece?
     package var snapshot: String
     /// The partition of the request ids these seeds settle (`settle --part`).
     package var part: RequestPart
@@ -151,7 +151,7 @@ package struct PartialClaims: Sendable, Codable {
     package var snapshot: String
     /// The piece the partial read of its one file, when it was split: pieces of one file are
     /// read by several partials.
-    package var piece: CostPiece?
+    package var piece: FilePiece?
     package var files: [FileClaims]
     /// The seeds the partial was computed with: settle checks that each still stands.
     package var seeded: [SeededClaim]

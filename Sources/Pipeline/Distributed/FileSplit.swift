@@ -1,21 +1,22 @@
 import Ingest
 import Support
 
-/// A cost file cut into pieces at record boundaries (`refund-cost split`), so that partials
-/// read pieces of one large file on several machines instead of the whole file in one task.
+/// A cost file or an App Store file cut into pieces at record boundaries (`refund-cost split`),
+/// so that partials read pieces of one large cost file, and decodes pieces of one large App
+/// Store file, on several machines instead of the whole file in one task.
 ///
 /// It carries what only a reading of the whole file knows: where each piece starts (the first
-/// record boundary at or after K/N of the file, even when a quoted field holds a newline) and
-/// on which line, and the file's SHA-256 for `run.json`. Each piece's partial is then bound by
-/// its piece's bytes, whatever the file's size.
-package struct CostFileSplit: Sendable, Codable, Hashable {
-    package static let kind = "cost file split"
-    package static let version = PackedVersions.costFileSplit
+/// record boundary at or after K/N of the file, even when a quoted field of a CSV file holds a
+/// newline) and on which line, and the file's SHA-256 for `run.json`. Each piece's task is then
+/// bound by its piece's bytes, whatever the file's size.
+package struct FileSplit: Sendable, Codable, Hashable {
+    package static let kind = "file split"
+    package static let version = PackedVersions.fileSplit
 
     /// The file as the snapshot lists it, and what it was when it was read (size and the times
     /// its bytes and its inode changed): a partial refuses a split of a file that is not, now
     /// and at the snapshot, this file.
-    package var identity: CostFileIdentity
+    package var identity: FileIdentity
     package var sha256: String
     /// Exactly as many as asked for; an empty piece starts where the next one does.
     package var pieces: [FilePart]
@@ -23,13 +24,15 @@ package struct CostFileSplit: Sendable, Codable, Hashable {
     package var path: String { identity.path }
 
     /// Reads `path` once; refuses a file that changed while it was read.
-    package static func make(path: String, pieces count: Int) throws -> CostFileSplit {
-        let before = CostFileIdentity(path: path)
-        let split = try FileSplitter.pieces(path: path, count: count)
-        guard CostFileIdentity(path: path) == before, split.size == before.bytes else {
+    ///
+    /// `records` is where its records may end (`FileSplitter.Records`).
+    package static func make(path: String, pieces count: Int, records: FileSplitter.Records) throws -> FileSplit {
+        let before = FileIdentity(path: path)
+        let split = try FileSplitter.pieces(path: path, count: count, records: records)
+        guard FileIdentity(path: path) == before, split.size == before.bytes else {
             throw SplitFileChangedError(path: path)
         }
-        return CostFileSplit(identity: before, sha256: split.sha256, pieces: split.parts)
+        return FileSplit(identity: before, sha256: split.sha256, pieces: split.parts)
     }
 
     /// What a partial of piece `index` reads: the file's size and checksum with that piece alone.
@@ -38,8 +41,8 @@ package struct CostFileSplit: Sendable, Codable, Hashable {
     }
 }
 
-/// Which piece of a split cost file a partial read.
-package struct CostPiece: Sendable, Codable, Hashable {
+/// Which piece of a split file a partial or a decode read.
+package struct FilePiece: Sendable, Codable, Hashable {
     /// SHA-256 of the split's content: every piece of a file must come from one split.
     package var split: String
     package var index: Int
@@ -48,7 +51,8 @@ package struct CostPiece: Sendable, Codable, Hashable {
     package var description: String { "piece \(index) of \(count)" }
 }
 
-/// The piece a partial is asked to read: the split file (`refund-cost split`'s) and its number.
+/// The piece a partial or a decode is asked to read: the split file (`refund-cost split`'s) and
+/// its number.
 package struct PieceWanted: Sendable {
     package var split: String
     package var index: Int
@@ -59,13 +63,13 @@ package struct PieceWanted: Sendable {
     }
 }
 
-/// A cost file that changed while `split` read it.
+/// A file that changed while `split` read it.
 struct SplitFileChangedError: DiagnosticError {
     var path: String
 
     var diagnostic: Diagnostic {
         Diagnostic(
-            "this cost file changed while it was split (its size, or the time its bytes or its inode changed, differs): "
+            "this file changed while it was split (its size, or the time its bytes or its inode changed, differs): "
                 + "split it again once it is final, and make the snapshot after that", file: path)
     }
 }
