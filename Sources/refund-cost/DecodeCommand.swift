@@ -23,7 +23,8 @@ enum DecodeCommand: Command {
             of it, and refuses a piece missing, pieces of two splits, or a file decoded both ways.
             """,
         examples: [
-            "refund-cost decode --file notifications/n.jsonl --decoded /tmp/refund-cost-example/work/decoded/a.decoded --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
+            "refund-cost decode --file notifications/2026-09.jsonl --file transactions/history.jsonl --decoded /tmp/refund-cost-example/work/decoded/a.decoded --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der",
+            "refund-cost decode --split /tmp/refund-cost-example/work/2026-10.jsonl.split --piece 1 --decoded /tmp/refund-cost-example/work/decoded/b.decoded --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der",
         ])
 
     static let list = Option.path(

@@ -13,7 +13,7 @@ struct HelpExampleTests {
     static let cases: [Case] = [
         Case(["report"]), Case(["validate"]), Case(["explain"]), Case(["generate"], example: 0), Case(["generate"], example: 1),
         Case(["generate"], example: 2), Case(["generate"], example: 3), Case(["export-access"]), Case(["respond"]),
-        Case(["snapshot", "split", "partial", "settle", "merge"]), Case(["publish"]),
+        Case(["snapshot", "split", "decode", "partial", "settle", "merge"]), Case(["publish"]),
     ]
 
     struct Case: Sendable, CustomTestStringConvertible {

@@ -118,12 +118,16 @@ struct DecodedPieceTests {
         let two = try snapshot(data, work, "s.snapshot")
         #expect(two.status == 1)
         #expect(two.stderr.contains("pieces of two different splits of this file"), "\(two.stderr)")
+        #expect(two.stderr.contains("\(decoded)/1.decoded"), "the other split's decoded file is named: \(two.stderr)")
 
         try FileManager.default.removeItem(atPath: decoded + "/1.decoded")
         try #require(try decode(data, ["--file", file], to: decoded + "/whole.decoded").status == 0)
         let both = try snapshot(data, work, "s.snapshot")
         #expect(both.status == 1)
-        #expect(both.stderr.contains("decoded this file whole and others in pieces"), "\(both.stderr)")
+        #expect(
+            both.stderr.contains(
+                "decoded whole in \(decoded)/whole.decoded and in pieces in \(decoded)/0.decoded, \(decoded)/2.decoded"),
+            "\(both.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work + "/s.snapshot"))
 
         let beyond = try decode(data, ["--split", work + "/three.split", "--piece", "3"], to: work + "/x.decoded")
@@ -133,7 +137,7 @@ struct DecodedPieceTests {
         try split(data, "2026-10.csv", pieces: 2, to: work + "/costs.split")
         let costSplit = try decode(data, ["--split", work + "/costs.split", "--piece", "0"], to: work + "/x.decoded")
         #expect(costSplit.status == 1)
-        #expect(costSplit.stderr.contains("not an App Store file"), "\(costSplit.stderr)")
+        #expect(costSplit.stderr.contains("this is a cost file, not an App Store file: `partial --split"), "\(costSplit.stderr)")
         let made = try runTool(["snapshot", "--snapshot", work + "/p.snapshot"] + arguments(data))
         try #require(made.status == 0, "\(made.stderr)")
         let partial = try runTool(
@@ -142,7 +146,7 @@ struct DecodedPieceTests {
                 work + "/x.partial",
             ] + arguments(data))
         #expect(partial.status == 1)
-        #expect(partial.stderr.contains("is not a cost file of the snapshot"), "\(partial.stderr)")
+        #expect(partial.stderr.contains("not a cost file: decode its pieces with `decode --split"), "\(partial.stderr)")
 
         // The file appended to after its split: decode refuses the split, and says what to do.
         let path = data + "/" + file

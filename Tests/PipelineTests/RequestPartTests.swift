@@ -1,8 +1,10 @@
+import Foundation
 import Testing
 
 @testable import Ingest
 @testable import Pipeline
 @testable import Support
+@testable import TestSupport
 
 /// Settling the request ids partition by partition gives, put together, the seeds of settling
 /// every id at once: what lets `settle --part K/N` run on N machines.
@@ -95,5 +97,43 @@ struct RequestPartTests {
         var twice = try DuplicateSettlement()
         try twice.add([("costs/a.csv", [])], partial: 0, in: .whole)
         #expect(throws: MergeError.self) { try twice.add([("costs/a.csv", [])], partial: 1, in: .whole) }
+    }
+
+    /// A record left by a settle of another split (here the whole, over fewer partials) beside
+    /// fresh records of two parts: the merge says to remove the records and settle one split,
+    /// not to settle again (which would leave the old record, and say the same forever).
+    @Test func recordsOfTwoSplitsAreSaidBeforeAStaleOne() throws {
+        let data = try copyOfSample()
+        let root = try TestFiles.temporaryDirectory("settled-splits")
+        let arguments = ["--data", data, "--month", "2026-10", "--max-rejects", "10", "--quiet"]
+        let parts = root + "/parts"
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+        let snapshot = root + "/s.snapshot"
+        try #require(try runTool(["snapshot", "--snapshot", snapshot] + arguments).status == 0)
+        func partial(_ file: String) throws {
+            let run = try runTool(
+                ["partial", "--snapshot", snapshot, "--file", file, "--partial", parts + "/\(file).partial"] + arguments)
+            try #require(run.status == 0, "\(run.stderr)")
+        }
+        func settle(_ part: [String]) throws {
+            let run = try runTool(["settle", "--snapshot", snapshot, "--partials", parts] + part)
+            try #require(
+                run.status == 0 && run.stdout.isEmpty, "the sample repeats no id across files: \(run.stdout)\(run.stderr)")
+        }
+        try partial("2026-08.csv")
+        try partial("2026-09.csv")
+        try settle([])
+        try partial("2026-10.csv")
+        try settle(["--part", "0/2"])
+        try settle(["--part", "1/2"])
+        let merge = ["merge", "--snapshot", snapshot, "--partials", parts, "--out", root + "/out"] + arguments
+        let mixed = try runTool(merge)
+        #expect(mixed.status == 1)
+        #expect(
+            mixed.stderr.contains("holds settlement records of request ids split 1 and 2 ways: remove its *.settled files"),
+            "\(mixed.stderr)")
+        try FileManager.default.removeItem(atPath: parts + "/request.settled")
+        let merged = try runTool(merge)
+        #expect(merged.status == 0, "\(merged.stderr)")
     }
 }

@@ -73,6 +73,7 @@ package struct DecodedFiles: Sendable, Codable {
         let layout = try InputLayout(root: data)
         let path = split.path
         guard (layout.notificationFiles + layout.transactionFiles).contains(path) else {
+            if layout.costFiles.contains(path) { throw DecodedFilesError.costFileSplit(path) }
             throw DecodedFilesError.notAnAppStoreFile(path, known: layout.notificationFiles + layout.transactionFiles)
         }
         guard FileIdentity(path: path) == split.identity else { throw DecodedFilesError.changedSinceSplit(path) }
@@ -163,14 +164,19 @@ package struct DecodedFiles: Sendable, Codable {
         let whole = decodings.filter { $0.file.piece == nil }
         let cut = decodings.compactMap { decoded in decoded.file.piece.map { (piece: $0, decoded: decoded) } }
         if let last = whole.last {
-            guard cut.isEmpty else { throw DecodedFilesError.wholeAndPieces(path) }
+            guard cut.isEmpty else {
+                throw DecodedFilesError.wholeAndPieces(path, whole: whole.map(\.group), pieces: cut.map(\.decoded.group))
+            }
             for earlier in whole where earlier.file.bytes != last.file.bytes || earlier.file.lines != last.file.lines {
                 throw DecodedFilesError.twice(path)
             }
             return [last]
         }
         guard Set(cut.map(\.piece.split)).count == 1, let count = cut.first?.piece.count else {
-            throw DecodedFilesError.otherSplits(path)
+            let first = cut.first?.piece.split
+            throw DecodedFilesError.otherSplits(
+                path, one: cut.filter { $0.piece.split == first }.map(\.decoded.group),
+                other: cut.filter { $0.piece.split != first }.map(\.decoded.group))
         }
         var byIndex: [Int: (group: String, file: DecodedFile)] = [:]
         for (piece, decoded) in cut {
@@ -225,14 +231,21 @@ private final class CodedPieces: Sendable {
 
 /// Decoded groups that do not make one snapshot.
 enum DecodedFilesError: DiagnosticError {
+    /// Decoded files, named, the first few.
+    static func named(_ groups: [String]) -> String {
+        let unique = Array(Set(groups)).sorted()
+        return unique.prefix(3).joined(separator: ", ") + (unique.count > 3 ? " and \(unique.count - 3) more" : "")
+    }
+
     case notAnAppStoreFile(String, known: [String])
     case otherOptions
     case twice(String)
     case missing(String)
     case changed(String)
     case changedSinceSplit(String)
-    case wholeAndPieces(String)
-    case otherSplits(String)
+    case wholeAndPieces(String, whole: [String], pieces: [String])
+    case otherSplits(String, one: [String], other: [String])
+    case costFileSplit(String)
     case pieceMissing(String, index: Int, count: Int)
 
     package var diagnostic: Diagnostic {
@@ -255,11 +268,19 @@ enum DecodedFilesError: DiagnosticError {
             Diagnostic(
                 "the file changed since it was split (its size, or the time its bytes or its inode changed, differs): "
                     + "split it again, then decode every piece", file: path)
-        case .wholeAndPieces(let path):
-            Diagnostic("a group decoded this file whole and others in pieces: decode it one way", file: path)
-        case .otherSplits(let path):
+        case .wholeAndPieces(let path, let whole, let pieces):
             Diagnostic(
-                "groups decoded pieces of two different splits of this file: decode every piece of one split", file: path)
+                "decoded whole in \(Self.named(whole)) and in pieces in \(Self.named(pieces)): decode it one way, and "
+                    + "remove the others' decoded files", file: path)
+        case .otherSplits(let path, let one, let other):
+            Diagnostic(
+                "decoded in pieces of two different splits of this file, one in \(Self.named(one)), the other in "
+                    + "\(Self.named(other)): decode every piece of one split, and remove the other's decoded files",
+                file: path)
+        case .costFileSplit(let path):
+            Diagnostic(
+                "this is a cost file, not an App Store file: `partial --split S --piece K` reads the pieces of a cost "
+                    + "file; decode reads those of a notification or transaction file", file: path)
         case .pieceMissing(let path, let index, let count):
             Diagnostic(
                 "no group decoded piece \(index) of the \(count) of its split: decode every piece before the snapshot",

@@ -299,6 +299,13 @@ package enum DistributedRun {
     {
         let (split, digest) = try StepFiles.readSplit(asked.split, secret: secret)
         guard snapshot.layout.costFiles.contains(split.path) else {
+            if (snapshot.layout.notificationFiles + snapshot.layout.transactionFiles).contains(split.path) {
+                throw PackedFileError(
+                    path: asked.split,
+                    problem:
+                        "it splits the App Store file \(split.path), not a cost file: decode its pieces with `decode --split "
+                        + "\(asked.split) --piece K` before the snapshot")
+            }
             throw PartialFilesError(file: split.path, known: snapshot.layout.costFiles)
         }
         // A file changed since the snapshot is the snapshot's to make again, whatever the split.

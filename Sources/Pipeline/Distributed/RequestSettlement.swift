@@ -28,14 +28,17 @@ package struct RequestSettlement: Sendable, Codable, Hashable {
 extension RequestSettlement {
     /// Refuses the merge unless `records` say every partition of one split of the request ids
     /// is settled over exactly these partials (`partials`: their MACs, sorted) and snapshot.
+    ///
+    /// Records of two splits are said first: settling again for one split leaves the other's
+    /// records, which would be found stale again and again.
     static func check(_ records: [(path: String, record: RequestSettlement)], snapshot: String, partials: [String]) throws {
+        let splits = Set(records.map(\.record.part.parts))
+        guard splits.count == 1, let parts = splits.first else { throw SettlementError.mixed(splits.sorted()) }
         for (path, record) in records {
             guard record.snapshot == snapshot, record.partials == partials else {
                 throw SettlementError.stale(path)
             }
         }
-        let splits = Set(records.map(\.record.part.parts))
-        guard splits.count == 1, let parts = splits.first else { throw SettlementError.mixed(splits.sorted()) }
         let settled = Set(records.map(\.record.part.part))
         let missing = (0..<parts).filter { !settled.contains($0) }
         guard missing.isEmpty else { throw SettlementError.missing(missing.map { RequestPart(part: $0, parts: parts) }) }
