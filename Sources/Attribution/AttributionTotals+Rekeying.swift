@@ -6,25 +6,22 @@ extension AttributionTotals {
     /// These totals, worked out against a ledger of some accounts, as the totals of the same
     /// rows against the ledger of every account: each transaction, account and product index
     /// of the smaller ledger (`transactions[i]`, `accounts[i]`, `products[i]`) made the larger
-    /// one's, whose sizes are `productCount` and `transactionCount`.
+    /// one's, which has `productCount` products.
+    ///
+    /// The per-transaction sums become a list of the transactions the rows touched
+    /// (`touchedTransactions`), not arrays over every transaction of the larger ledger: a
+    /// partial of one group holds what its rows touched, whatever the number of accounts.
     ///
     /// A ledger of some accounts lists its transactions and accounts in the order the whole
     /// ledger does, so the maps are increasing; a test holds the totals of every group, moved
     /// and merged, to those of one reading of everything (`AccountGroupTests`).
-    package func moved(transactions: [Int32], accounts: [Int32], products: [Int32], productCount: Int, transactionCount: Int)
-        -> AttributionTotals
-    {
+    package func moved(transactions: [Int32], accounts: [Int32], products: [Int32], productCount: Int) -> AttributionTotals {
         var moved = self
         func product(_ index: Int) -> Int { Int(products[index]) }
         func key(_ local: TransactionAccountKey) -> TransactionAccountKey {
             TransactionAccountKey(
                 account: local.account < 0 ? local.account : accounts[Int(local.account)],
                 transaction: local.transaction < 0 ? local.transaction : transactions[Int(local.transaction)])
-        }
-        func scatter<Value>(_ values: [Value], empty: Value) -> [Value] {
-            var all = Array(repeating: empty, count: transactionCount)
-            for (index, value) in values.enumerated() { all[Int(transactions[index])] = value }
-            return all
         }
         moved.classByProduct = Array(repeating: ClassCosts(), count: productCount)
         moved.beyondGraceByProduct = Array(repeating: .zero, count: productCount)
@@ -37,12 +34,13 @@ extension AttributionTotals {
         moved.leaks = Dictionary(uniqueKeysWithValues: leaks.map { (key($0.key), $0.value) })
         moved.billingGrace = Dictionary(uniqueKeysWithValues: billingGrace.map { (key($0.key), $0.value) })
         moved.subscriptionLeaks = Dictionary(uniqueKeysWithValues: subscriptionLeaks.map { (key($0.key), $0.value) })
-        moved.entitledInWindow = scatter(entitledInWindow, empty: .zero)
-        moved.afterEndInWindow = scatter(afterEndInWindow, empty: .zero)
-        moved.grantedByTransaction = scatter(grantedByTransaction, empty: .zero)
-        moved.afterRefundByTransaction = scatter(afterRefundByTransaction, empty: .zero)
-        moved.tiedByTransaction = scatter(tiedByTransaction, empty: .zero)
-        moved.firstTiedAt = scatter(firstTiedAt, empty: .max)
+        moved.touchedTransactions = TransactionSums(self, movingTo: transactions)
+        moved.entitledInWindow = []
+        moved.afterEndInWindow = []
+        moved.grantedByTransaction = []
+        moved.afterRefundByTransaction = []
+        moved.tiedByTransaction = []
+        moved.firstTiedAt = []
         for index in moved.creditRows.indices {
             moved.creditRows[index].account = accounts[Int(moved.creditRows[index].account)]
         }

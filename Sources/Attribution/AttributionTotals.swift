@@ -47,6 +47,9 @@ package struct AttributionTotals: Sendable, Codable {
     package var firstTiedAt: [Int64]
     /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`).
     package var creditRows: [CreditRow] = []
+    /// Set in the totals of a partial cut by account (`moved`): the per-transaction sums of the
+    /// six arrays above for only the transactions its rows touched, the arrays then empty.
+    package var touchedTransactions: TransactionSums?
 
     /// Totals over no product and no transaction: what a template attributor holds.
     package static let empty = AttributionTotals(products: 0, transactions: 0)
@@ -97,18 +100,34 @@ package struct AttributionTotals: Sendable, Codable {
         }
         try leaks.merge(other.leaks)
         try billingGrace.merge(other.billingGrace)
-        try entitledInWindow.merge(other.entitledInWindow)
-        try afterEndInWindow.merge(other.afterEndInWindow)
         rowsInWindow.merge(other.rowsInWindow)
         rowsBeforeWindow.merge(other.rowsBeforeWindow)
         rowsAfterWindow.merge(other.rowsAfterWindow)
         try costBeforeWindow.merge(other.costBeforeWindow)
         try costAfterWindow.merge(other.costAfterWindow)
         try beforeWindowByMonth.merge(other.beforeWindowByMonth)
-        try grantedByTransaction.merge(other.grantedByTransaction)
-        try afterRefundByTransaction.merge(other.afterRefundByTransaction)
         try subscriptionLeaks.merge(other.subscriptionLeaks)
-        try tiedByTransaction.merge(other.tiedByTransaction)
-        firstTiedAt = zip(firstTiedAt, other.firstTiedAt).map { min($0, $1) }
+        try mergeTransactions(other)
+    }
+
+    /// The per-transaction sums of `other` added in: arrays to arrays, a list into arrays (the
+    /// merge of partials cut by account), or lists together (one partial's groups).
+    private mutating func mergeTransactions(_ other: AttributionTotals) throws(MoneyError) {
+        switch (touchedTransactions, other.touchedTransactions) {
+        case (nil, nil):
+            try entitledInWindow.merge(other.entitledInWindow)
+            try afterEndInWindow.merge(other.afterEndInWindow)
+            try grantedByTransaction.merge(other.grantedByTransaction)
+            try afterRefundByTransaction.merge(other.afterRefundByTransaction)
+            try tiedByTransaction.merge(other.tiedByTransaction)
+            firstTiedAt = zip(firstTiedAt, other.firstTiedAt).map { min($0, $1) }
+        case (nil, let theirs?):
+            try theirs.add(into: &self)
+        case (let mine?, let theirs?):
+            touchedTransactions = try mine.merged(with: theirs)
+        case (let mine?, nil):
+            let identity = (0..<other.tiedByTransaction.count).map { Int32($0) }
+            touchedTransactions = try mine.merged(with: TransactionSums(other, movingTo: identity))
+        }
     }
 }

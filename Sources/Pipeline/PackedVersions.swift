@@ -8,9 +8,9 @@ package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
     package static let ledgerSnapshot = 10
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
-    package static let groupSnapshot = 3
+    package static let groupSnapshot = 4
     /// `partial`'s result (`CostPartial`).
-    package static let costPartial = 10
+    package static let costPartial = 11
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
     package static let decodedFiles = 6
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).

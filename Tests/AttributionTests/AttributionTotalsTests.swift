@@ -50,11 +50,71 @@ struct AttributionTotalsTests {
         let empty = AttributionTotals(products: whole.classByProduct.count, transactions: whole.firstTiedAt.count)
         let fields = Mirror(reflecting: whole).children.compactMap(\.label)
         #expect(fields.count >= 20, "\(fields)")
-        for field in fields {
+        // Only a partial cut by account lists the transactions it touched: the test below.
+        for field in fields where field != "touchedTransactions" {
             // The sample fills every field: a field added later is checked as soon as it exists.
             #expect(try encoded(whole, field) != encoded(empty, field), "the sample leaves \(field) empty")
             #expect(try canonical(merged, field) == canonical(whole, field), "\(field) differs after the merge")
         }
+    }
+
+    /// The totals of a partial cut by account list the transactions their rows touched instead
+    /// of arrays over every transaction: merged into the merge's arrays, together first, or with
+    /// totals that hold arrays, they are the one pass's, every field.
+    @Test func listsOfTouchedTransactionsMergeAsTheArrays() throws {
+        let (whole, parts) = try attribute(into: 3)
+        let empty = AttributionTotals(products: whole.classByProduct.count, transactions: whole.firstTiedAt.count)
+        func listed(_ totals: AttributionTotals) -> AttributionTotals {
+            func identity(_ count: Int) -> [Int32] { (0..<count).map { Int32($0) } }
+            return totals.moved(
+                transactions: identity(totals.firstTiedAt.count), accounts: identity(1 << 20),
+                products: identity(totals.classByProduct.count), productCount: totals.classByProduct.count)
+        }
+        let lists = parts.map(listed)
+        #expect(lists.allSatisfy { $0.firstTiedAt.isEmpty && ($0.touchedTransactions?.count ?? 0) > 0 })
+        // Each list into the arrays, as the merge adds partials.
+        var intoArrays = empty
+        for list in lists { try intoArrays.merge(list) }
+        // The lists together, as a partial adds its groups, then into the arrays.
+        var together = try #require(lists.first)
+        for list in lists.dropFirst() { try together.merge(list) }
+        var togetherIntoArrays = empty
+        try togetherIntoArrays.merge(together)
+        // A list with totals that hold arrays.
+        var mixed = try #require(lists.first)
+        for part in parts.dropFirst() { try mixed.merge(part) }
+        #expect(mixed.touchedTransactions == together.touchedTransactions)
+        for field in Mirror(reflecting: whole).children.compactMap(\.label) {
+            #expect(try canonical(intoArrays, field) == canonical(whole, field), "\(field) differs, each list merged")
+            #expect(try canonical(togetherIntoArrays, field) == canonical(whole, field), "\(field) differs, lists together")
+        }
+    }
+
+    /// Worked by hand: transactions 1 and 5 of one list, 2 and 5 of another, merged in index
+    /// order, the sums of 5 added and its earlier first time kept.
+    @Test func twoListsMergeInIndexOrder() throws {
+        func totals(_ values: [(tied: Int64, first: Int64)]) -> AttributionTotals {
+            var totals = AttributionTotals(products: 0, transactions: values.count)
+            for (index, value) in values.enumerated() {
+                totals.tiedByTransaction[index] = Money(nanos: value.tied)
+                totals.grantedByTransaction[index] = Money(nanos: 2 * value.tied)
+                totals.firstTiedAt[index] = value.first
+            }
+            return totals
+        }
+        // Local transaction 1 of the first is untouched: it is left out of the list.
+        let first = TransactionSums(totals([(10, 100), (0, .max), (30, 300)]), movingTo: [1, 3, 5])
+        let second = TransactionSums(totals([(7, 70), (9, 90)]), movingTo: [2, 5])
+        let merged = try first.merged(with: second)
+        #expect(first.indices == [1, 5])
+        #expect(merged.indices == [1, 2, 5])
+        #expect(merged.tied == [Money(nanos: 10), Money(nanos: 7), Money(nanos: 39)])
+        #expect(merged.granted == [Money(nanos: 20), Money(nanos: 14), Money(nanos: 78)])
+        #expect(merged.firstTiedAt == [100, 70, 90])
+        var arrays = AttributionTotals(products: 0, transactions: 6)
+        try merged.add(into: &arrays)
+        #expect(arrays.tiedByTransaction.map(\.nanos) == [0, 10, 7, 0, 0, 39])
+        #expect(arrays.firstTiedAt == [.max, 100, 70, .max, .max, 90])
     }
 
     /// A field's bytes, with category ids (which are per totals) replaced by their names and

@@ -35,6 +35,8 @@ struct PackedFormatTests {
         // A piece of a split file, so that the layout holds its fields.
         let piece = FilePiece(split: "", index: 1, count: 2)
         partialAsWritten.piece = piece
+        // The totals of a partial cut by account, so that the layout holds their list.
+        partialAsWritten.reading.totals.touchedTransactions = TransactionSums()
         let split = try FileSplit.make(path: layout.costFiles[0], pieces: 2, records: .csvRecords)
         var decoded = try DecodedFiles(
             data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)

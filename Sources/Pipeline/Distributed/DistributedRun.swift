@@ -183,7 +183,9 @@ package enum DistributedRun {
                     part.snapshot, sha256: part.whole, wanted: wanted, secret: secret)
                 whole = (part.whole, ordered, piece, seeds, part.snapshot.requestKey)
                 for reject in part.snapshot.rejects { try pipeline.rejects.record(reject) }
-                totals = AttributionTotals(products: part.products.count, transactions: part.transactionCount)
+                // Per transaction, only what the rows touched: never an array over every transaction.
+                totals = AttributionTotals(products: part.products.count, transactions: 0)
+                totals.touchedTransactions = TransactionSums()
             }
             guard let whole else { continue }
             let loaded = try part.load()

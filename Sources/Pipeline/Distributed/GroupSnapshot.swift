@@ -26,9 +26,8 @@ package struct GroupSnapshot: Sendable, Codable {
     /// For each transaction and account of the group's ledger, its index in the whole ledger.
     package var transactions: [Int32]
     package var accounts: [Int32]
-    /// The whole ledger's products (`ProductIndex.keys`) and number of transactions.
+    /// The whole ledger's products (`ProductIndex.keys`).
     package var products: [ProductKey]
-    package var transactionCount: Int
     package var refunds: RefundTimes
 
     /// The group snapshot of `group` of `groups`, beside the whole snapshot at `path`.
@@ -41,13 +40,11 @@ package struct GroupSnapshot: Sendable, Codable {
     struct Cut {
         let refunds: RefundTimes
         let products: [ProductKey]
-        let transactionCount: Int
         let groupOfAccount: [Int]
 
         init(_ ledger: Ledger, groups: Int) {
             refunds = RefundTimes(ledger)
             products = ProductIndex(ledger: ledger).keys
-            transactionCount = ledger.transactions.count
             groupOfAccount = ledger.accounts.map { AccountGroup.of($0, groups: groups) }
         }
     }
@@ -59,7 +56,6 @@ package struct GroupSnapshot: Sendable, Codable {
         self.whole = sha256
         refunds = cut.refunds
         products = cut.products
-        transactionCount = cut.transactionCount
         let inGroup = cut.groupOfAccount.map { $0 == group.group }
         // Every transaction of the group's accounts, and every other transaction of the same
         // original transaction (a renewal another account or no account holds): what ended a
@@ -115,11 +111,11 @@ package struct GroupSnapshot: Sendable, Codable {
     func load() throws -> LedgerLoad { try snapshot.load(refundsOfEveryAccount: refunds) }
 
     /// `totals`, worked out against the group's ledger (whose products are `local`), at the
-    /// whole ledger's indices.
+    /// whole ledger's indices, its per-transaction sums for the transactions its rows touched.
     func moved(_ totals: AttributionTotals, localProducts local: [ProductKey]) -> AttributionTotals {
         let position = Dictionary(uniqueKeysWithValues: products.enumerated().map { ($1, Int32($0)) })
         return totals.moved(
             transactions: transactions, accounts: accounts, products: local.map { position[$0] ?? 0 },
-            productCount: products.count, transactionCount: transactionCount)
+            productCount: products.count)
     }
 }
