@@ -6,7 +6,7 @@
 /// says which to bump when one changed.
 package enum PackedVersions {
     /// `snapshot`'s ledger snapshot (`LedgerSnapshot`).
-    package static let ledgerSnapshot = 10
+    package static let ledgerSnapshot = 11
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
     package static let groupSnapshot = 4
     /// `partial`'s result (`CostPartial`).

@@ -157,4 +157,100 @@ struct DecodedPieceTests {
         #expect(changed.stderr.contains("split it again, then decode every piece"), "\(changed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work + "/x.decoded"))
     }
+
+    /// A folder holding decodings of a file as it was before beside those of the file as it is
+    /// takes the current ones; with none current, or a decoding of a file gone, the snapshot
+    /// names the decoded files to remove and says what to do; a decoding whose inode is not the
+    /// file's (another file put in its place) is not current.
+    @Test func decodingsOfAFileAsItWasAreSetAsideOrNamed() throws {
+        let (data, _) = try Self.data("stale")
+        let work = try TestFiles.temporaryDirectory("decode-stale")
+        let decoded = work + "/decoded"
+        try FileManager.default.createDirectory(atPath: decoded, withIntermediateDirectories: true)
+        let whole = try runTool(["snapshot", "--snapshot", work + "/whole.snapshot"] + arguments(data))
+        try #require(whole.status == 0, "\(whole.stderr)")
+        let listed = try runTool(["decode", "--list", work + "/files.txt"] + arguments(data))
+        try #require(listed.status == 0, "\(listed.stderr)")
+        let files = try TestFiles.read(work + "/files.txt").split(separator: "\n").map { String($0.split(separator: "\t")[1]) }
+        let file = "notifications/2026-09.jsonl"
+        let others = files.filter { !$0.hasSuffix("2026-09.jsonl") }
+        try #require(try decode(data, others.flatMap { ["--file", $0] }, to: decoded + "/others.decoded").status == 0)
+        // Decoded, then the file touched (its times change, not its bytes): that decoding is stale.
+        try #require(try decode(data, ["--file", file], to: decoded + "/z-before.decoded").status == 0)
+        let path = data + "/" + file
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+        let stale = try snapshot(data, work, "s.snapshot")
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("the file changed since \(decoded)/z-before.decoded decoded it"), "\(stale.stderr)")
+        #expect(stale.stderr.contains("decode it again, and remove the decoded files of the file as it was"), "\(stale.stderr)")
+        // Decoded again beside it: the current decoding is taken, the stale one set aside.
+        try #require(try decode(data, ["--file", file], to: decoded + "/a-after.decoded").status == 0)
+        let taken = try snapshot(data, work, "s.snapshot")
+        try #require(taken.status == 0, "\(taken.stderr)")
+        let secret = try StepSecret(testStepSecret)
+        let key = try StepFiles.readSnapshot(work + "/whole.snapshot", secret: secret).snapshot.requestKey
+        let test = DecodedSnapshotTests()
+        #expect(try test.content(work + "/s.snapshot", key: key) == (try test.content(work + "/whole.snapshot", key: key)))
+
+        // The current decoding made to say another inode: another file in the file's place.
+        var forged = try StepFiles.readDecoded(decoded + "/a-after.decoded", secret: secret)
+        forged.files[0].identity.inode = forged.files[0].identity.inode.map { $0 + 1 }
+        try StepFiles.write(forged, to: decoded + "/a-after.decoded", secret: secret)
+        let otherInode = try snapshot(data, work, "s.snapshot")
+        #expect(otherInode.status == 1)
+        #expect(otherInode.stderr.contains("the file changed since"), "\(otherInode.stderr)")
+        try FileManager.default.removeItem(atPath: decoded + "/a-after.decoded")
+        try FileManager.default.removeItem(atPath: decoded + "/z-before.decoded")
+
+        // In pieces, a file changed since asks for a new split.
+        try split(data, file, pieces: 2, to: work + "/two.split")
+        for piece in 0..<2 {
+            let run = try decode(
+                data, ["--split", work + "/two.split", "--piece", "\(piece)"], to: decoded + "/p\(piece).decoded")
+            try #require(run.status == 0, "\(run.stderr)")
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: path)
+        let pieces = try snapshot(data, work, "s.snapshot")
+        #expect(pieces.status == 1)
+        #expect(pieces.stderr.contains("split it again, then decode every piece"), "\(pieces.stderr)")
+
+        // A file gone since it was decoded: the decoding that holds it is named.
+        try FileManager.default.removeItem(atPath: path)
+        let gone = try snapshot(data, work, "s.snapshot")
+        #expect(gone.status == 1)
+        #expect(
+            gone.stderr.contains("\(decoded)/p0.decoded decoded \(data)/\(file), which is not an App Store file of --data"),
+            "\(gone.stderr)")
+    }
+
+    /// A step's output named over an input of the run, or into one of its input folders, is
+    /// refused, and the input is left as it was.
+    @Test func aStepWritesNoFileAmongTheInputs() throws {
+        let (data, _) = try Self.data("outputs")
+        let work = try TestFiles.temporaryDirectory("decode-outputs")
+        let input = data + "/notifications/2026-09.jsonl"
+        let before = try TestFiles.read(input)
+        let over = try decode(data, ["--file", "notifications/2026-10.jsonl"], to: input)
+        #expect(over.status == 1)
+        #expect(over.stderr.contains("it is an input of --data \(data)"), "\(over.stderr)")
+        #expect(try TestFiles.read(input) == before)
+        let among = try decode(data, ["--file", "notifications/2026-10.jsonl"], to: data + "/costs/new.decoded")
+        #expect(among.status == 1)
+        #expect(among.stderr.contains("it is in a folder of inputs of --data"), "\(among.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/costs/new.decoded"))
+        let splitOver = try runTool(
+            ["split", "--file", "2026-10.csv", "--pieces", "2", "--split", data + "/costs/2026-09.csv"] + arguments(data))
+        #expect(splitOver.status == 1)
+        #expect(splitOver.stderr.contains("it is an input of --data"), "\(splitOver.stderr)")
+        let made = try runTool(["snapshot", "--snapshot", work + "/s.snapshot"] + arguments(data))
+        try #require(made.status == 0, "\(made.stderr)")
+        let partial = try runTool(
+            ["partial", "--snapshot", work + "/s.snapshot", "--file", "2026-10.csv", "--partial", data + "/accounts.csv"]
+                + arguments(data))
+        #expect(partial.status == 1)
+        #expect(partial.stderr.contains("it is an input of --data"), "\(partial.stderr)")
+        let snapshotOver = try runTool(["snapshot", "--snapshot", data + "/transactions/x.snapshot"] + arguments(data))
+        #expect(snapshotOver.status == 1)
+        #expect(snapshotOver.stderr.contains("it is in a folder of inputs of --data"), "\(snapshotOver.stderr)")
+    }
 }

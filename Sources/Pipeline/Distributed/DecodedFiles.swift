@@ -20,13 +20,13 @@ package struct DecodedFiles: Sendable, Codable {
     package var files: [DecodedFile]
 
     package struct DecodedFile: Sendable, Codable, Hashable {
-        package var path: String
-        /// Its size when it was decoded.
-        package var bytes: Int
-        /// The times its bytes and its inode last changed when it was decoded: a file rewritten
-        /// since, even to the same size, has others (the inode's time no one sets by hand).
-        package var modified: Int64
-        package var changed: Int64
+        /// The file when it was decoded: its size, inode and the times its bytes and its inode
+        /// last changed (a piece: when it was split, which the decode checked it still was).
+        ///
+        /// A file rewritten since, even to the same size, has other times (the inode's no one
+        /// sets by hand), and a file put in its place another inode.
+        package var identity: FileIdentity
+        package var path: String { identity.path }
         /// The SHA-256 of the bytes decoded (what run.json lists), worked out as they were read.
         package var sha256: String
         /// Its notification and history lines.
@@ -51,14 +51,13 @@ package struct DecodedFiles: Sendable, Codable {
             return inside
         }
         // Each file as it is before it is read: a change while it is read is a change after.
-        let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileSystem.identity($0)) })
+        let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileIdentity(path: $0)) })
         let coded = try Self.decode(chosen, of: layout, options: options, threads: threads)
         self.options = Self.fingerprint(options)
         files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map { path in
-            let identity = before[path] ?? nil
-            return DecodedFile(
-                path: path, bytes: identity?.bytes ?? 0, modified: identity?.modified ?? 0, changed: identity?.changed ?? 0,
-                sha256: coded[path]?.sha256 ?? "", lines: coded[path]?.lines ?? 0, pieces: coded[path]?.pieces ?? [])
+            DecodedFile(
+                identity: before[path] ?? FileIdentity(path: path), sha256: coded[path]?.sha256 ?? "",
+                lines: coded[path]?.lines ?? 0, pieces: coded[path]?.pieces ?? [])
         }
     }
 
@@ -85,8 +84,7 @@ package struct DecodedFiles: Sendable, Codable {
         self.options = Self.fingerprint(options)
         files = [
             DecodedFile(
-                path: path, bytes: split.identity.bytes ?? 0, modified: split.identity.modified ?? 0,
-                changed: split.identity.changed ?? 0, sha256: split.sha256, lines: coded[path]?.lines ?? 0,
+                identity: split.identity, sha256: split.sha256, lines: coded[path]?.lines ?? 0,
                 pieces: coded[path]?.pieces ?? [], piece: FilePiece(split: digest, index: index, count: split.pieces.count))
         ]
     }
@@ -126,35 +124,43 @@ package struct DecodedFiles: Sendable, Codable {
     /// over a file at a time in the file order of `layout`, after checking that they cover each
     /// of its App Store files once (whole, or every piece of one split), as it is now, with
     /// `options`.
+    ///
+    /// A decoding of the file as it was before (its size, inode or times differ from the file's
+    /// now) is set aside when one of the file as it is covers it: a folder may hold a group
+    /// decoded before the file changed beside the one decoded after.
     package static func pieces(
         _ groups: [(path: String, decoded: DecodedFiles)], layout: InputLayout, options: LedgerLoad.Options
     ) throws -> DecodedPieces {
         let wanted = fingerprint(options)
+        let known = Set(layout.notificationFiles + layout.transactionFiles)
         var byFile: [String: [(group: String, file: DecodedFile)]] = [:]
         for (group, decoded) in groups {
-            guard decoded.options == wanted else { throw DecodedFilesError.otherOptions }
-            for file in decoded.files { byFile[file.path, default: []].append((group, file)) }
+            guard decoded.options == wanted else { throw DecodedFilesError.otherOptions(group) }
+            for file in decoded.files {
+                guard known.contains(file.path) else { throw DecodedFilesError.stray(file.path, group: group, data: layout.root) }
+                byFile[file.path, default: []].append((group, file))
+            }
         }
         var coded: [String: CodedFile] = [:]
         for path in layout.notificationFiles + layout.transactionFiles {
-            guard let decodings = byFile.removeValue(forKey: path) else { throw DecodedFilesError.missing(path) }
-            let reading = try oneReading(of: path, decodings)
-            // What can be checked without reading Apple's data again: its size and its two times.
-            for decoded in reading {
-                guard let now = FileSystem.identity(path), now.bytes == decoded.file.bytes,
-                    now.modified == decoded.file.modified, now.changed == decoded.file.changed
-                else { throw DecodedFilesError.changed(path) }
+            guard let decodings = byFile[path] else { throw DecodedFilesError.missing(path) }
+            // What can be checked without reading Apple's data again: its size, inode and two times.
+            let now = FileIdentity(path: path)
+            let current = decodings.filter { $0.file.identity == now }
+            guard !current.isEmpty else {
+                throw DecodedFilesError.changed(
+                    path, groups: decodings.map(\.group), inPieces: decodings.contains { $0.file.piece != nil })
             }
+            let reading = try oneReading(of: path, current)
             coded[path] = CodedFile(
                 pieces: reading.flatMap { decoded in decoded.file.pieces.map { (decoded.group, $0) } },
                 wholeFileSHA256: reading.first?.file.piece == nil ? nil : reading.first?.file.sha256)
         }
-        if let stray = byFile.keys.sorted().first { throw DecodedFilesError.notAnAppStoreFile(stray, known: []) }
         let waiting = CodedPieces(coded)
         return DecodedPieces { path, keep in try waiting.take(path, keep) }
     }
 
-    /// The decodings of one file that make one reading of it.
+    /// The decodings of one file, as it is now, that make one reading of it.
     ///
     /// The file whole, or every piece of one split in order. The same decoding twice (a task run
     /// again) counts once.
@@ -167,8 +173,8 @@ package struct DecodedFiles: Sendable, Codable {
             guard cut.isEmpty else {
                 throw DecodedFilesError.wholeAndPieces(path, whole: whole.map(\.group), pieces: cut.map(\.decoded.group))
             }
-            for earlier in whole where earlier.file.bytes != last.file.bytes || earlier.file.lines != last.file.lines {
-                throw DecodedFilesError.twice(path)
+            if whole.contains(where: { $0.file.lines != last.file.lines || $0.file.sha256 != last.file.sha256 }) {
+                throw DecodedFilesError.twice(path, groups: whole.map(\.group))
             }
             return [last]
         }
@@ -180,10 +186,10 @@ package struct DecodedFiles: Sendable, Codable {
         }
         var byIndex: [Int: (group: String, file: DecodedFile)] = [:]
         for (piece, decoded) in cut {
-            if let earlier = byIndex[piece.index]?.file,
-                earlier.lines != decoded.file.lines || earlier.pieces.count != decoded.file.pieces.count
+            if let earlier = byIndex[piece.index],
+                earlier.file.lines != decoded.file.lines || earlier.file.pieces.count != decoded.file.pieces.count
             {
-                throw DecodedFilesError.twice(path)
+                throw DecodedFilesError.twice(path, groups: [earlier.group, decoded.group])
             }
             byIndex[piece.index] = decoded
         }
@@ -238,10 +244,11 @@ enum DecodedFilesError: DiagnosticError {
     }
 
     case notAnAppStoreFile(String, known: [String])
-    case otherOptions
-    case twice(String)
+    case stray(String, group: String, data: String)
+    case otherOptions(String)
+    case twice(String, groups: [String])
     case missing(String)
-    case changed(String)
+    case changed(String, groups: [String], inPieces: Bool)
     case changedSinceSplit(String)
     case wholeAndPieces(String, whole: [String], pieces: [String])
     case otherSplits(String, one: [String], other: [String])
@@ -254,20 +261,29 @@ enum DecodedFilesError: DiagnosticError {
             Diagnostic(
                 "not an App Store file of the data (notifications/ or transactions/)"
                     + (known.isEmpty ? "" : "; they are: " + known.joined(separator: ", ")), file: path)
-        case .otherOptions:
+        case .stray(let path, let group, let data):
             Diagnostic(
-                "a group was decoded with other options (as-of time, environment, trust roots, app ids or verification); "
-                    + "give every step the same options")
-        case .twice(let path): Diagnostic("two groups decoded this file, and they differ: decode it in one group", file: path)
+                "\(group) decoded \(path), which is not an App Store file of --data \(data) now (decoded with another "
+                    + "--data, or a file gone since): give every step the same --data, and remove \(group) if the file is gone")
+        case .otherOptions(let group):
+            Diagnostic(
+                "decoded with other options (as-of time, environment, trust roots, app ids or verification): give every step "
+                    + "the same options, and decode it again", file: group)
+        case .twice(let path, let groups):
+            Diagnostic(
+                "decoded in \(Self.named(groups)), and they differ: decode it in one group, and remove the others' decoded files",
+                file: path)
         case .missing(let path): Diagnostic("no group decoded this App Store file: decode it before the snapshot", file: path)
-        case .changed(let path):
+        case .changed(let path, let groups, let inPieces):
             Diagnostic(
-                "the file changed since it was decoded (its size, or the time its bytes or its inode changed, differs): "
-                    + "decode it again", file: path)
+                "the file changed since \(Self.named(groups)) decoded it (its size, its inode, or the time its bytes or its "
+                    + "inode changed, differs): "
+                    + (inPieces ? "split it again, then decode every piece" : "decode it again")
+                    + ", and remove the decoded files of the file as it was", file: path)
         case .changedSinceSplit(let path):
             Diagnostic(
-                "the file changed since it was split (its size, or the time its bytes or its inode changed, differs): "
-                    + "split it again, then decode every piece", file: path)
+                "the file changed since it was split (its size, its inode, or the time its bytes or its inode changed, "
+                    + "differs): split it again, then decode every piece", file: path)
         case .wholeAndPieces(let path, let whole, let pieces):
             Diagnostic(
                 "decoded whole in \(Self.named(whole)) and in pieces in \(Self.named(pieces)): decode it one way, and "

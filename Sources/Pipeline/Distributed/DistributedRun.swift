@@ -30,6 +30,7 @@ package enum DistributedRun {
         _ options: RunOptions, to path: String, decoded: [String]? = nil, grouping: AccountGrouping = .groups(1),
         secret: StepSecret
     ) throws -> (snapshot: LedgerSnapshot, groups: Int, accounts: Int?) {
+        try StepOutput.check(path, layout: try InputLayout(root: options.data))
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
                 paths.map { ($0, try StepFiles.readDecoded($0, secret: secret)) }, layout: try InputLayout(root: options.data),
@@ -81,6 +82,7 @@ package enum DistributedRun {
     package static func decode(
         _ options: RunOptions, files: [String], piece: PieceWanted? = nil, to path: String, secret: StepSecret
     ) throws -> DecodedFiles {
+        try StepOutput.check(path, layout: try InputLayout(root: options.data))
         let decoded: DecodedFiles
         if let piece {
             let (split, digest) = try StepFiles.readSplit(piece.split, secret: secret)
@@ -125,6 +127,7 @@ package enum DistributedRun {
         accountGroups: Int = 1, to out: String, secret: StepSecret,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
+        try StepOutput.check(out, layout: try InputLayout(root: options.data))
         let wanted = PartialWanted(files: files, piece: piece, seeds: seedsPaths)
         if accountGroups > 1 {
             return try groupedPartial(
@@ -316,8 +319,8 @@ package enum DistributedRun {
             throw PackedFileError(
                 path: asked.split,
                 problem:
-                    "it splits \(split.path) as it was at another time than the snapshot and now (its size, or the time its "
-                    + "bytes or its inode changed, differs): split the file again")
+                    "it splits \(split.path) as it was at another time than the snapshot and now (its size, its inode, or the "
+                    + "time its bytes or its inode changed, differs): split the file again")
         }
         guard split.pieces.indices.contains(asked.index) else {
             throw PackedFileError(
@@ -344,9 +347,7 @@ package enum DistributedRun {
                 what: ("a cost file or an App Store file", "cost files and App Store files"))
         }
         if FocusPoolFile.isPoolFile(path) { throw PoolsNeedOneProcessError(file: path) }
-        guard FileSystem.resolvedPath(out) != FileSystem.resolvedPath(path) else {
-            throw PackedFileError(path: out, problem: "it is the file to split: write the split somewhere else")
-        }
+        try StepOutput.check(out, layout: layout)
         let records: FileSplitter.Records =
             if layout.costFiles.contains(path) {
                 CostFormat.isJSONLines(path) ? .whole : .csvRecords

@@ -69,7 +69,7 @@ struct SplitFileChangedError: DiagnosticError {
 
     var diagnostic: Diagnostic {
         Diagnostic(
-            "this file changed while it was split (its size, or the time its bytes or its inode changed, differs): "
+            "this file changed while it was split (its size, its inode, or the time its bytes or its inode changed, differs): "
                 + "split it again once it is final, and make the snapshot after that", file: path)
     }
 }

@@ -98,13 +98,17 @@ package struct LedgerSnapshot: Codable, Sendable {
     }
 }
 
-/// What a cost file was when the snapshot was made.
+/// What a file was when a step looked at it (a cost file when the snapshot was made, a file
+/// when it was split or decoded).
 package struct FileIdentity: Sendable, Codable, Hashable {
     package var path: String
     /// Nil when there was no file.
     package var bytes: Int?
     package var modified: Int64?
     package var changed: Int64?
+    /// Another file put in its place has another, even with the same size and times. (Not the
+    /// device: a shared mount has another number on each machine.)
+    package var inode: UInt64?
 
     init(path: String) {
         self.path = path
@@ -112,6 +116,7 @@ package struct FileIdentity: Sendable, Codable, Hashable {
         bytes = identity?.bytes
         modified = identity?.modified
         changed = identity?.changed
+        inode = identity?.inode
     }
 }
 
@@ -121,8 +126,8 @@ struct CostFileChangedError: DiagnosticError {
 
     var diagnostic: Diagnostic {
         Diagnostic(
-            "this cost file changed, appeared or went away after the snapshot was made (its size, or the time its bytes "
-                + "or its inode changed, differs): make the snapshot again, then every partial, so that every step reads "
+            "this cost file changed, appeared or went away after the snapshot was made (its size, its inode, or the time "
+                + "its bytes or its inode changed, differs): make the snapshot again, then every partial, so that every step reads "
                 + "the same rows", file: path)
     }
 }

@@ -10,16 +10,25 @@ package enum StepFiles {
     static let seedsVersion = PackedVersions.requestSeeds
 
     /// Writes the snapshot; returns the SHA-256 of its content (what partials name it by).
+    ///
+    /// Coded, hashed and compressed a piece at a time: the coded content, several times the
+    /// size of the file, is never held whole.
     @discardableResult
     package static func write(_ snapshot: LedgerSnapshot, to path: String, secret: StepSecret) throws -> String {
-        var content = try CompactCoder.encode(snapshot)
-        try PackedFile.write(content, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path, secret: secret)
-        return content.withUnsafeMutableBytes { SHA256.digest(UnsafeRawBufferPointer($0)) }
+        let hasher = SHA256()
+        try PackedFile.write(kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, to: path, secret: secret) { sink in
+            try CompactCoder.encode(snapshot, pieces: 1 << 20) { piece in
+                piece.withUnsafeBytes { hasher.update($0) }
+                try sink(piece)
+            }
+        }
+        return hasher.finish()
     }
 
     package static func write(_ group: GroupSnapshot, to path: String, secret: StepSecret) throws {
-        try PackedFile.write(
-            try CompactCoder.encode(group), kind: GroupSnapshot.kind, version: GroupSnapshot.version, to: path, secret: secret)
+        try PackedFile.write(kind: GroupSnapshot.kind, version: GroupSnapshot.version, to: path, secret: secret) {
+            try CompactCoder.encode(group, pieces: 1 << 20, to: $0)
+        }
     }
 
     static func readGroupSnapshot(_ path: String, secret: StepSecret) throws -> GroupSnapshot {
