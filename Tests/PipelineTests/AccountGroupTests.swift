@@ -87,37 +87,18 @@ struct AccountGroupTests {
 
         let files = ["2026-08.csv", "2026-09.csv", "2026-10.csv"]
         let parts = root + "/parts"
-        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
-        func partial(_ index: Int, seeds: [String] = []) throws -> ToolRun {
-            try runTool(
-                [
-                    "partial", "--snapshot", snapshot, "--file", files[index], "--partial", parts + "/p\(index).partial",
-                    "--account-groups", "\(groups)",
-                ] + seeds.flatMap { ["--seeds", $0] } + arguments)
-        }
+        var run = try HandRun(snapshot: snapshot, parts: parts, arguments: ["--account-groups", "\(groups)"] + arguments)
         // The last partial's task fails once (its machine cannot read a file), writes nothing, and runs again.
-        let failed = try runTool(
-            [
-                "partial", "--snapshot", snapshot, "--file", "gone.csv", "--partial", parts + "/p2.partial",
-                "--account-groups", "\(groups)",
-            ] + arguments)
+        let failed = try run.partial("p2", ["--file", "gone.csv"])
         #expect(failed.status != 0)
         #expect(!FileManager.default.fileExists(atPath: parts + "/p2.partial"))
         for index in files.indices {
-            let done = try partial(index)
+            let done = try run.partial("p\(index)", ["--file", files[index]])
             try #require(done.status == 0, "\(done.stderr)")
         }
         // 2026-10.csv's partial claimed the two ids the earlier files hold: it is computed again.
-        let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
-        try #require(settled.status == 0, "\(settled.stderr)")
-        let again = settled.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-        #expect(again.map { $0[0] } == [parts + "/p2.partial"], "\(settled.stdout)")
-        for line in again {
-            let done = try partial(2, seeds: [line[1]])
-            try #require(done.status == 0, "\(done.stderr)")
-        }
-        let record = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
-        try #require(record.status == 0 && record.stdout.isEmpty, "\(record.stdout)\(record.stderr)")
+        let again = try run.settle()
+        #expect(again == [parts + "/p2.partial"])
         let merged = try runTool(["merge", "--snapshot", snapshot, "--partials", parts, "--out", root + "/steps"] + arguments)
         try #require(merged.status == 0, "\(merged.stderr)")
         try expectSameReport(root + "/steps/2026-10", as: root + "/one/2026-10")
