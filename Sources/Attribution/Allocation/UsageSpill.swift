@@ -15,23 +15,27 @@ package final class UsageSpill: @unchecked Sendable {
     private let file: FileDescriptor
     /// Records not yet written, `used` bytes of `capacity`.
     private let buffer: UnsafeMutableRawPointer
+    private let capacity: Int
     private var used = 0
 
-    private static let capacity = 1 << 20
     private static let fixedBytes = 8 + 8 + 4 + 8 + 8 + 4 + 4 + 4
 
-    package init(path: String) throws {
+    /// A spill writing `bufferBytes` at a time: a megabyte for the few spills of a reading's
+    /// parts; less where there is one for each of many account groups (a partial at a million
+    /// accounts spills to 38 of them at once).
+    package init(path: String, bufferBytes: Int = 1 << 20) throws {
         self.path = path
         file = try FileDescriptor.create(path)
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
+        capacity = max(4096, bufferBytes)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
     }
 
     deinit { buffer.deallocate() }
 
     package func append(_ row: CostRow) throws {
         let needed = Self.fixedBytes + row.accountID.count + row.category.count + row.unit.count
-        if used + needed > Self.capacity { try flush() }
-        guard needed <= Self.capacity else {
+        if used + needed > capacity { try flush() }
+        guard needed <= capacity else {
             // A record longer than the buffer (ids of megabytes) is written on its own.
             var bytes = [UInt8](repeating: 0, count: needed)
             bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { encode(row, at: base) } }

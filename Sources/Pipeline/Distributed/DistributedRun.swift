@@ -200,7 +200,7 @@ package enum DistributedRun {
                 // claims, attributes its accounts' rows and sets the others' aside by group.
                 attributor.accountGroup = group
                 attributor.otherGroups = try (0..<groups).map { other in
-                    other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)")
+                    other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)", bufferBytes: 64 << 10)
                 }
                 let result = try pipeline.attribute(
                     loaded, with: attributor, files: whole.ordered, planned: whole.piece.map { [$0.plan] },

@@ -104,6 +104,8 @@ package struct GroupSnapshot: Sendable, Codable {
         part.input = input
         let names = Set(accounts.map { ledger.accounts[Int($0)] })
         part.accountLinks = whole.accountLinks.filter { names.contains($0.accountID) }
+        // Attribution reads no consent or delivery: the merge answers from the whole snapshot's.
+        part.evidence = ConsumptionEvidence()
         snapshot = part
     }
 
