@@ -43,6 +43,11 @@ package struct InputLayout: Sendable, Hashable, Codable {
         package var isEmpty: Bool { all.isEmpty }
     }
 
+    /// The folders of `root` whose files are inputs (read, or refused as misplaced ones).
+    package static let inputFolders = ["costs", "notifications", "transactions", "play"]
+    /// The files of `root` read when present, each also as `NAME.gz`.
+    package static let optionalFiles = ["accounts.csv", "products.csv", "fx.csv", "consent.csv", "deliveries.csv", "prices.csv"]
+
     package init(root: String) throws(InputLayoutError) {
         guard FileSystem.kind(root) == .directory else { throw .notAFolder(root) }
         self.root = root

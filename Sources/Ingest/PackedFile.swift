@@ -102,7 +102,8 @@ package enum PackedFile {
         let found = FileSystem.kind(path)
         guard found == .regularFile || found == .missing else {
             throw PackedFileError(
-                path: path, problem: "not a regular file (a folder, a pipe or a device): give the \(kind) file itself")
+                path: path,
+                problem: "not a regular file (a folder, a pipe or a device): name a file the step wrote (refund-cost \(kind))")
         }
         let bytes = try FileDescriptor.readAll(path)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)

@@ -226,16 +226,31 @@ package enum FileSystem {
     }
 
     /// The absolute path with every symbolic link resolved; for a path that does not exist
-    /// yet, its nearest existing ancestor resolved and the rest appended.
+    /// yet, its nearest existing ancestor resolved and the rest walked as it will be once its
+    /// folders are made: `.` names nothing, and `..` after a folder not made yet is the folder
+    /// before it (`out/missing/..` is `out`, where the kernel would refuse it now and accept it
+    /// once `missing` is made).
     package static func resolvedPath(_ path: String) -> String {
         var existing = path.isEmpty ? "." : path
         var missing: [Substring] = []
         while true {
             if let resolved = realpath(existing, nil) {
-                defer { free(resolved) }
                 let base = String(cString: resolved)
-                let rest = missing.reversed().joined(separator: "/")
-                return rest.isEmpty ? base : (base == "/" ? "/" : base + "/") + rest
+                free(resolved)
+                var parts = base.split(separator: "/").map(String.init)
+                var resolvedCount = parts.count
+                for component in missing.reversed() where component != "." && !component.isEmpty {
+                    guard component == ".." else {
+                        parts.append(String(component))
+                        continue
+                    }
+                    if !parts.isEmpty { parts.removeLast() }
+                    resolvedCount = min(resolvedCount, parts.count)
+                }
+                let walked = "/" + parts.joined(separator: "/")
+                // Above the resolved ancestor, what follows may be a link again: resolved anew
+                // (the path now holds no `..`, so once is enough).
+                return resolvedCount < base.split(separator: "/").count ? resolvedPath(walked) : walked
             }
             guard let slash = existing.lastIndex(of: "/") else {
                 missing.append(Substring(existing))

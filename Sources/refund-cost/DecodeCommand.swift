@@ -37,9 +37,7 @@ enum DecodeCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments, needsOut: false)
         if let listing = try arguments.value(list) {
-            let file = try AtomicFileWriter(path: listing)
-            try file.append(try DistributedRun.appStoreFiles(options).map { "\($0.bytes)\t\($0.path)\n" }.joined())
-            try file.commit()
+            try DistributedRun.listAppStoreFiles(options, to: listing)
             return 0
         }
         let files = try arguments.values(file)

@@ -31,7 +31,9 @@ struct HardeningTests {
         let base = try TestFiles.temporaryDirectory()
         try FileManager.default.copyItem(atPath: TestFiles.packageRoot + "/Data/sample", toPath: base + "/2026-10")
         try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/2026-10")
-        for out in [base, base + "/2026-10", base + "/2026-10/reports", base + "/link", base + "/link/x"] {
+        // A folder that does not exist, then `..`: the folder it names once made is the data's parent.
+        let throughMissing = [base + "/missing/..", base + "/missing/./../2026-10/x/.."]
+        for out in [base, base + "/2026-10", base + "/2026-10/reports", base + "/link", base + "/link/x"] + throughMissing {
             let run = try runTool(["report", "--data", base + "/2026-10", "--month", "2026-10", "--out", out, "--quiet"])
             #expect(run.status == 2, "--out \(out)")
             #expect(run.stderr.contains("a folder apart from --data"))

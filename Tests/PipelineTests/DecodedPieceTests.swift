@@ -182,7 +182,7 @@ struct DecodedPieceTests {
         let stale = try snapshot(data, work, "s.snapshot")
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("the file changed since \(decoded)/z-before.decoded decoded it"), "\(stale.stderr)")
-        #expect(stale.stderr.contains("decode it again, and remove the decoded files of the file as it was"), "\(stale.stderr)")
+        #expect(stale.stderr.contains("decode it again (decodings of the file as it was are then set aside)"), "\(stale.stderr)")
         // Decoded again beside it: the current decoding is taken, the stale one set aside.
         try #require(try decode(data, ["--file", file], to: decoded + "/a-after.decoded").status == 0)
         let taken = try snapshot(data, work, "s.snapshot")
@@ -236,7 +236,7 @@ struct DecodedPieceTests {
         #expect(try TestFiles.read(input) == before)
         let among = try decode(data, ["--file", "notifications/2026-10.jsonl"], to: data + "/costs/new.decoded")
         #expect(among.status == 1)
-        #expect(among.stderr.contains("it is in a folder of inputs of --data"), "\(among.stderr)")
+        #expect(among.stderr.contains("it would be read as an input of --data"), "\(among.stderr)")
         #expect(!FileManager.default.fileExists(atPath: data + "/costs/new.decoded"))
         let splitOver = try runTool(
             ["split", "--file", "2026-10.csv", "--pieces", "2", "--split", data + "/costs/2026-09.csv"] + arguments(data))
@@ -251,6 +251,24 @@ struct DecodedPieceTests {
         #expect(partial.stderr.contains("it is an input of --data"), "\(partial.stderr)")
         let snapshotOver = try runTool(["snapshot", "--snapshot", data + "/transactions/x.snapshot"] + arguments(data))
         #expect(snapshotOver.status == 1)
-        #expect(snapshotOver.stderr.contains("it is in a folder of inputs of --data"), "\(snapshotOver.stderr)")
+        #expect(snapshotOver.stderr.contains("it would be read as an input of --data"), "\(snapshotOver.stderr)")
+        // Through a folder not made yet, a sub-folder of inputs, a name the layout reads when
+        // present, and the list of App Store files: refused alike.
+        for (command, out) in [
+            (
+                ["partial", "--snapshot", work + "/s.snapshot", "--file", "2026-10.csv", "--partial"],
+                data + "/nx/../accounts.csv"
+            ),
+            (["decode", "--file", "notifications/2026-10.jsonl", "--decoded"], data + "/transactions/old/x.decoded"),
+            (["partial", "--snapshot", work + "/s.snapshot", "--file", "2026-10.csv", "--partial"], data + "/prices.csv"),
+            (["decode", "--list"], data + "/costs/list.csv"),
+        ] {
+            let run = try runTool(command + [out] + arguments(data))
+            #expect(run.status == 1, "\(command) \(out)")
+            #expect(run.stderr.contains("input of --data"), "\(run.stderr)")
+        }
+        #expect(try TestFiles.read(data + "/accounts.csv").hasPrefix("account_id"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/prices.csv"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/costs/list.csv"))
     }
 }

@@ -279,7 +279,7 @@ enum DecodedFilesError: DiagnosticError {
                 "the file changed since \(Self.named(groups)) decoded it (its size, its inode, or the time its bytes or its "
                     + "inode changed, differs): "
                     + (inPieces ? "split it again, then decode every piece" : "decode it again")
-                    + ", and remove the decoded files of the file as it was", file: path)
+                    + " (decodings of the file as it was are then set aside)", file: path)
         case .changedSinceSplit(let path):
             Diagnostic(
                 "the file changed since it was split (its size, its inode, or the time its bytes or its inode changed, "

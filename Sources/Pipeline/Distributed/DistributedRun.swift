@@ -102,6 +102,15 @@ package enum DistributedRun {
         return decoded
     }
 
+    /// Writes the App Store files the groups of step 0 must cover to `path` (`decode --list`),
+    /// a line each: its size, a tab, its path.
+    package static func listAppStoreFiles(_ options: RunOptions, to path: String) throws {
+        try StepOutput.check(path, layout: try InputLayout(root: options.data))
+        let file = try AtomicFileWriter(path: path)
+        try file.append(try appStoreFiles(options).map { "\($0.bytes)\t\($0.path)\n" }.joined())
+        try file.commit()
+    }
+
     /// The App Store files the groups of step 0 must cover, in the layout's order, with their sizes.
     package static func appStoreFiles(_ options: RunOptions) throws -> [(path: String, bytes: Int)] {
         let layout = try InputLayout(root: options.data)
