@@ -86,12 +86,7 @@ package enum DistributedRun {
         let decoded: DecodedFiles
         if let piece {
             let (split, digest) = try StepFiles.readSplit(piece.split, secret: secret)
-            guard split.pieces.indices.contains(piece.index) else {
-                throw PackedFileError(
-                    path: piece.split,
-                    problem: "it cuts \(split.path) in \(split.pieces.count) pieces, numbered 0 to \(split.pieces.count - 1), "
-                        + "not into a piece \(piece.index)")
-            }
+            try split.requirePiece(piece.index, splitPath: piece.split)
             decoded = try DecodedFiles(
                 data: options.data, split: split, digest: digest, piece: piece.index, options: options.appStore,
                 threads: options.threads)
@@ -331,12 +326,7 @@ package enum DistributedRun {
                     "it splits \(split.path) as it was at another time than the snapshot and now (its size, its inode, or the "
                     + "time its bytes or its inode changed, differs): split the file again")
         }
-        guard split.pieces.indices.contains(asked.index) else {
-            throw PackedFileError(
-                path: asked.split,
-                problem: "it cuts \(split.path) in \(split.pieces.count) pieces, numbered 0 to \(split.pieces.count - 1), "
-                    + "not into a piece \(asked.index)")
-        }
+        try split.requirePiece(asked.index, splitPath: asked.split)
         return PieceToRead(
             piece: FilePiece(split: digest, index: asked.index, count: split.pieces.count),
             plan: split.plan(piece: asked.index))

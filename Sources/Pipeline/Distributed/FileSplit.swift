@@ -35,6 +35,16 @@ package struct FileSplit: Sendable, Codable, Hashable {
         return FileSplit(identity: before, sha256: split.sha256, pieces: split.parts)
     }
 
+    /// Refuses `index` when this split, read from `splitPath`, has no such piece.
+    func requirePiece(_ index: Int, splitPath: String) throws {
+        guard pieces.indices.contains(index) else {
+            throw PackedFileError(
+                path: splitPath,
+                problem: "it cuts \(path) in \(pieces.count) pieces, numbered 0 to \(pieces.count - 1), not into a piece \(index)"
+            )
+        }
+    }
+
     /// What a partial of piece `index` reads: the file's size and checksum with that piece alone.
     func plan(piece index: Int) -> FileSplitter {
         FileSplitter(path: path, size: identity.bytes ?? 0, sha256: sha256, parts: [pieces[index]])
