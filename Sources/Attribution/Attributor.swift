@@ -20,11 +20,13 @@ package struct Attributor: CostRowSink {
     package private(set) var totals: AttributionTotals
     private let periodMilliseconds: [Int64]
     package let credits: CreditLedger
-    /// When set, rows of accounts of other groups are left to the attributors of theirs (a
-    /// ledger cut by account holds the accounts of one group), set aside in `otherGroups`
-    /// (by group) when it is given, so that the files are read once.
+    /// When set, rows of accounts of other groups are left to the attributors of theirs.
+    ///
+    /// A ledger cut by account holds the accounts of one group. A row whose group has a spill in
+    /// `routes` (by group) is set aside there, so that the files are read once: a partial that
+    /// routes every group's rows to the tasks of their groups attributes none itself.
     package var accountGroup: AccountGroup?
-    package var otherGroups: [UsageSpill?] = []
+    package var routes: [UsageSpill?] = []
 
     static let week: Int64 = 7 * 86_400_000
     static let month30: Int64 = 30 * 86_400_000
@@ -68,10 +70,11 @@ package struct Attributor: CostRowSink {
     package mutating func add(_ row: CostRow) throws {
         if let accountGroup {
             let group = AccountGroup.of(row.accountID, groups: accountGroup.groups)
-            if group != accountGroup.group {
-                if group < otherGroups.count, let spill = otherGroups[group] { try spill.append(row) }
+            if group < routes.count, let spill = routes[group] {
+                try spill.append(row)
                 return
             }
+            if group != accountGroup.group { return }
         }
         let t = row.timestamp
         let cost = try rates.reportAmount(row.cost, from: row.currency, onDay: t.dayNumber)

@@ -10,7 +10,9 @@ package enum PackedVersions {
     /// `snapshot --account-groups`'s part of the snapshot for one group (`GroupSnapshot`).
     package static let groupSnapshot = 4
     /// `partial`'s result (`CostPartial`).
-    package static let costPartial = 11
+    package static let costPartial = 12
+    /// A routing partial's cost rows of one group of accounts, beside it (`RoutedRows`).
+    package static let routedRows = 1
     /// `decode`'s pieces and `snapshot --decoded`'s record of them (`DecodedFiles`).
     package static let decodedFiles = 6
     /// A partial's request seeds (`PartialSeeds`, in `StepFiles`).

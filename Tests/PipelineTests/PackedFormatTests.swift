@@ -37,6 +37,9 @@ struct PackedFormatTests {
         partialAsWritten.piece = piece
         // The totals of a partial cut by account, so that the layout holds their list.
         partialAsWritten.reading.totals.touchedTransactions = TransactionSums()
+        // The fields of a routing partial and of a group's partial, so that the layout holds them.
+        partialAsWritten.routedTo = 2
+        partialAsWritten.routedGroup = RoutedGroup(group: AccountGroup(group: 1, groups: 2), routings: [""])
         let split = try FileSplit.make(path: layout.costFiles[0], pieces: 2, records: .csvRecords)
         var decoded = try DecodedFiles(
             data: data, paths: layout.notificationFiles + layout.transactionFiles, options: options.appStore, threads: 1)
@@ -73,6 +76,11 @@ struct PackedFormatTests {
                             summary.claims.map { SeededClaim(entry: $0.entry, file: summary.path, line: $0.line) }
                         })),
                 "PackedVersions.requestClaims"
+            ),
+            (
+                RoutedRows.kind, RoutedRows.version,
+                try CodingShape.of(RoutedRows.Head(partial: "", snapshot: "", group: AccountGroup(group: 0, groups: 2))),
+                "PackedVersions.routedRows"
             ),
             (FileSplit.kind, FileSplit.version, try CodingShape.of(split), "PackedVersions.fileSplit"),
             (DecodedFiles.kind, DecodedFiles.version, try CodingShape.of(decoded), "PackedVersions.decodedFiles"),

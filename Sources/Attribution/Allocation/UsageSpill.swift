@@ -105,6 +105,12 @@ package final class UsageSpill: @unchecked Sendable {
         }
     }
 
+    /// Every record of `bytes`, which must hold whole records only (the content of a file that
+    /// carried a spill between the steps of a run, already authenticated).
+    package static func read(records bytes: UnsafeRawBufferPointer, _ body: (CostRow) throws -> Void) throws -> Bool {
+        try records(bytes, body) == bytes.count
+    }
+
     /// The whole records at the start of `bytes`; returns how many bytes they took.
     private static func records(_ bytes: UnsafeRawBufferPointer, _ body: (CostRow) throws -> Void) throws -> Int {
         var at = 0

@@ -26,6 +26,12 @@ package struct CostPartial: Sendable, Codable {
     package var reading: ParallelCostReading.Result
     /// Request ids settled in another partial that this one counted as repeats.
     package var seeded: Int
+    /// With the ledger cut by account, the number of groups this partial routed its rows to
+    /// (`partial --route`): it read, checked and counted them; the groups' partials attribute them.
+    package var routedTo: Int? = nil
+    /// The group whose routed rows this partial attributed (`partial --group`), read from the
+    /// routing partials it names: it read no cost file.
+    package var routedGroup: RoutedGroup? = nil
 
     /// Reads `files` (all of them in one process; a group of whole files in a distributed run)
     /// through the pipeline, whose log takes their rejects.
@@ -48,6 +54,13 @@ package struct CostPartial: Sendable, Codable {
     package var claims: [(file: String, claims: BlockList<RequestClaim>)] {
         reading.summaries.map { ($0.path, $0.claims) }
     }
+}
+
+/// The group of accounts a group's partial attributed, and the routing partials whose rows of it
+/// it read, by their MACs in sorted order.
+package struct RoutedGroup: Sendable, Codable, Hashable {
+    package var group: AccountGroup
+    package var routings: [String]
 }
 
 /// A piece of a split cost file, as a partial reads it: which piece, and the part of the file

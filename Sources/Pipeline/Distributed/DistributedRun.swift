@@ -128,11 +128,16 @@ package enum DistributedRun {
     /// bytes alone, with the file's size and checksum from the split.
     package static func partial(
         _ options: RunOptions, snapshot path: String, files: [String], piece: PieceWanted? = nil, seeds seedsPaths: [String],
-        accountGroups: Int = 1, to out: String, secret: StepSecret,
+        accountGroups: Int = 1, route: Bool = false, to out: String, secret: StepSecret,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
         try StepOutput.check(out, layout: try InputLayout(root: options.data))
         let wanted = PartialWanted(files: files, piece: piece, seeds: seedsPaths)
+        if route {
+            guard accountGroups > 1 else { throw RoutingError.needsGroups }
+            return try routingPartial(
+                options, snapshot: path, wanted: wanted, groups: accountGroups, to: out, secret: secret, progress: progress)
+        }
         if accountGroups > 1 {
             return try groupedPartial(
                 options, snapshot: path, wanted: wanted, groups: accountGroups, to: out, secret: secret, progress: progress)
@@ -168,22 +173,7 @@ package enum DistributedRun {
         var totals = AttributionTotals.empty
         for index in 0..<groups {
             let group = AccountGroup(group: index, groups: groups)
-            let groupPath = GroupSnapshot.path(besides: path, group: group)
-            guard FileSystem.kind(groupPath) != .missing else {
-                throw PackedFileError(
-                    path: groupPath,
-                    problem:
-                        "no such group snapshot: make the snapshot with --account-groups \(groups), or give partial the "
-                        + "--account-groups the snapshot was made with (its files are \(path).group-K-of-G)")
-            }
-            var part = try StepFiles.readGroupSnapshot(groupPath, secret: secret)
-            guard part.group == group, whole.map({ $0.sha256 == part.whole }) ?? true else {
-                throw PackedFileError(
-                    path: groupPath,
-                    problem:
-                        "not group \(group) of the snapshot the other groups are of: make the snapshot again with "
-                        + "--account-groups \(groups)")
-            }
+            var part = try groupPart(besides: path, group, of: whole?.sha256, secret: secret)
             if whole == nil {
                 try part.snapshot.check(options.appStore, data: options.data)
                 let (ordered, piece, seeds) = try partialInputs(
@@ -203,7 +193,7 @@ package enum DistributedRun {
                 // The first group's reading reads the files: it counts every row, its rejects and
                 // claims, attributes its accounts' rows and sets the others' aside by group.
                 attributor.accountGroup = group
-                attributor.otherGroups = try (0..<groups).map { other in
+                attributor.routes = try (0..<groups).map { other in
                     other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)", bufferBytes: 64 << 10)
                 }
                 let result = try pipeline.attribute(
@@ -211,8 +201,8 @@ package enum DistributedRun {
                     judgesHeaders: whole.piece?.judgesHeader ?? true, threads: 1,
                     registry: { RequestRegistry(hash: whole.key, seeds: whole.seeds.map(\.entry), recordsClaims: true) },
                     progress: progress)
-                for spill in attributor.otherGroups { try spill?.finish() }
-                attributor.otherGroups = []
+                for spill in attributor.routes { try spill?.finish() }
+                attributor.routes = []
                 groupTotals = result.totals
                 joined = result
             } else {
@@ -233,6 +223,128 @@ package enum DistributedRun {
             piece: whole.piece?.piece, reading: reading, seeded: whole.seeds.count)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
         try StepFiles.write(partial, seeds: whole.seeds, to: out, secret: secret)
+        return partial
+    }
+
+    /// Group `group`'s part of the snapshot at `path`, refused unless it is of the snapshot whose
+    /// content digest is `whole` (when given).
+    private static func groupPart(besides path: String, _ group: AccountGroup, of whole: String?, secret: StepSecret)
+        throws -> GroupSnapshot
+    {
+        let groupPath = GroupSnapshot.path(besides: path, group: group)
+        guard FileSystem.kind(groupPath) != .missing else {
+            throw PackedFileError(
+                path: groupPath,
+                problem:
+                    "no such group snapshot: make the snapshot with --account-groups \(group.groups), or give partial the "
+                    + "--account-groups the snapshot was made with (its files are \(path).group-K-of-G)")
+        }
+        let part = try StepFiles.readGroupSnapshot(groupPath, secret: secret)
+        guard part.group == group, whole.map({ $0 == part.whole }) ?? true else {
+            throw PackedFileError(
+                path: groupPath,
+                problem:
+                    "not group \(group) of the snapshot the other groups are of: make the snapshot again with "
+                    + "--account-groups \(group.groups)")
+        }
+        return part
+    }
+
+    /// A partial that reads its files once and routes every row to its account's group.
+    ///
+    /// The rows of each group are written beside it (`RoutedRows`), for that group's partial
+    /// (`groupPartial`) to attribute against the group's ledger. It counts, checks and claims
+    /// as any partial; its totals hold none of the rows.
+    private static func routingPartial(
+        _ options: RunOptions, snapshot path: String, wanted: PartialWanted, groups: Int, to out: String,
+        secret: StepSecret, progress: @escaping @Sendable (ReportProgress) -> Void
+    ) throws -> CostPartial {
+        let pipeline = Pipeline(options)
+        let first = AccountGroup(group: 0, groups: groups)
+        // The first group's part says what every part does of the run (layout, options, files,
+        // rejects); its ledger attributes no row here.
+        var part = try groupPart(besides: path, first, of: nil, secret: secret)
+        try part.snapshot.check(options.appStore, data: options.data)
+        let (ordered, piece, seeds) = try partialInputs(part.snapshot, sha256: part.whole, wanted: wanted, secret: secret)
+        for reject in part.snapshot.rejects { try pipeline.rejects.record(reject) }
+        let loaded = try part.load()
+        part.snapshot.releaseRecords()
+        let spills = try UsageSpillFolder()
+        defer { spills.remove() }
+        var attributor = pipeline.attributor(loaded).emptyCopy()
+        attributor.accountGroup = first
+        attributor.routes = try (0..<groups).map { try UsageSpill(path: spills.path + "/group-\($0)", bufferBytes: 64 << 10) }
+        let key = part.snapshot.requestKey
+        var reading = try pipeline.attribute(
+            loaded, with: attributor, files: ordered, planned: piece.map { [$0.plan] },
+            judgesHeaders: piece?.judgesHeader ?? true, threads: 1,
+            registry: { RequestRegistry(hash: key, seeds: seeds.map(\.entry), recordsClaims: true) }, progress: progress)
+        for spill in attributor.routes { try spill?.finish() }
+        var totals = AttributionTotals(products: part.products.count, transactions: 0)
+        totals.touchedTransactions = TransactionSums()
+        do {
+            try totals.merge(part.moved(reading.totals, localProducts: attributor.products.keys))
+        } catch {
+            throw CostSumError(file: nil, underlying: error)
+        }
+        reading.totals = totals
+        let partial = CostPartial(
+            settings: PartialSettings(snapshot: part.whole, options: options), files: ordered, piece: piece?.piece,
+            reading: reading, seeded: seeds.count, routedTo: groups)
+        try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
+        let check = try StepFiles.write(partial, seeds: seeds, to: out, secret: secret)
+        for group in 0..<groups {
+            let head = RoutedRows.Head(partial: check, snapshot: part.whole, group: AccountGroup(group: group, groups: groups))
+            try RoutedRows.write(
+                spill: spills.path + "/group-\(group)", head: head, to: RoutedRows.path(of: out, group: head.group),
+                secret: secret)
+        }
+        return partial
+    }
+
+    /// The partial of one group of accounts, from the rows routed to it.
+    ///
+    /// Every row the routing partials of `folder` set aside for the group (`P.rows-K-of-G`) is
+    /// attributed against the group's part of the snapshot alone. It reads no cost file; the
+    /// merge checks that it read the rows of every routing partial, as each is now.
+    package static func groupPartial(
+        _ options: RunOptions, snapshot path: String, group: AccountGroup, routed folder: String, to out: String,
+        secret: StepSecret
+    ) throws -> CostPartial {
+        try StepOutput.check(out, layout: try InputLayout(root: options.data))
+        guard group.groups > 1, group.group >= 0, group.group < group.groups else {
+            throw RoutingError.noSuchGroup(group)
+        }
+        var part = try groupPart(besides: path, group, of: nil, secret: secret)
+        try part.snapshot.check(options.appStore, data: options.data)
+        let pipeline = Pipeline(options)
+        let loaded = try part.load()
+        part.snapshot.releaseRecords()
+        var attributor = pipeline.attributor(loaded).emptyCopy()
+        let names = try FileSystem.list(folder).map(\.name).filter { RoutedRows.isRows($0, of: group) }
+        guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
+        var routings: [String: String] = [:]
+        for name in names {
+            let rowsPath = folder + "/" + name
+            let head = try RoutedRows.read(rowsPath, secret: secret) { row in try attributor.add(row) }
+            guard head.group == group else { throw RoutingError.otherGroup(rowsPath, head.group, group) }
+            guard head.snapshot == part.whole else { throw RoutingError.otherSnapshot(rowsPath) }
+            if let earlier = routings.updateValue(rowsPath, forKey: head.partial) {
+                throw RoutingError.twice(earlier, rowsPath)
+            }
+        }
+        var totals = AttributionTotals(products: part.products.count, transactions: 0)
+        totals.touchedTransactions = TransactionSums()
+        do {
+            try totals.merge(part.moved(attributor.totals, localProducts: attributor.products.keys))
+        } catch {
+            throw CostSumError(file: nil, underlying: error)
+        }
+        let reading = try ParallelCostReading.Result.joined([], totals: totals, summingTotals: false)
+        let partial = CostPartial(
+            settings: PartialSettings(snapshot: part.whole, options: options), files: [], piece: nil, reading: reading,
+            seeded: 0, routedGroup: RoutedGroup(group: group, routings: routings.keys.sorted()))
+        try StepFiles.write(partial, to: out, secret: secret)
         return partial
     }
 
@@ -385,8 +497,10 @@ package enum DistributedRun {
             guard claims.snapshot == snapshotDigest else {
                 throw MergeError.settingsDiffer("\(partialPath) was computed against another snapshot than \(path)")
             }
-            try settlement.add(claims.byFile, piece: claims.piece, seeded: claims.seeded, partial: index, in: part)
             identities.append((claims.files.map(\.file), claims.piece, claims.snapshot))
+            // A group's partial read no file and claimed no id: it is computed after settling.
+            guard !claims.files.isEmpty else { continue }
+            try settlement.add(claims.byFile, piece: claims.piece, seeded: claims.seeded, partial: index, in: part)
             checks.append(check)
         }
         let fileOrder = identities.flatMap(\.files).sorted { $0.bytesPrecede($1) }
@@ -454,6 +568,7 @@ package enum DistributedRun {
             }
             // What is missing or read twice is said before what is claimed twice follows from it.
             try ReportMerge.checkCoverage(partials.map { ($0.files, $0.piece) }, layout: loaded.layout)
+            try ReportMerge.checkRouting(partials.indices.map { (paths[$0], partials[$0], checks[$0]) })
             if settlements.isEmpty {
                 let (stale, seeds) = try settlement.settle(fileOrder: snapshot.layout.costFiles)
                 if let stale = stale.first { throw SettlementError.staleSeeds(paths[stale]) }
@@ -462,7 +577,7 @@ package enum DistributedRun {
             } else {
                 try RequestSettlement.check(
                     settlements.map { ($0, try StepFiles.readSettlement($0, secret: secret)) }, snapshot: sha256,
-                    partials: checks.sorted())
+                    partials: partials.indices.filter { !partials[$0].files.isEmpty }.map { checks[$0] }.sorted())
             }
             for reject in snapshot.rejects { try rejects.record(reject) }
             let timings = ReportAssembly.Timings(

@@ -98,6 +98,34 @@ enum ReportMerge {
             guard missing.isEmpty else { throw MergeError.missingFiles(missing) }
         }
     }
+
+    /// Refuses routing partials without the partial of every group they routed rows to, once,
+    /// each having read the rows of every routing partial as it is now (named by its MAC).
+    static func checkRouting(_ partials: [(path: String, partial: CostPartial, check: String)]) throws {
+        let routings = partials.filter { $0.partial.routedTo != nil }
+        let groups = partials.compactMap(\.partial.routedGroup)
+        guard !routings.isEmpty || !groups.isEmpty else { return }
+        guard routings.count == partials.count - groups.count else { throw RoutingError.mixed }
+        let counts = Set(routings.compactMap(\.partial.routedTo) + groups.map(\.group.groups)).sorted()
+        guard counts.count == 1, let count = counts.first else {
+            throw RoutingError.otherGroupCounts(counts.first ?? 0, counts.last ?? 0)
+        }
+        var byGroup: [Int: RoutedGroup] = [:]
+        for group in groups {
+            guard byGroup.updateValue(group, forKey: group.group.group) == nil else {
+                throw RoutingError.groupTwice(group.group.group)
+            }
+        }
+        let missing = (0..<count).filter { byGroup[$0] == nil }
+        guard missing.isEmpty else { throw RoutingError.groupMissing(missing) }
+        let expected = Set(routings.map(\.check))
+        for group in 0..<count {
+            let read = Set(byGroup[group]?.routings ?? [])
+            guard read != expected else { continue }
+            let unread = routings.filter { !read.contains($0.check) }.map(\.path)
+            throw RoutingError.notRouted(group: group, missing: unread, stale: read.subtracting(expected).count)
+        }
+    }
 }
 
 extension ParallelCostReading.Result {

@@ -46,7 +46,12 @@ package enum StepFiles {
     /// Writes the partial (without its claims) to `path`, then its claims and the seeds it was
     /// computed with to `path.claims`, named by the partial's MAC: claims left from another
     /// computation of the partial are refused.
-    package static func write(_ partial: CostPartial, seeds: [SeededClaim] = [], to path: String, secret: StepSecret) throws {
+    ///
+    /// Returns the partial's MAC.
+    @discardableResult
+    package static func write(_ partial: CostPartial, seeds: [SeededClaim] = [], to path: String, secret: StepSecret) throws
+        -> String
+    {
         var shell = partial
         shell.dropClaims()
         let check = try PackedFile.write(
@@ -60,6 +65,7 @@ package enum StepFiles {
         ) {
             try CompactCoder.encode(claims, pieces: 1 << 20, to: $0)
         }
+        return check
     }
 
     /// The claims written beside the partial at `partialPath`, refused unless they are that
