@@ -13,17 +13,20 @@ The rules live in the refund-cost binary; this program only plans and ships work
      finds where each piece starts and the file's checksum), then `refund-cost partial` for each
      piece of such a file and for each group of the other whole cost files, against the
      snapshot (the binary and the snapshot are shipped with SparkContext.addFile; the cost
-     files are read at the same --data path, so executors must see it: a shared mount), against
-     the groups' parts of the snapshot, one group's ledger at a time: the accounts are cut in
-     as many groups as hold --accounts-per-group accounts each (or --account-groups G);
+     files are read at the same --data path, so executors must see it: a shared mount). With
+     the accounts cut in groups (as many as hold --accounts-per-group accounts each, or
+     --account-groups G), each partial reads its rows once and routes each to its account's
+     group (`partial --route`): the rows go through Spark's shuffle, partitioned by the group's
+     number, to one task a group, which attributes them against that group's part of the
+     snapshot alone (`partial --group K`), after the request ids are settled;
   3. on the executors: `refund-cost settle --part K/N` for each hash partition of the request
      ids (each task reads every partial and keeps its partition's ids alone, so no process holds
      every id); the partials that claimed an id another partial claimed earlier are computed
      again on the executors with their seeds, and settled again;
   4. on the driver: `refund-cost merge` writes OUT/LABEL/.
 
-A task returns its output's bytes to the driver and writes nothing else, so a task that runs
-twice (a retry, a speculative copy) changes nothing.
+A task returns its output's bytes to the driver, or to Spark's shuffle, and writes nothing
+else, so a task that runs twice (a retry, a speculative copy) changes nothing.
 
 Every file one step hands another carries a MAC under a secret drawn here for the run, handed
 to the steps as Spark hands its own secret: in the environment (REFUND_COST_STEP_SECRET, set for
@@ -185,6 +188,105 @@ def partial_task(binary_name, snapshot_name, report_args, fail_marker):
     return run
 
 
+# Bytes of routed rows in one record of Spark's shuffle: a group's rows from a routing partial
+# travel in pieces of at most this size.
+ROWS_CHUNK_BYTES = 1 << 20
+
+
+def route_task(binary_name, snapshot_name, report_args, account_groups, fail_marker):
+    """What an executor runs for each (id, files, (split, piece) or None, seeds) it is given:
+    `partial --route`, which reads the rows once and writes each group's beside the partial.
+    Yields ("partial", id, partial, claims, peak) for the driver, and ("rows", group, (id, seq,
+    bytes)) for Spark's shuffle to the group's task."""
+
+    def run(items):
+        from pyspark import SparkFiles
+
+        binary = SparkFiles.get(binary_name)
+        snapshot = SparkFiles.get(snapshot_name)
+        os.chmod(binary, 0o755)
+        for item_id, names, piece, seeds in items:
+            if fail_marker and item_id == 0 and not os.path.exists(fail_marker):
+                # A test asks for one failure: the task dies once, Spark runs it again.
+                open(fail_marker, "w").close()
+                raise RuntimeError("injected failure of the task for group 0")
+            with tempfile.TemporaryDirectory() as scratch:
+                out = os.path.join(scratch, "part.partial")
+                command = [binary, "partial", "--snapshot", snapshot, "--partial", out, "--quiet", "--route",
+                           "--account-groups", str(account_groups)]
+                if piece is not None:
+                    command += ["--split", SparkFiles.get(piece[0]), "--piece", str(piece[1])]
+                for name in names:
+                    command += ["--file", name]
+                for index, content in enumerate(seeds or []):
+                    seeds_path = os.path.join(scratch, "part-%d.seeds" % index)
+                    with open(seeds_path, "wb") as handle:
+                        handle.write(content)
+                    command += ["--seeds", seeds_path]
+                status, _, stderr, peak = run_measured(command + report_args)
+                if status != 0:
+                    raise RuntimeError("refund-cost partial --route %s failed: %s"
+                                       % (names or piece, stderr.decode(errors="replace")))
+                with open(out, "rb") as handle, open(out + ".claims", "rb") as claims:
+                    yield "partial", item_id, handle.read(), claims.read(), peak
+                for group in range(account_groups):
+                    with open("%s.rows-%d-of-%d" % (out, group, account_groups), "rb") as handle:
+                        # Never empty (its header), so every group hears of every routing partial.
+                        seq = 0
+                        while True:
+                            chunk = handle.read(ROWS_CHUNK_BYTES)
+                            if not chunk:
+                                break
+                            yield "rows", group, (item_id, seq, chunk)
+                            seq += 1
+
+    return run
+
+
+def group_task(binary_name, snapshot_name, report_args, account_groups):
+    """What an executor runs for the rows Spark's shuffle brought to one group (its partition
+    index): each routing partial's rows of the group put together again on local disk, then
+    `partial --group K`, which attributes them against the group's part of the snapshot."""
+
+    def run(group, records):
+        from pyspark import SparkFiles
+
+        binary = SparkFiles.get(binary_name)
+        snapshot = SparkFiles.get(snapshot_name)
+        os.chmod(binary, 0o755)
+        with tempfile.TemporaryDirectory() as scratch:
+            chunks = os.path.join(scratch, "chunks")
+            routed = os.path.join(scratch, "routed")
+            os.makedirs(chunks)
+            os.makedirs(routed)
+            # Each piece to a file of its own as it comes (a group's rows are never held whole).
+            pieces = {}
+            for key, (item_id, seq, chunk) in records:
+                if key != group:
+                    raise RuntimeError("rows of group %d reached the task of group %d" % (key, group))
+                with open(os.path.join(chunks, "%d-%d" % (item_id, seq)), "wb") as handle:
+                    handle.write(chunk)
+                pieces[item_id] = max(pieces.get(item_id, 0), seq + 1)
+            for item_id, count in sorted(pieces.items()):
+                name = "part-%05d.partial.rows-%d-of-%d" % (item_id, group, account_groups)
+                with open(os.path.join(routed, name), "wb") as handle:
+                    for seq in range(count):
+                        piece_path = os.path.join(chunks, "%d-%d" % (item_id, seq))
+                        with open(piece_path, "rb") as chunk:
+                            shutil.copyfileobj(chunk, handle)
+                        os.remove(piece_path)
+            out = os.path.join(scratch, "group.partial")
+            command = [binary, "partial", "--snapshot", snapshot, "--group", str(group), "--account-groups",
+                       str(account_groups), "--routed", routed, "--partial", out, "--quiet"]
+            status, _, stderr, peak = run_measured(command + report_args)
+            if status != 0:
+                raise RuntimeError("refund-cost partial --group %d failed: %s" % (group, stderr.decode(errors="replace")))
+            with open(out, "rb") as handle, open(out + ".claims", "rb") as claims:
+                yield group, handle.read(), claims.read(), peak
+
+    return run
+
+
 def settlement_name(part, parts_count):
     """The name settle gives the record of a partition (RequestSettlement.path)."""
     return "request.settled" if parts_count == 1 else "request.%d-of-%d.settled" % (part, parts_count)
@@ -286,6 +388,7 @@ def main():
     step_secret = secrets.token_hex(32)
     os.environ[SECRET_VARIABLE] = step_secret
 
+    from pyspark import StorageLevel
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName("refund-cost").config("spark.executorEnv." + SECRET_VARIABLE, step_secret)
@@ -394,8 +497,31 @@ def main():
     items += [([], (split_names[name], piece)) for name in sorted(pieced) for piece in range(pieced[name])]
     items = [(index, names, piece) for index, (names, piece) in enumerate(items)]
     task = partial_task(os.path.basename(binary), os.path.basename(snapshot), grouping + report_args, options.fail_once)
+    route = route_task(os.path.basename(binary), os.path.basename(snapshot), report_args, account_groups,
+                       options.fail_once)
+    # With account groups, each partial routes its rows to their groups: the routing partials'
+    # outputs, by the ids of the items they computed (the last computation of an item counts).
+    routings = []
+
+    def write_partial(path, content, claims):
+        with open(path, "wb") as handle:
+            handle.write(content)
+        with open(path + ".claims", "wb") as handle:
+            handle.write(claims)
 
     def compute(work_items):
+        if account_groups > 1:
+            # Every routing partial side by side; what each wrote stays on its executor's disk
+            # (the rows, for the shuffle to the groups), the partials come to the driver one
+            # task's at a time.
+            rdd = context.parallelize(work_items, numSlices=len(work_items)).mapPartitions(route)
+            rdd = rdd.persist(StorageLevel.DISK_ONLY)
+            rdd.count()
+            for _, item_id, content, claims, peak in rdd.filter(lambda record: record[0] == "partial").toLocalIterator():
+                peaks.setdefault("partial --route", []).append(peak)
+                write_partial(os.path.join(parts, "part-%05d.partial" % item_id), content, claims)
+            routings.append(({item[0] for item in work_items}, rdd))
+            return
         # In waves of twice as many partials as there are slots: the driver holds one wave's
         # results at a time (every partial's at once passed Spark's 1 GB of task results, and
         # the driver's heap, at a million accounts).
@@ -405,11 +531,7 @@ def main():
             rdd = context.parallelize(wave, numSlices=len(wave))
             for group_id, content, claims, peak in sorted(rdd.mapPartitions(task).collect()):
                 peaks.setdefault("partial", []).append(peak)
-                path = os.path.join(parts, "part-%05d.partial" % group_id)
-                with open(path, "wb") as handle:
-                    handle.write(content)
-                with open(path + ".claims", "wb") as handle:
-                    handle.write(claims)
+                write_partial(os.path.join(parts, "part-%05d.partial" % group_id), content, claims)
             del wave, rdd
 
     partial_started = time.monotonic()
@@ -457,6 +579,23 @@ def main():
         compute(again)
         if settle_round():
             sys.exit("refund-cost settle still finds request ids claimed twice after the partials were computed again")
+    if account_groups > 1:
+        # Each group's rows, from the last computation of every routing partial, shuffled to the
+        # group's task by the group's number (a partitioner of our own: the same on every run).
+        rows = None
+        for index, (ids, rdd) in enumerate(routings):
+            later = set().union(*[later_ids for later_ids, _ in routings[index + 1:]])
+            kept = rdd.filter(lambda record, later=later: record[0] == "rows" and record[2][0] not in later)
+            kept = kept.map(lambda record: (record[1], record[2]))
+            rows = kept if rows is None else rows.union(kept)
+        grouped = rows.partitionBy(account_groups, lambda group: group)
+        group_partials = grouped.mapPartitionsWithIndex(
+            group_task(os.path.basename(binary), os.path.basename(snapshot), report_args, account_groups))
+        group_partials = group_partials.persist(StorageLevel.DISK_ONLY)
+        group_partials.count()
+        for group, content, claims, peak in group_partials.toLocalIterator():
+            peaks.setdefault("partial --group", []).append(peak)
+            write_partial(os.path.join(parts, "group-%05d.partial" % group), content, claims)
     partial_seconds = time.monotonic() - partial_started
     spark.stop()
 

@@ -2,7 +2,8 @@
 """The Spark driver in local mode (two executor threads, loopback only, UI off) gives the bytes
 of `refund-cost report`, with the App Store JSON-lines files larger than 256 KB decoded in pieces
 by tasks of their own, the ledger cut in groups of at most 60 accounts, the cost files larger
-than 64 KB read in pieces by partials of their own, and the request ids settled in two parts,
+than 64 KB read in pieces by partials of their own that route each row to its account's group,
+a task for each group attributing its rows, and the request ids settled in two parts,
 also when a task fails once and Spark runs it again.
 
 usage: test_spark.py BINARY   (run with the Python that has pyspark: scaleout/.venv)
@@ -79,6 +80,13 @@ def main():
             problems.append("the snapshot was not cut in groups of at most 60 accounts: %s" % cut)
         elif "accounts in %d groups" % groups not in result.stderr:
             problems.append("the driver did not say it cut the accounts in %d groups: %s" % (groups, result.stderr))
+        # Each routing partial sent its rows to the groups' tasks: one group partial a group.
+        parts = os.listdir(os.path.join(root, "work", "parts"))
+        group_partials = sorted(name for name in parts if name.startswith("group-") and name.endswith(".partial"))
+        if group_partials != ["group-%05d.partial" % group for group in range(groups)]:
+            problems.append("the rows were not attributed by one partial a group of accounts: %s" % group_partials)
+        if "partial --route" not in result.stderr or "partial --group" not in result.stderr:
+            problems.append("the driver did not say it routed the rows: %s" % result.stderr)
         # Every file over 64 KB in pieces of at most about 64 KB: at least one file in three pieces.
         costs = os.path.join(data, "costs")
         large = [name for name in os.listdir(costs) if os.path.getsize(os.path.join(costs, name)) > 65536]
