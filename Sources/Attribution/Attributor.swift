@@ -68,6 +68,9 @@ package struct Attributor: CostRowSink {
     package mutating func begin(part: Int) throws {}
 
     package mutating func add(_ row: CostRow) throws {
+        let t = row.timestamp
+        // Before a row is routed: a rate missing is said by the reading of its file, at its line.
+        let cost = try rates.reportAmount(row.cost, from: row.currency, onDay: t.dayNumber)
         if let accountGroup {
             let group = AccountGroup.of(row.accountID, groups: accountGroup.groups)
             if group < routes.count, let spill = routes[group] {
@@ -76,8 +79,6 @@ package struct Attributor: CostRowSink {
             }
             if group != accountGroup.group { return }
         }
-        let t = row.timestamp
-        let cost = try rates.reportAmount(row.cost, from: row.currency, onDay: t.dayNumber)
         let inWindow = window.contains(t)
         if !inWindow {
             if t < window.start {

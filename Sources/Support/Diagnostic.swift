@@ -55,13 +55,16 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         return line > 0 ? "\(file):\(line)" : file
     }
 
+    /// What is printed: a path or value quoted in it (a file named by whoever can write a
+    /// shared folder) cannot move a terminal's cursor or color it; its own line breaks stay.
     package var description: String {
         let said =
             switch severity {
             case .error: location.map { "\($0): error: \(message)" } ?? "error: " + message
             case .warning: "warning: " + (location.map { "\($0): " } ?? "") + message
             }
-        return (context + [said] + notes).joined(separator: "\n")
+        return (context + [said] + notes).joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Reject.printable(String($0)) }.joined(separator: "\n")
     }
 }
 

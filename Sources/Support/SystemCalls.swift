@@ -8,6 +8,16 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     package var operation: String
     package var path: String
     package var code: Int32
+    /// What to say instead of the system's words for `code`, when the tool refused on its own
+    /// grounds (a pinned file changed: `PinnedFiles`).
+    package var explanation: String? = nil
+
+    package init(operation: String, path: String, code: Int32, explanation: String? = nil) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+        self.explanation = explanation
+    }
 
     /// `path: cannot open for reading: No such file or directory`: a phrase other errors quote.
     package var description: String { "\(path): cannot \(operation): \(reason)" }
@@ -16,6 +26,7 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     package var diagnostic: Diagnostic { Diagnostic("cannot \(operation): \(reason)", file: path) }
 
     private var reason: String {
+        if let explanation { return explanation }
         // Files the tool writes are opened with O_NOFOLLOW: ELOOP is a link planted where one goes.
         guard code == ELOOP else { return String(cString: strerror(code)) }
         return "it is a symbolic link, and the tool writes only through files it made itself (remove the link)"
@@ -37,7 +48,9 @@ package final class FileDescriptor {
     package static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw SystemError(operation: "open for reading", path: path, code: errno) }
-        return FileDescriptor(path: path, fd: fd)
+        let file = FileDescriptor(path: path, fd: fd)
+        try PinnedFiles.check(path, fd: fd)
+        return file
     }
 
     /// Creates the file afresh, readable by everyone (or its owner only with `mode` 0o600),

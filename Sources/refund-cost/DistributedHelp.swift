@@ -28,13 +28,20 @@ enum DistributedHelp {
              G, holding one group's ledger at a time); writes P.partial and P.partial.claims;
              a large file is cut first, refund-cost split --data DIR --file COSTFILE --pieces N
              --split F.split, and each piece K read by its own partial (--split F.split --piece K
-             instead of --file);
+             instead of --file); with G and --route, it attributes nothing but writes each group
+             K's rows beside P.partial (P.partial.rows-K-of-G), for step 3b;
           3. refund-cost settle --snapshot S.snapshot --partials DIR [--part K/N]
              finds request ids claimed in two partials (with --part, those of hash partition K of
              N, K from 0 to N-1: run it for each K); prints each partial to compute again, with its
              seeds: run step 2 again for it with --seeds for every seeds file beside it
              (P.partial.seeds, or P.partial.K-of-N.seeds of each part), then settle again, every
              part K (a partial computed again makes every part's earlier record stale);
+         3b. with --route, once settled: for each group K from 0 to G-1,
+             refund-cost partial --snapshot S.snapshot --account-groups G --group K --routed DIR
+             --partial DIR/group-K.partial ARGS
+             attributes every DIR/*.rows-K-of-G against group K's ledger alone (DIR: the
+             partials' folder, where the merge reads it too); run them all again whenever a
+             routing partial is computed again;
           4. refund-cost merge --snapshot S.snapshot --partials DIR ARGS
              writes OUT/LABEL/ exactly as `refund-cost report ARGS` would.
 

@@ -17,8 +17,18 @@ enum MergeCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (options, quiet) = try ReportCommand.reportOptions(arguments)
         let folder = try arguments.required(DistributedHelp.partials)
+        let snapshot = try arguments.required(DistributedHelp.snapshot)
+        // OUT/LABEL is replaced whole: it must not hold what the merge reads.
+        let report = FileSystem.resolvedPath(options.out + "/" + options.window.label)
+        for (input, option) in [(folder, DistributedHelp.partials), (snapshot, DistributedHelp.snapshot)] {
+            let path = FileSystem.resolvedPath(input)
+            guard path != report, !path.hasPrefix(report + "/") else {
+                throw arguments.invalid(
+                    option, expected: "a path outside \(report), the report folder the merge replaces (--out and the window)")
+            }
+        }
         let outcome = DistributedRun.merge(
-            options, snapshot: try arguments.required(DistributedHelp.snapshot), partials: try SettleCommand.partialFiles(folder),
+            options, snapshot: snapshot, partials: try SettleCommand.partialFiles(folder),
             settlements: try SettleCommand.settlementFiles(folder), secret: try StepSecret.fromEnvironment())
         return try ReportCommand.printOutcome(outcome, options: options, quiet: quiet)
     }

@@ -18,7 +18,9 @@ enum PartialCommand: Command {
         ]),
         discussion: DistributedHelp.discussion,
         examples: [
-            "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-08.csv --file 2026-09.csv --file 2026-10.csv --partial /tmp/refund-cost-example/work/parts/a.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
+            "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-08.csv --file 2026-09.csv --file 2026-10.csv --partial /tmp/refund-cost-example/work/parts/a.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der",
+            "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --file 2026-10.csv --account-groups 2 --route --partial /tmp/refund-cost-example/work/routed/oct.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der",
+            "refund-cost partial --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --account-groups 2 --group 0 --routed /tmp/refund-cost-example/work/routed --partial /tmp/refund-cost-example/work/routed/group-0.partial --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der",
         ])
 
     static let file = Option(
@@ -57,11 +59,16 @@ enum PartialCommand: Command {
         let wanted = try DistributedHelp.pieceWanted(
             arguments, files: files, file: file, missing: "--file COSTFILE", command: spec.name)
         let out = try arguments.required(partial)
+        let groups = try arguments.value(SnapshotCommand.partialGroups) ?? 1
+        if arguments.isSet(route), groups < 2 {
+            throw UsageError.needsAnother(
+                "--route needs --account-groups G, above 1: the groups the snapshot was cut in", command: spec.name)
+        }
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.partial(
             options, snapshot: try arguments.required(DistributedHelp.snapshot), files: files, piece: wanted,
-            seeds: try arguments.values(seeds), accountGroups: try arguments.value(SnapshotCommand.partialGroups) ?? 1,
-            route: arguments.isSet(route), to: out, secret: try StepSecret.fromEnvironment())
+            seeds: try arguments.values(seeds), accountGroups: groups, route: arguments.isSet(route), to: out,
+            secret: try StepSecret.fromEnvironment())
         if !quiet {
             let rows = partial.reading.summaries.reduce(0) { $0 + $1.rows }
             let read =
@@ -92,6 +99,12 @@ enum PartialCommand: Command {
             throw arguments.invalid(Self.group, expected: "no --route: a group's partial reads what routing partials wrote")
         }
         let groups = try arguments.required(SnapshotCommand.partialGroups)
+        guard groups > 1, group < groups else {
+            throw arguments.invalid(
+                Self.group,
+                expected: groups > 1
+                    ? "a group from 0 to \(groups - 1) (--account-groups \(groups))" : "--account-groups G above 1")
+        }
         let out = try arguments.required(partial)
         let started = Clock.monotonicSeconds()
         let partial = try DistributedRun.groupPartial(

@@ -13,7 +13,7 @@ enum SnapshotCommand: Command {
         ]),
         discussion: DistributedHelp.discussion,
         examples: [
-            "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
+            "refund-cost snapshot --snapshot /tmp/refund-cost-example/work/2026-10.snapshot --account-groups 2 --data Data/sample --month 2026-10 --trust-root Data/sample/test-root.der"
         ])
 
     static let snapshotOut = Option.path("snapshot", "FILE", help: "Where to write the ledger snapshot.")

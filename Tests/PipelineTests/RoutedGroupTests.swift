@@ -52,8 +52,9 @@ struct RoutedGroupTests {
         #expect(stale.status != 0)
         #expect(
             stale.stderr.contains(
-                "the partial of group 0 did not read the rows of \(parts)/p2.partial, and 1 routing partial no longer here or "
-                    + "computed again since"), "\(stale.stderr)")
+                "the partials of groups 0, 1, 2, 3 did not read the rows of every routing partial as it is now (not those of "
+                    + "\(parts)/p2.partial: computed again since, or new): compute each again (`partial --group K`)"),
+            "\(stale.stderr)")
 
         for group in 0..<groups { try #require(try groupPartial(group).status == 0) }
         let merged = try merge()
@@ -81,7 +82,7 @@ struct RoutedGroupTests {
         let ungrouped = try runTool(
             ["partial", "--snapshot", snapshot, "--file", "2026-10.csv", "--route", "--partial", parts + "/p.partial"]
                 + arguments)
-        #expect(ungrouped.status != 0)
+        #expect(ungrouped.status == 2)
         #expect(ungrouped.stderr.contains("--route needs --account-groups G, above 1"), "\(ungrouped.stderr)")
         let routed = try runTool(
             [
@@ -99,6 +100,13 @@ struct RoutedGroupTests {
         #expect(renamed.status != 0)
         #expect(renamed.stderr.contains("p.partial.rows-1-of-2 holds the rows of group 0/2, not 1/2"), "\(renamed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/g1.partial"))
+        let outOfRange = try runTool(
+            [
+                "partial", "--snapshot", snapshot, "--group", "2", "--account-groups", "2", "--routed", parts, "--partial",
+                root + "/g2.partial",
+            ] + arguments)
+        #expect(outOfRange.status == 2)
+        #expect(outOfRange.stderr.contains("expected a group from 0 to 1 (--account-groups 2)"), "\(outOfRange.stderr)")
         let withFile = try runTool(
             [
                 "partial", "--snapshot", snapshot, "--group", "0", "--file", "2026-10.csv", "--account-groups", "2", "--routed",
@@ -106,6 +114,69 @@ struct RoutedGroupTests {
             ] + arguments)
         #expect(withFile.status == 2)
         #expect(withFile.stderr.contains("no --file beside it"), "\(withFile.stderr)")
+        // A routing partial refuses a rows file it cannot write over before it writes anything.
+        let earlier = try Data(contentsOf: URL(fileURLWithPath: parts + "/p.partial"))
+        try FileManager.default.removeItem(atPath: parts + "/p.partial.rows-1-of-2")
+        try FileManager.default.createDirectory(atPath: parts + "/p.partial.rows-1-of-2", withIntermediateDirectories: false)
+        let blocked = try runTool(
+            [
+                "partial", "--snapshot", snapshot, "--file", "2026-10.csv", "--route", "--account-groups", "2", "--partial",
+                parts + "/p.partial", "--grace", "2h",
+            ] + arguments)
+        #expect(blocked.status == 1)
+        #expect(blocked.stderr.contains("it is not a routed rows file"), "\(blocked.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: parts + "/p.partial")) == earlier)
+        // A step writes over its own earlier files only: not over the snapshot, a group's part,
+        // rows it reads, a routing partial whose rows it reads, or a certificate in --data.
+        let data = try copyOfSample("routed-over")
+        let inData = ["--data", data, "--month", "2026-10", "--trust-root", data + "/test-root.der"]
+        let snapshotOfCopy = root + "/c.snapshot"
+        try #require(
+            try runTool(["snapshot", "--snapshot", snapshotOfCopy, "--account-groups", "2"] + inData).status == 0)
+        for (target, what) in [
+            (snapshotOfCopy, "ledger snapshot"), (snapshotOfCopy + ".group-1-of-2", "ledger group snapshot"),
+            (data + "/test-root.der", "certificate"),
+        ] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: target))
+            let over = try runTool(
+                [
+                    "partial", "--snapshot", snapshotOfCopy, "--file", "2026-10.csv", "--route", "--account-groups", "2",
+                    "--partial", target,
+                ] + inData)
+            #expect(over.status == 1, "\(what)")
+            #expect(over.stderr.contains("it is not a cost partial file, and the step would write one over it"), "\(over.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before, "\(what)")
+        }
+        let routing = root + "/c-parts/p.partial"
+        try FileManager.default.createDirectory(atPath: root + "/c-parts", withIntermediateDirectories: true)
+        try #require(
+            try runTool(
+                [
+                    "partial", "--snapshot", snapshotOfCopy, "--file", "2026-10.csv", "--route", "--account-groups", "2",
+                    "--partial", routing,
+                ] + inData
+            ).status == 0)
+        let overRouting = try runTool(
+            [
+                "partial", "--snapshot", snapshotOfCopy, "--group", "0", "--account-groups", "2", "--routed", root + "/c-parts",
+                "--partial", routing,
+            ] + inData)
+        #expect(overRouting.status == 1)
+        #expect(overRouting.stderr.contains("it is the routing partial of"), "\(overRouting.stderr)")
+        let overRows = try runTool(
+            [
+                "partial", "--snapshot", snapshotOfCopy, "--group", "0", "--account-groups", "2", "--routed", root + "/c-parts",
+                "--partial", routing + ".rows-0-of-2",
+            ] + inData)
+        #expect(overRows.status == 1)
+        #expect(overRows.stderr.contains("it is not a cost partial file"), "\(overRows.stderr)")
+        // The merge replaces OUT/LABEL whole: not a folder holding its partials.
+        try FileManager.default.createDirectory(atPath: root + "/m/2026-10", withIntermediateDirectories: true)
+        let mergeOver = try runTool(
+            ["merge", "--snapshot", snapshotOfCopy, "--partials", root + "/m/2026-10", "--out", root + "/m"] + inData)
+        #expect(mergeOver.status == 2)
+        #expect(mergeOver.stderr.contains("expected a path outside"), "\(mergeOver.stderr)")
+
         let routedAlone = try runTool(
             ["partial", "--snapshot", snapshot, "--file", "2026-10.csv", "--routed", parts, "--partial", root + "/q.partial"]
                 + arguments)

@@ -11,6 +11,14 @@ struct DiagnosticTests {
         #expect(Diagnostic("no window").description == "error: no window")
     }
 
+    /// A file named by whoever can write a shared folder cannot color or move the terminal.
+    @Test func controlCharactersInAPathOrMessageAreShownAsEscapesAndLineBreaksStay() {
+        let diagnostic = Diagnostic("holds z\u{1B}[31m rows\nsecond line", file: "parts/z\u{1B}[31mEVIL.rows-0-of-3")
+        #expect(
+            diagnostic.description
+                == "parts/z\\u{1B}[31mEVIL.rows-0-of-3: error: holds z\\u{1B}[31m rows\nsecond line")
+    }
+
     @Test func aRejectRendersThroughIt() {
         let reject = Reject(file: "costs/a.csv", line: 3, field: "cost", value: "12,5", reason: "not a number")
         #expect(reject.description == "costs/a.csv:3: error: cost \"12,5\": not a number")

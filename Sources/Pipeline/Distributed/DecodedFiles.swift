@@ -52,6 +52,8 @@ package struct DecodedFiles: Sendable, Codable {
         }
         // Each file as it is before it is read: a change while it is read is a change after.
         let before = Dictionary(uniqueKeysWithValues: chosen.map { ($0, FileIdentity(path: $0)) })
+        // And what is read is that file: one swapped in while it is read is refused.
+        for identity in before.values { identity.pin(saying: DecodedFilesError.changedWhileRead) }
         let coded = try Self.decode(chosen, of: layout, options: options, threads: threads)
         self.options = Self.fingerprint(options)
         files = (layout.notificationFiles + layout.transactionFiles).filter(Set(chosen).contains).map { path in
@@ -76,6 +78,7 @@ package struct DecodedFiles: Sendable, Codable {
             throw DecodedFilesError.notAnAppStoreFile(path, known: layout.notificationFiles + layout.transactionFiles)
         }
         guard FileIdentity(path: path) == split.identity else { throw DecodedFilesError.changedSinceSplit(path) }
+        split.identity.pin(saying: DecodedFilesError.changedSinceSplit(path).diagnostic.message)
         let range = split.pieces[index]
         let span = FileSpan(start: range.start, firstLine: range.firstLine, end: range.end)
         let coded =
@@ -242,6 +245,11 @@ enum DecodedFilesError: DiagnosticError {
         let unique = Array(Set(groups)).sorted()
         return unique.prefix(3).joined(separator: ", ") + (unique.count > 3 ? " and \(unique.count - 3) more" : "")
     }
+
+    /// What a decode says of a file that changed while it read it (`PinnedFiles`).
+    static let changedWhileRead =
+        "the file changed while it was decoded (its size, its inode, or the time its bytes or its inode changed, "
+        + "differs): decode it again once nothing writes it"
 
     case notAnAppStoreFile(String, known: [String])
     case stray(String, group: String, data: String)

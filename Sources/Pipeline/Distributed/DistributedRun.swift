@@ -30,7 +30,7 @@ package enum DistributedRun {
         _ options: RunOptions, to path: String, decoded: [String]? = nil, grouping: AccountGrouping = .groups(1),
         secret: StepSecret
     ) throws -> (snapshot: LedgerSnapshot, groups: Int, accounts: Int?) {
-        try StepOutput.check(path, layout: try InputLayout(root: options.data))
+        try StepOutput.check(path, layout: try InputLayout(root: options.data), kind: LedgerSnapshot.kind)
         let pieces = try decoded.map { paths in
             try DecodedFiles.pieces(
                 paths.map { ($0, try StepFiles.readDecoded($0, secret: secret)) }, layout: try InputLayout(root: options.data),
@@ -82,7 +82,7 @@ package enum DistributedRun {
     package static func decode(
         _ options: RunOptions, files: [String], piece: PieceWanted? = nil, to path: String, secret: StepSecret
     ) throws -> DecodedFiles {
-        try StepOutput.check(path, layout: try InputLayout(root: options.data))
+        try StepOutput.check(path, layout: try InputLayout(root: options.data), kind: DecodedFiles.kind)
         let decoded: DecodedFiles
         if let piece {
             let (split, digest) = try StepFiles.readSplit(piece.split, secret: secret)
@@ -131,7 +131,14 @@ package enum DistributedRun {
         accountGroups: Int = 1, route: Bool = false, to out: String, secret: StepSecret,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> CostPartial {
-        try StepOutput.check(out, layout: try InputLayout(root: options.data))
+        let rows =
+            route
+            ? (0..<accountGroups).map { group in
+                (RoutedRows.path(of: out, group: AccountGroup(group: group, groups: accountGroups)), RoutedRows.kind)
+            } : []
+        try StepOutput.check(
+            out, layout: try InputLayout(root: options.data), kind: CostPartial.kind,
+            beside: [(PartialClaims.path(of: out), PartialClaims.kind)] + rows)
         let wanted = PartialWanted(files: files, piece: piece, seeds: seedsPaths)
         if route {
             guard accountGroups > 1 else { throw RoutingError.needsGroups }
@@ -293,11 +300,20 @@ package enum DistributedRun {
             reading: reading, seeded: seeds.count, routedTo: groups)
         try pipeline.refuseBeyondLimit(consequence: "No partial was written to \(out).")
         let check = try StepFiles.write(partial, seeds: seeds, to: out, secret: secret)
-        for group in 0..<groups {
-            let head = RoutedRows.Head(partial: check, snapshot: part.whole, group: AccountGroup(group: group, groups: groups))
-            try RoutedRows.write(
-                spill: spills.path + "/group-\(group)", head: head, to: RoutedRows.path(of: out, group: head.group),
-                secret: secret)
+        let rows = (0..<groups).map { AccountGroup(group: $0, groups: groups) }
+        do {
+            for group in rows {
+                let head = RoutedRows.Head(partial: check, snapshot: part.whole, group: group)
+                try RoutedRows.write(
+                    spill: spills.path + "/group-\(group.group)", head: head, to: RoutedRows.path(of: out, group: group),
+                    secret: secret)
+            }
+        } catch {
+            // Whole or not at all: no partial is left without its rows, nor rows of an earlier one beside it.
+            for path in [out, PartialClaims.path(of: out)] + rows.map({ RoutedRows.path(of: out, group: $0) }) {
+                FileSystem.remove(path)
+            }
+            throw error
         }
         return partial
     }
@@ -311,7 +327,9 @@ package enum DistributedRun {
         _ options: RunOptions, snapshot path: String, group: AccountGroup, routed folder: String, to out: String,
         secret: StepSecret
     ) throws -> CostPartial {
-        try StepOutput.check(out, layout: try InputLayout(root: options.data))
+        try StepOutput.check(
+            out, layout: try InputLayout(root: options.data), kind: CostPartial.kind,
+            beside: [(PartialClaims.path(of: out), PartialClaims.kind)])
         guard group.groups > 1, group.group >= 0, group.group < group.groups else {
             throw RoutingError.noSuchGroup(group)
         }
@@ -323,6 +341,13 @@ package enum DistributedRun {
         var attributor = pipeline.attributor(loaded).emptyCopy()
         let names = try FileSystem.list(folder).map(\.name).filter { RoutedRows.isRows($0, of: group) }
         guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
+        // Not over a routing partial whose rows it reads.
+        let target = FileSystem.resolvedPath(out)
+        if let read = names.first(where: { FileSystem.resolvedPath(folder + "/" + $0).hasPrefix(target + ".rows-") }) {
+            throw PackedFileError(
+                path: out,
+                problem: "it is the routing partial of \(folder)/\(read), which this step reads: write it under its own name")
+        }
         var routings: [String: String] = [:]
         for name in names {
             let rowsPath = folder + "/" + name
@@ -458,7 +483,7 @@ package enum DistributedRun {
                 what: ("a cost file or an App Store file", "cost files and App Store files"))
         }
         if FocusPoolFile.isPoolFile(path) { throw PoolsNeedOneProcessError(file: path) }
-        try StepOutput.check(out, layout: layout)
+        try StepOutput.check(out, layout: layout, kind: FileSplit.kind)
         let records: FileSplitter.Records =
             if layout.costFiles.contains(path) {
                 CostFormat.isJSONLines(path) ? .whole : .csvRecords

@@ -76,7 +76,11 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// and, with `listingAgain`, a `costs/` that holds other files now.
     package func checkCostFiles(_ files: [String], listingAgain: Bool = false) throws {
         let seen = Dictionary(costFiles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        for file in files where seen[file] != FileIdentity(path: file) { throw CostFileChangedError(path: file) }
+        for file in files {
+            guard let identity = seen[file], identity == FileIdentity(path: file) else { throw CostFileChangedError(path: file) }
+            // Each later opening of the file, too: a file swapped in after this check is refused.
+            identity.pin(saying: CostFileChangedError.problem)
+        }
         if listingAgain {
             let now = try InputLayout(root: layout.root).costFiles
             if let added = now.first(where: { seen[$0] == nil }) { throw CostFileChangedError(path: added) }
@@ -118,18 +122,26 @@ package struct FileIdentity: Sendable, Codable, Hashable {
         changed = identity?.changed
         inode = identity?.inode
     }
+
+    /// Holds every later opening of the file in this process to this identity
+    /// (`PinnedFiles`), refused with `problem`; nothing when there was no file.
+    func pin(saying problem: String) {
+        guard let bytes, let modified, let changed, let inode else { return }
+        PinnedFiles.pin(
+            path, PinnedFiles.Pin(bytes: bytes, modified: modified, changed: changed, inode: inode, explanation: problem))
+    }
 }
 
 /// A cost file changed, appeared or went away after the snapshot.
 struct CostFileChangedError: DiagnosticError {
     var path: String
 
-    var diagnostic: Diagnostic {
-        Diagnostic(
-            "this cost file changed, appeared or went away after the snapshot was made (its size, its inode, or the time "
-                + "its bytes or its inode changed, differs): make the snapshot again, then every partial, so that every step reads "
-                + "the same rows", file: path)
-    }
+    static let problem =
+        "this cost file changed, appeared or went away after the snapshot was made (its size, its inode, or the time "
+        + "its bytes or its inode changed, differs): make the snapshot again, then every partial, so that every step reads "
+        + "the same rows"
+
+    var diagnostic: Diagnostic { Diagnostic(Self.problem, file: path) }
 }
 
 struct SnapshotMismatchError: DiagnosticError {

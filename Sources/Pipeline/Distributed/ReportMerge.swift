@@ -110,20 +110,23 @@ enum ReportMerge {
         guard counts.count == 1, let count = counts.first else {
             throw RoutingError.otherGroupCounts(counts.first ?? 0, counts.last ?? 0)
         }
-        var byGroup: [Int: RoutedGroup] = [:]
-        for group in groups {
-            guard byGroup.updateValue(group, forKey: group.group.group) == nil else {
-                throw RoutingError.groupTwice(group.group.group)
+        var byGroup: [Int: (path: String, group: RoutedGroup)] = [:]
+        for (path, partial, _) in partials {
+            guard let group = partial.routedGroup else { continue }
+            if let other = byGroup.updateValue((path, group), forKey: group.group.group) {
+                throw RoutingError.groupTwice(group.group.group, [other.path, path])
             }
         }
         let missing = (0..<count).filter { byGroup[$0] == nil }
         guard missing.isEmpty else { throw RoutingError.groupMissing(missing) }
+        // Every group that did not read every routing partial as it is now, at once.
         let expected = Set(routings.map(\.check))
-        for group in 0..<count {
-            let read = Set(byGroup[group]?.routings ?? [])
-            guard read != expected else { continue }
-            let unread = routings.filter { !read.contains($0.check) }.map(\.path)
-            throw RoutingError.notRouted(group: group, missing: unread, stale: read.subtracting(expected).count)
+        let read = (0..<count).map { Set(byGroup[$0]?.group.routings ?? []) }
+        let stale = (0..<count).filter { read[$0] != expected }
+        guard stale.isEmpty else {
+            let unread = routings.filter { routing in stale.contains { !read[$0].contains(routing.check) } }.map(\.path)
+            let gone = stale.reduce(into: Set<String>()) { $0.formUnion(read[$1].subtracting(expected)) }.count
+            throw RoutingError.notRouted(groups: stale, missing: unread, gone: gone)
         }
     }
 }

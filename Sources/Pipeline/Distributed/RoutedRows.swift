@@ -83,8 +83,8 @@ enum RoutingError: DiagnosticError {
     case mixed
     case otherGroupCounts(Int, Int)
     case groupMissing([Int])
-    case groupTwice(Int)
-    case notRouted(group: Int, missing: [String], stale: Int)
+    case groupTwice(Int, [String])
+    case notRouted(groups: [Int], missing: [String], gone: Int)
 
     var diagnostic: Diagnostic {
         let message =
@@ -111,13 +111,17 @@ enum RoutingError: DiagnosticError {
             case .groupMissing(let groups):
                 "no group partial attributed group\(groups.count == 1 ? "" : "s") \(groups.map(String.init).joined(separator: ", ")): run "
                     + "`partial --group K` for \(groups.count == 1 ? "it" : "each") once every routing partial is done"
-            case .groupTwice(let group):
-                "group \(group) is in two group partials: keep one"
-            case .notRouted(let group, let missing, let stale):
-                "the partial of group \(group) did not read the rows of "
-                    + (missing.isEmpty ? "" : missing.joined(separator: ", ") + (stale > 0 ? ", and " : ""))
-                    + (stale > 0 ? "\(stale) routing partial\(stale == 1 ? "" : "s") no longer here or computed again since" : "")
-                    + ": compute it again (`partial --group \(group)`) once every routing partial is done"
+            case .groupTwice(let group, let paths):
+                "group \(group) is in two group partials, \(paths.joined(separator: " and ")): keep one"
+            case .notRouted(let groups, let missing, let gone):
+                "the partial\(groups.count == 1 ? " of group" : "s of groups") "
+                    + groups.map(String.init).joined(separator: ", ")
+                    + " did not read the rows of every routing partial as it is now"
+                    + (missing.isEmpty ? "" : " (not those of \(missing.joined(separator: ", ")): computed again since, or new)")
+                    + (missing.isEmpty && gone > 0
+                        ? " (\(gone == 1 ? "one they read is" : "\(gone) they read are") no longer here)" : "")
+                    + ": compute \(groups.count == 1 ? "it" : "each") again (`partial --group K`) once every routing partial "
+                    + "is done and settled"
             }
         return Diagnostic(message)
     }

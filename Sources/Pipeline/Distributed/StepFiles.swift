@@ -72,6 +72,13 @@ package enum StepFiles {
     /// partial's (`check`, its MAC).
     static func readClaims(of partialPath: String, check: String, secret: StepSecret) throws -> PartialClaims {
         let path = PartialClaims.path(of: partialPath)
+        guard FileSystem.exists(path) else {
+            throw PackedFileError(
+                path: path,
+                problem:
+                    "missing: every partial writes its request ids beside it (P.partial.claims, even a group's partial, "
+                    + "whose are none); keep the two files together, or compute the partial again")
+        }
         let content = try PackedFile.read(path, kind: PartialClaims.kind, version: PartialClaims.version, secret: secret)
         let claims = try decode(PartialClaims.self, from: content, path: path)
         guard claims.partial == check else {

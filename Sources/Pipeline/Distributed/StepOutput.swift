@@ -23,4 +23,28 @@ enum StepOutput {
                 problem: "it would be read as an input of --data \(layout.root): write step files outside its folders")
         }
     }
+
+    /// Refuses `path` as `check(_:layout:)` does, and also when it, or a file the step writes
+    /// beside it (`beside`), already holds anything but a file of the kind written there: a
+    /// step writes over an earlier step file of its own kind, never over another step's file it
+    /// may be reading (a snapshot, a group's part, routed rows) or any other file (a
+    /// certificate given as `--trust-root`).
+    static func check(_ path: String, layout: InputLayout, kind: String, beside: [(path: String, kind: String)] = [])
+        throws
+    {
+        try check(path, layout: layout)
+        for (written, kind) in [(path, kind)] + beside where FileSystem.exists(written) {
+            var head = [UInt8](repeating: 0, count: 128)
+            let read = (try? head.withUnsafeMutableBytes { try FileDescriptor.openForReading(written).read(into: $0) }) ?? 0
+            head.removeSubrange(read...)
+            let expected = Array("refund-cost \(kind) ".utf8)
+            guard head.starts(with: expected) else {
+                throw PackedFileError(
+                    path: written,
+                    problem:
+                        "it is not a \(kind) file, and the step would write one over it: give the step a path of its own "
+                        + "(a step writes over its own earlier files only)")
+            }
+        }
+    }
 }
