@@ -1,6 +1,8 @@
 final class CompactDecoder: Decoder {
     let bytes: [UInt8]
     var position = 0
+    /// A record's repeated texts (its file's path, its product) share one string.
+    private var strings = RepeatedStrings()
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -54,7 +56,8 @@ final class CompactDecoder: Decoder {
         let count = try readCount()
         guard count <= bytes.count - position else { throw CompactCodingError.truncated }
         defer { position += count }
-        return String(decoding: bytes[position..<position + count], as: UTF8.self)
+        let start = position
+        return bytes.withUnsafeBytes { strings.string(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
     }
 
     func readInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {

@@ -24,7 +24,7 @@ struct ClaimRunsTests {
                 claims.append(ClaimRuns.Claim(id: id, partial: Int32(partial), file: 7, line: line, content: UInt32(line % 5)))
                 expected[id, default: []].append((Int32(partial), line))
             }
-            try runs.add(claims)
+            try runs.add(&claims)
         }
         var seen: [UInt128] = []
         var claims = 0
@@ -43,7 +43,8 @@ struct ClaimRunsTests {
     /// A run cut inside a claim (its folder changed under the step) is refused, never read short.
     @Test func aRunCutShortIsRefused() throws {
         let runs = try ClaimRuns()
-        try runs.add([ClaimRuns.Claim(id: 5, partial: 0, file: 0, line: 2, content: 1)])
+        var one = [ClaimRuns.Claim(id: 5, partial: 0, file: 0, line: 2, content: 1)]
+        try runs.add(&one)
         let run = runs.path + "/run-0"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: run))
         try bytes.dropLast(3).write(to: URL(fileURLWithPath: run))

@@ -63,10 +63,12 @@ final class ClaimRuns {
     /// Where the runs are (`run-0`, `run-1`, ...).
     var path: String { folder.path }
 
-    /// Writes `claims` as a run, sorted by id (an id is claimed once in a partial).
-    func add(_ claims: [Claim]) throws {
+    /// Writes `claims` as a run, sorted by id (an id is claimed once in a partial), sorting them
+    /// in place: a partial's claims are held once, not twice.
+    func add(_ claims: inout [Claim]) throws {
         guard !claims.isEmpty else { return }
-        let sorted = claims.sorted()
+        claims.sort()
+        let sorted = claims
         let path = folder.path + "/run-\(runs.count)"
         let file = try FileDescriptor.create(path)
         let blockRecords = 1 << 15

@@ -40,6 +40,8 @@ struct DuplicateSettlement {
         partials = max(partials, partial + 1)
         let key = piece?.index ?? Self.whole
         var claimed: [ClaimRuns.Claim] = []
+        // Those of `part`: about its share of them all, grown beyond only if the hash is uneven.
+        claimed.reserveCapacity(claimsByFile.reduce(0) { $0 + $1.claims.count } / part.parts + 1024)
         for (file, claims) in claimsByFile {
             let fileID = fileIDs[file] ?? Int32(files.count)
             if fileID == Int32(files.count) {
@@ -64,7 +66,7 @@ struct DuplicateSettlement {
                         content: claim.entry.content))
             }
         }
-        try runs.add(claimed)
+        try runs.add(&claimed)
         for seed in seeded where part.contains(seed.entry) { applied[seed.entry.idBits, default: []].append((partial, seed)) }
     }
 
