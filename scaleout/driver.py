@@ -50,8 +50,8 @@ import time
 
 
 SECRET_VARIABLE = "REFUND_COST_STEP_SECRET"
-# Accounts a partial holds the ledger of at a time, by default: about 3 to 4 KB each, so the
-# ledger part of a task stays near 100 MB whatever the number of accounts.
+# Accounts of a group, by default: a group's task holds their ledger, about 3 to 4 KB each, so it
+# stays near 100 MB whatever the number of accounts.
 ACCOUNTS_PER_GROUP = 25000
 # Bytes of cost rows a partial reads at most, by default, when a file is larger: what a task
 # holds for its request ids and claims follows its rows, whatever the file's size.
@@ -346,8 +346,8 @@ def main():
                         help="App Store file groups (default: one for every GiB of App Store files, at least the "
                              "parallelism)")
     parser.add_argument("--account-groups", type=int, default=0,
-                        help="groups of accounts a partial holds the ledger of one at a time (default: from the "
-                             "accounts, --accounts-per-group)")
+                        help="groups of accounts: each cost row is routed to its account's group, whose task "
+                             "holds that group's ledger alone (default: from the accounts, --accounts-per-group)")
     parser.add_argument("--accounts-per-group", type=int, default=ACCOUNTS_PER_GROUP,
                         help="without --account-groups, as many groups as hold at most this many accounts each "
                              "(default %d)" % ACCOUNTS_PER_GROUP)
