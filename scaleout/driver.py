@@ -152,52 +152,17 @@ def split_task(binary_name, report_args):
     return run
 
 
-def partial_task(binary_name, snapshot_name, report_args, fail_marker):
-    """What an executor runs for each (group id, files, (split, piece) or None, seeds) it is given."""
-
-    def run(items):
-        from pyspark import SparkFiles
-
-        binary = SparkFiles.get(binary_name)
-        snapshot = SparkFiles.get(snapshot_name)
-        os.chmod(binary, 0o755)
-        for group_id, names, piece, seeds in items:
-            if fail_marker and group_id == 0 and not os.path.exists(fail_marker):
-                # A test asks for one failure: the task dies once, Spark runs it again.
-                open(fail_marker, "w").close()
-                raise RuntimeError("injected failure of the task for group 0")
-            with tempfile.TemporaryDirectory() as scratch:
-                out = os.path.join(scratch, "part.partial")
-                command = [binary, "partial", "--snapshot", snapshot, "--partial", out, "--quiet"]
-                if piece is not None:
-                    command += ["--split", SparkFiles.get(piece[0]), "--piece", str(piece[1])]
-                for name in names:
-                    command += ["--file", name]
-                for index, content in enumerate(seeds or []):
-                    seeds_path = os.path.join(scratch, "part-%d.seeds" % index)
-                    with open(seeds_path, "wb") as handle:
-                        handle.write(content)
-                    command += ["--seeds", seeds_path]
-                status, _, stderr, peak = run_measured(command + report_args)
-                if status != 0:
-                    raise RuntimeError("refund-cost partial %s failed: %s" % (names, stderr.decode(errors="replace")))
-                # The partial, and beside it the request ids it claimed first (only settle reads them).
-                with open(out, "rb") as handle, open(out + ".claims", "rb") as claims:
-                    yield group_id, handle.read(), claims.read(), peak
-
-    return run
-
-
 # Bytes of routed rows in one record of Spark's shuffle: a group's rows from a routing partial
 # travel in pieces of at most this size.
 ROWS_CHUNK_BYTES = 1 << 20
 
 
-def route_task(binary_name, snapshot_name, report_args, account_groups, fail_marker):
+def partial_task(binary_name, snapshot_name, report_args, fail_marker, account_groups=1):
     """What an executor runs for each (id, files, (split, piece) or None, seeds) it is given:
-    `partial --route`, which reads the rows once and writes each group's beside the partial.
-    Yields ("partial", id, partial, claims, peak) for the driver, and ("rows", group, (id, seq,
-    bytes)) for Spark's shuffle to the group's task."""
+    `refund-cost partial`. Yields ("partial", id, partial, claims, peak) for the driver; with
+    account groups, `partial --route`, which reads the rows once and writes each group's beside
+    the partial, and also yields ("rows", group, (id, seq, bytes)) for Spark's shuffle to the
+    group's task."""
 
     def run(items):
         from pyspark import SparkFiles
@@ -205,6 +170,7 @@ def route_task(binary_name, snapshot_name, report_args, account_groups, fail_mar
         binary = SparkFiles.get(binary_name)
         snapshot = SparkFiles.get(snapshot_name)
         os.chmod(binary, 0o755)
+        routing = ["--route", "--account-groups", str(account_groups)] if account_groups > 1 else []
         for item_id, names, piece, seeds in items:
             if fail_marker and item_id == 0 and not os.path.exists(fail_marker):
                 # A test asks for one failure: the task dies once, Spark runs it again.
@@ -212,8 +178,7 @@ def route_task(binary_name, snapshot_name, report_args, account_groups, fail_mar
                 raise RuntimeError("injected failure of the task for group 0")
             with tempfile.TemporaryDirectory() as scratch:
                 out = os.path.join(scratch, "part.partial")
-                command = [binary, "partial", "--snapshot", snapshot, "--partial", out, "--quiet", "--route",
-                           "--account-groups", str(account_groups)]
+                command = [binary, "partial", "--snapshot", snapshot, "--partial", out, "--quiet"] + routing
                 if piece is not None:
                     command += ["--split", SparkFiles.get(piece[0]), "--piece", str(piece[1])]
                 for name in names:
@@ -225,11 +190,12 @@ def route_task(binary_name, snapshot_name, report_args, account_groups, fail_mar
                     command += ["--seeds", seeds_path]
                 status, _, stderr, peak = run_measured(command + report_args)
                 if status != 0:
-                    raise RuntimeError("refund-cost partial --route %s failed: %s"
+                    raise RuntimeError("refund-cost partial %s failed: %s"
                                        % (names or piece, stderr.decode(errors="replace")))
+                # The partial, and beside it the request ids it claimed first (only settle reads them).
                 with open(out, "rb") as handle, open(out + ".claims", "rb") as claims:
                     yield "partial", item_id, handle.read(), claims.read(), peak
-                for group in range(account_groups):
+                for group in range(account_groups if routing else 0):
                     with open("%s.rows-%d-of-%d" % (out, group, account_groups), "rb") as handle:
                         # Never empty (its header), so every group hears of every routing partial.
                         seq = 0
@@ -466,7 +432,6 @@ def main():
     # The snapshot wrote SNAPSHOT.group-K-of-G for each group K when it cut the accounts in G > 1.
     account_groups = max([int(name.rsplit("-of-", 1)[1]) for name in os.listdir(work)
                           if name.startswith(os.path.basename(snapshot) + ".group-")] or [1])
-    grouping = ["--account-groups", str(account_groups)] if account_groups > 1 else []
     files = [(path, path) for path in cost_files(listing)]
     snapshot_seconds = time.monotonic() - snapshot_started
     context.addFile(snapshot)
@@ -496,9 +461,9 @@ def main():
     items = [(names, None) for names in plan_groups(whole, options.groups or 2 * context.defaultParallelism)]
     items += [([], (split_names[name], piece)) for name in sorted(pieced) for piece in range(pieced[name])]
     items = [(index, names, piece) for index, (names, piece) in enumerate(items)]
-    task = partial_task(os.path.basename(binary), os.path.basename(snapshot), grouping + report_args, options.fail_once)
-    route = route_task(os.path.basename(binary), os.path.basename(snapshot), report_args, account_groups,
-                       options.fail_once)
+    # With account groups, each partial routes its rows to the groups' tasks (`partial --route`).
+    task = partial_task(os.path.basename(binary), os.path.basename(snapshot), report_args, options.fail_once,
+                        account_groups)
     # With account groups, each partial routes its rows to their groups: the routing partials'
     # outputs, by the ids of the items they computed (the last computation of an item counts).
     routings = []
@@ -514,7 +479,7 @@ def main():
             # Every routing partial side by side; what each wrote stays on its executor's disk
             # (the rows, for the shuffle to the groups), the partials come to the driver one
             # task's at a time.
-            rdd = context.parallelize(work_items, numSlices=len(work_items)).mapPartitions(route)
+            rdd = context.parallelize(work_items, numSlices=len(work_items)).mapPartitions(task)
             rdd = rdd.persist(StorageLevel.DISK_ONLY)
             rdd.count()
             for _, item_id, content, claims, peak in rdd.filter(lambda record: record[0] == "partial").toLocalIterator():
@@ -529,7 +494,7 @@ def main():
         for start in range(0, len(work_items), wave_size):
             wave = work_items[start:start + wave_size]
             rdd = context.parallelize(wave, numSlices=len(wave))
-            for group_id, content, claims, peak in sorted(rdd.mapPartitions(task).collect()):
+            for _, group_id, content, claims, peak in sorted(rdd.mapPartitions(task).collect()):
                 peaks.setdefault("partial", []).append(peak)
                 write_partial(os.path.join(parts, "part-%05d.partial" % group_id), content, claims)
             del wave, rdd

@@ -188,8 +188,7 @@ package enum DistributedRun {
                 whole = (part.whole, ordered, piece, seeds, part.snapshot.requestKey)
                 for reject in part.snapshot.rejects { try pipeline.rejects.record(reject) }
                 // Per transaction, only what the rows touched: never an array over every transaction.
-                totals = AttributionTotals(products: part.products.count, transactions: 0)
-                totals.touchedTransactions = TransactionSums()
+                totals = part.emptyWholeTotals()
             }
             guard let whole else { continue }
             let loaded = try part.load()
@@ -217,11 +216,7 @@ package enum DistributedRun {
                 try UsageSpill.read(spills.path + "/group-\(index)") { row in try attributor.add(row) }
                 groupTotals = attributor.totals
             }
-            do {
-                try totals.merge(part.moved(groupTotals, localProducts: attributor.products.keys))
-            } catch {
-                throw CostSumError(file: nil, underlying: error)
-            }
+            try part.add(groupTotals, localProducts: attributor.products.keys, into: &totals)
         }
         guard let whole, var reading = joined else { throw PackedFileError(path: path, problem: "no group snapshot") }
         reading.totals = totals
@@ -287,13 +282,8 @@ package enum DistributedRun {
             judgesHeaders: piece?.judgesHeader ?? true, threads: 1,
             registry: { RequestRegistry(hash: key, seeds: seeds.map(\.entry), recordsClaims: true) }, progress: progress)
         for spill in attributor.routes { try spill?.finish() }
-        var totals = AttributionTotals(products: part.products.count, transactions: 0)
-        totals.touchedTransactions = TransactionSums()
-        do {
-            try totals.merge(part.moved(reading.totals, localProducts: attributor.products.keys))
-        } catch {
-            throw CostSumError(file: nil, underlying: error)
-        }
+        var totals = part.emptyWholeTotals()
+        try part.add(reading.totals, localProducts: attributor.products.keys, into: &totals)
         reading.totals = totals
         let partial = CostPartial(
             settings: PartialSettings(snapshot: part.whole, options: options), files: ordered, piece: piece?.piece,
@@ -358,13 +348,8 @@ package enum DistributedRun {
                 throw RoutingError.twice(earlier, rowsPath)
             }
         }
-        var totals = AttributionTotals(products: part.products.count, transactions: 0)
-        totals.touchedTransactions = TransactionSums()
-        do {
-            try totals.merge(part.moved(attributor.totals, localProducts: attributor.products.keys))
-        } catch {
-            throw CostSumError(file: nil, underlying: error)
-        }
+        var totals = part.emptyWholeTotals()
+        try part.add(attributor.totals, localProducts: attributor.products.keys, into: &totals)
         let reading = try ParallelCostReading.Result.joined([], totals: totals, summingTotals: false)
         let partial = CostPartial(
             settings: PartialSettings(snapshot: part.whole, options: options), files: [], piece: nil, reading: reading,

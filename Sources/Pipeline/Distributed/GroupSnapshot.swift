@@ -112,6 +112,24 @@ package struct GroupSnapshot: Sendable, Codable {
     /// The ledger of the group's accounts.
     func load() throws -> LedgerLoad { try snapshot.load(refundsOfEveryAccount: refunds) }
 
+    /// Empty totals at the whole ledger's indices that keep, per transaction, only what rows
+    /// touched: never an array over every transaction.
+    func emptyWholeTotals() -> AttributionTotals {
+        var totals = AttributionTotals(products: products.count, transactions: 0)
+        totals.touchedTransactions = TransactionSums()
+        return totals
+    }
+
+    /// Adds `local`, worked out against the group's ledger (whose products are `localProducts`),
+    /// into `whole`, totals at the whole ledger's indices.
+    func add(_ local: AttributionTotals, localProducts: [ProductKey], into whole: inout AttributionTotals) throws {
+        do {
+            try whole.merge(moved(local, localProducts: localProducts))
+        } catch {
+            throw CostSumError(file: nil, underlying: error)
+        }
+    }
+
     /// `totals`, worked out against the group's ledger (whose products are `local`), at the
     /// whole ledger's indices, its per-transaction sums for the transactions its rows touched.
     func moved(_ totals: AttributionTotals, localProducts local: [ProductKey]) -> AttributionTotals {
