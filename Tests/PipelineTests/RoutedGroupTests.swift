@@ -69,6 +69,15 @@ struct RoutedGroupTests {
         #expect(missing.stderr.contains("no group partial attributed group 1: run `partial --group K`"), "\(missing.stderr)")
     }
 
+    /// A partial holds a buffer for each group's rows: 64 KB each up to a thousand groups, then
+    /// 64 MB shared among them (16 KB each at the most groups, 4,096).
+    @Test func theGroupsBuffersTakeAtMost64MB() {
+        #expect(DistributedRun.spillBuffer(groups: 39) == 64 << 10)
+        #expect(DistributedRun.spillBuffer(groups: 1024) == 64 << 10)
+        #expect(DistributedRun.spillBuffer(groups: 2048) == 32 << 10)
+        #expect(DistributedRun.spillBuffer(groups: 4096) == 16 << 10)
+    }
+
     /// The rows of one group renamed as another's are refused by that group's partial; a
     /// routing partial needs groups, and a group's partial reads no cost file.
     @Test func rowsOfAnotherGroupAndOptionsThatCannotGoTogetherAreRefused() throws {

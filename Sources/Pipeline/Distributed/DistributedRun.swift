@@ -200,7 +200,8 @@ package enum DistributedRun {
                 // claims, attributes its accounts' rows and sets the others' aside by group.
                 attributor.accountGroup = group
                 attributor.routes = try (0..<groups).map { other in
-                    other == 0 ? nil : try UsageSpill(path: spills.path + "/group-\(other)", bufferBytes: 64 << 10)
+                    other == 0
+                        ? nil : try UsageSpill(path: spills.path + "/group-\(other)", bufferBytes: spillBuffer(groups: groups))
                 }
                 let result = try pipeline.attribute(
                     loaded, with: attributor, files: whole.ordered, planned: whole.piece.map { [$0.plan] },
@@ -252,6 +253,12 @@ package enum DistributedRun {
         return part
     }
 
+    /// The buffer of each group's spill while a partial sets rows aside by group: 64 KB, less
+    /// when there are more than a thousand groups, so that all of them take at most 64 MB.
+    static func spillBuffer(groups: Int) -> Int {
+        max(4 << 10, min(64 << 10, (64 << 20) / max(1, groups)))
+    }
+
     /// A partial that reads its files once and routes every row to its account's group.
     ///
     /// The rows of each group are written beside it (`RoutedRows`), for that group's partial
@@ -275,7 +282,9 @@ package enum DistributedRun {
         defer { spills.remove() }
         var attributor = pipeline.attributor(loaded).emptyCopy()
         attributor.accountGroup = first
-        attributor.routes = try (0..<groups).map { try UsageSpill(path: spills.path + "/group-\($0)", bufferBytes: 64 << 10) }
+        attributor.routes = try (0..<groups).map {
+            try UsageSpill(path: spills.path + "/group-\($0)", bufferBytes: spillBuffer(groups: groups))
+        }
         let key = part.snapshot.requestKey
         var reading = try pipeline.attribute(
             loaded, with: attributor, files: ordered, planned: piece.map { [$0.plan] },
