@@ -97,14 +97,6 @@ package enum Gzip {
         return output
     }
 
-    /// The SHA-256 of what a whole gzip buffer holds, inflated a chunk at a time and never held
-    /// whole (what a snapshot is named by, when only its name is wanted).
-    package static func digestOfContent(_ bytes: [UInt8], name: String) throws -> String {
-        let hasher = SHA256()
-        try decompress(bytes, name: name) { chunk in chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer($0)) } }
-        return hasher.finish()
-    }
-
     /// Hands what a whole gzip buffer holds to `body`, a chunk of up to 1 MiB at a time.
     private static func decompress(_ bytes: [UInt8], name: String, _ body: (ArraySlice<UInt8>) -> Void) throws {
         let inflater = try Inflater(path: name)

@@ -78,34 +78,54 @@ package enum PackedFile {
     }
 
     /// The SHA-256 of the content of the authenticated `kind` file at `path`, inflated a chunk at
-    /// a time: what names a snapshot, without holding it decoded.
+    /// a time: what names a snapshot, without holding it, compressed or decoded.
+    ///
+    /// The file is read twice, a megabyte at a time: once for its MAC, checked before a byte is
+    /// inflated, then to inflate it.
     package static func contentDigest(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
-        let (compressed, _) = try checkedHeader(path, kind: kind, version: version, secret: secret)
-        return try Gzip.digestOfContent(compressed, name: path)
+        let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
+        let inflater = try Gzip.Inflater(path: path)
+        let hasher = SHA256()
+        var offset = header.contentStart
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        do {
+            while true {
+                let produced = try chunk.withUnsafeMutableBytes { out in
+                    try inflater.inflate(into: out) { input in
+                        let read = try file.read(into: input, at: offset)
+                        offset += read
+                        return read
+                    }
+                }
+                if produced == 0 { break }
+                chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<produced])) }
+            }
+        } catch is InputStreamError {
+            throw PackedFileError(path: path, problem: "its content is not complete gzip data (a cut file?)")
+        }
+        return hasher.finish()
     }
 
     /// Refuses the file at `path` unless it is a `kind` file of `version` authenticated under
-    /// `secret`, without inflating its content: what a step that only needs to know the file is
-    /// one of its run's checks.
+    /// `secret`, without inflating its content or holding it: what a step that only needs to
+    /// know the file is one of its run's checks.
     ///
     /// Returns the check that held: what names the content.
     @discardableResult
     package static func authenticate(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
-        try checkedHeader(path, kind: kind, version: version, secret: secret).check
+        try openChecked(path, kind: kind, version: version, secret: secret).header.check
     }
 
-    /// The gzipped content and the check line, after the header and (with `secret`) the MAC held.
-    private static func checkedHeader(_ path: String, kind: String, version: Int, secret: StepSecret?) throws -> (
-        compressed: [UInt8], check: String
-    ) {
-        // A pipe or a device named like a step's file would be read without end.
-        let found = FileSystem.kind(path)
-        guard found == .regularFile || found == .missing else {
-            throw PackedFileError(
-                path: path,
-                problem: "not a regular file (a folder, a pipe or a device): name a file the step wrote (refund-cost \(kind))")
-        }
-        let bytes = try FileDescriptor.readAll(path)
+    /// The first two lines of a packed file and where its gzipped content starts.
+    private struct Header {
+        var first: String
+        var check: String
+        var contentStart: Int
+    }
+
+    /// The header at the start of `bytes` (the whole file or its first bytes), refused unless it
+    /// is that of a `kind` file of `version`.
+    private static func header(_ bytes: ArraySlice<UInt8>, path: String, kind: String, version: Int) throws -> Header {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         let expected = "refund-cost \(kind) "
         guard lines.count == 3, let first = String(validating: lines[0], as: UTF8.self), first.hasPrefix(expected) else {
@@ -119,24 +139,77 @@ package enum PackedFile {
                     "a \(kind) of format \(first.dropFirst(expected.count)), this refund-cost reads format \(version): make it again with this version"
             )
         }
-        let check = String(decoding: lines[1], as: UTF8.self)
-        let compressed = Array(lines[2])
-        if let secret {
-            guard check.hasPrefix("hmac-sha256 ") else {
-                throw PackedFileError(
-                    path: path,
-                    problem: "it is not authenticated with a secret (made without \(StepSecret.variable)): make it again")
-            }
-            let mac = HMACSHA256.mac(key: secret.key, [Array((first + "\n").utf8), compressed])
-            guard HMACSHA256.equal(check, "hmac-sha256 " + mac) else {
-                throw PackedFileError(
-                    path: path,
-                    problem:
-                        "its content is not authenticated by this run's secret (altered, or made with another "
-                        + "\(StepSecret.variable)): make it again")
+        return Header(
+            first: first, check: String(decoding: lines[1], as: UTF8.self), contentStart: lines[2].startIndex - bytes.startIndex)
+    }
+
+    /// Refuses `header` unless its check is a MAC under `secret` of its first line and the
+    /// gzipped content, which `content` hands to the MAC.
+    private static func requireMAC(
+        _ header: Header, path: String, secret: StepSecret, content: (HMACSHA256) throws -> Void
+    ) throws {
+        guard header.check.hasPrefix("hmac-sha256 ") else {
+            throw PackedFileError(
+                path: path, problem: "it is not authenticated with a secret (made without \(StepSecret.variable)): make it again")
+        }
+        let mac = HMACSHA256(key: secret.key)
+        Array((header.first + "\n").utf8).withUnsafeBytes { mac.update($0) }
+        try content(mac)
+        guard HMACSHA256.equal(header.check, "hmac-sha256 " + mac.finish()) else {
+            throw PackedFileError(
+                path: path,
+                problem:
+                    "its content is not authenticated by this run's secret (altered, or made with another "
+                    + "\(StepSecret.variable)): make it again")
+        }
+    }
+
+    /// A pipe or a device named like a step's file would be read without end.
+    private static func requireRegularFile(_ path: String, kind: String) throws {
+        let found = FileSystem.kind(path)
+        guard found == .regularFile || found == .missing else {
+            throw PackedFileError(
+                path: path,
+                problem: "not a regular file (a folder, a pipe or a device): name a file the step wrote (refund-cost \(kind))")
+        }
+    }
+
+    /// The file at `path`, open, and its header, once its MAC under `secret` held: the content is
+    /// read a megabyte at a time, never held.
+    private static func openChecked(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> (
+        file: FileDescriptor, header: Header
+    ) {
+        try requireRegularFile(path, kind: kind)
+        let file = try FileDescriptor.openForReading(path)
+        // The header is two short lines; more than 64 KB without them is not a packed file.
+        var start = [UInt8](repeating: 0, count: 1 << 16)
+        let got = try start.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
+        let header = try Self.header(start[..<got], path: path, kind: kind, version: version)
+        try requireMAC(header, path: path, secret: secret) { mac in
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            var offset = header.contentStart
+            while true {
+                let read = try chunk.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+                if read == 0 { break }
+                chunk.withUnsafeBytes { mac.update(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
+                offset += read
             }
         }
-        return (compressed, check)
+        return (file, header)
+    }
+
+    /// The gzipped content and the check line, after the header and (with `secret`) the MAC held.
+    private static func checkedHeader(_ path: String, kind: String, version: Int, secret: StepSecret?) throws -> (
+        compressed: [UInt8], check: String
+    ) {
+        try requireRegularFile(path, kind: kind)
+        let bytes = try FileDescriptor.readAll(path)
+        let header = try Self.header(bytes[...], path: path, kind: kind, version: version)
+        let compressed = Array(bytes[header.contentStart...])
+        if let secret {
+            try requireMAC(header, path: path, secret: secret) { mac in compressed.withUnsafeBytes { mac.update($0) } }
+        }
+        return (compressed, header.check)
     }
 }
 
