@@ -88,20 +88,25 @@ package enum PackedFile {
         let hasher = SHA256()
         var offset = header.contentStart
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        do {
-            while true {
-                let produced = try chunk.withUnsafeMutableBytes { out in
-                    try inflater.inflate(into: out) { input in
-                        let read = try file.read(into: input, at: offset)
-                        offset += read
-                        return read
+        // The bytes inflated are authenticated again as they are read: a file rewritten between
+        // the two readings is refused as such.
+        try requireMAC(header, path: path, secret: secret, problem: changedWhileRead) { mac in
+            do {
+                while true {
+                    let produced = try chunk.withUnsafeMutableBytes { out in
+                        try inflater.inflate(into: out) { input in
+                            let read = try file.read(into: input, at: offset)
+                            mac.update(UnsafeRawBufferPointer(rebasing: input[..<read]))
+                            offset += read
+                            return read
+                        }
                     }
+                    if produced == 0 { break }
+                    chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<produced])) }
                 }
-                if produced == 0 { break }
-                chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<produced])) }
+            } catch is InputStreamError {
+                throw PackedFileError(path: path, problem: "its content is not complete gzip data (a cut file?)")
             }
-        } catch is InputStreamError {
-            throw PackedFileError(path: path, problem: "its content is not complete gzip data (a cut file?)")
         }
         return hasher.finish()
     }
@@ -114,6 +119,24 @@ package enum PackedFile {
     @discardableResult
     package static func authenticate(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
         try openChecked(path, kind: kind, version: version, secret: secret).header.check
+    }
+
+    /// True when `path` is a regular file that starts as a packed `kind` file does.
+    ///
+    /// Its first line names the kind and a format version, its second a check: what a step may
+    /// write over.
+    package static func isStepFile(_ path: String, kind: String) -> Bool {
+        guard let file = try? FileDescriptor.openRegularForReading(path) else { return false }
+        var start = [UInt8](repeating: 0, count: 512)
+        guard let got = try? start.withUnsafeMutableBytes({ try file.read(into: $0, at: 0) }) else { return false }
+        let lines = start[..<got].split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+        guard lines.count == 3, let first = String(validating: lines[0], as: UTF8.self),
+            let check = String(validating: lines[1], as: UTF8.self)
+        else { return false }
+        let prefix = "refund-cost \(kind) "
+        let version = first.dropFirst(prefix.count)
+        return first.hasPrefix(prefix) && !version.isEmpty && version.allSatisfy({ $0.isASCII && $0.isNumber })
+            && (check.hasPrefix("hmac-sha256 ") || check.hasPrefix("sha256 "))
     }
 
     /// The first two lines of a packed file and where its gzipped content starts.
@@ -143,10 +166,14 @@ package enum PackedFile {
             first: first, check: String(decoding: lines[1], as: UTF8.self), contentStart: lines[2].startIndex - bytes.startIndex)
     }
 
+    /// What a file that no longer holds what was authenticated a moment before says.
+    private static let changedWhileRead = "it changed while it was read (written by another process?): make it again"
+
     /// Refuses `header` unless its check is a MAC under `secret` of its first line and the
-    /// gzipped content, which `content` hands to the MAC.
+    /// gzipped content, which `content` hands to the MAC (`problem` says why it is refused,
+    /// when not the usual).
     private static func requireMAC(
-        _ header: Header, path: String, secret: StepSecret, content: (HMACSHA256) throws -> Void
+        _ header: Header, path: String, secret: StepSecret, problem: String? = nil, content: (HMACSHA256) throws -> Void
     ) throws {
         guard header.check.hasPrefix("hmac-sha256 ") else {
             throw PackedFileError(
@@ -158,19 +185,35 @@ package enum PackedFile {
         guard HMACSHA256.equal(header.check, "hmac-sha256 " + mac.finish()) else {
             throw PackedFileError(
                 path: path,
-                problem:
-                    "its content is not authenticated by this run's secret (altered, or made with another "
+                problem: problem
+                    ?? "its content is not authenticated by this run's secret (altered, or made with another "
                     + "\(StepSecret.variable)): make it again")
         }
     }
 
-    /// A pipe or a device named like a step's file would be read without end.
-    private static func requireRegularFile(_ path: String, kind: String) throws {
+    /// The file at `path`, open, refused unless it is a regular file: a pipe or a device named
+    /// like a step's file would be read without end.
+    private static func openFile(_ path: String, kind: String) throws -> FileDescriptor {
         let found = FileSystem.kind(path)
         guard found == .regularFile || found == .missing else {
             throw PackedFileError(
                 path: path,
                 problem: "not a regular file (a folder, a pipe or a device): name a file the step wrote (refund-cost \(kind))")
+        }
+        return try FileDescriptor.openRegularForReading(path)
+    }
+
+    /// Hands the bytes of `file` from `offset` on to `body`, a megabyte at a time.
+    private static func eachChunk(of file: FileDescriptor, from offset: Int, _ body: (UnsafeRawBufferPointer) -> Void)
+        throws
+    {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = offset
+        while true {
+            let read = try chunk.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+            if read == 0 { break }
+            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
+            offset += read
         }
     }
 
@@ -179,21 +222,13 @@ package enum PackedFile {
     private static func openChecked(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> (
         file: FileDescriptor, header: Header
     ) {
-        try requireRegularFile(path, kind: kind)
-        let file = try FileDescriptor.openForReading(path)
+        let file = try openFile(path, kind: kind)
         // The header is two short lines; more than 64 KB without them is not a packed file.
         var start = [UInt8](repeating: 0, count: 1 << 16)
         let got = try start.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
         let header = try Self.header(start[..<got], path: path, kind: kind, version: version)
         try requireMAC(header, path: path, secret: secret) { mac in
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            var offset = header.contentStart
-            while true {
-                let read = try chunk.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
-                if read == 0 { break }
-                chunk.withUnsafeBytes { mac.update(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
-                offset += read
-            }
+            try eachChunk(of: file, from: header.contentStart) { mac.update($0) }
         }
         return (file, header)
     }
@@ -202,14 +237,21 @@ package enum PackedFile {
     private static func checkedHeader(_ path: String, kind: String, version: Int, secret: StepSecret?) throws -> (
         compressed: [UInt8], check: String
     ) {
-        try requireRegularFile(path, kind: kind)
-        let bytes = try FileDescriptor.readAll(path)
-        let header = try Self.header(bytes[...], path: path, kind: kind, version: version)
-        let compressed = Array(bytes[header.contentStart...])
         if let secret {
-            try requireMAC(header, path: path, secret: secret) { mac in compressed.withUnsafeBytes { mac.update($0) } }
+            // Authenticated a megabyte at a time before it is held: a forged file of any size is
+            // refused without taking its size in memory.
+            let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
+            var compressed: [UInt8] = []
+            try eachChunk(of: file, from: header.contentStart) { compressed.append(contentsOf: $0) }
+            // What is held is what was authenticated: a file rewritten between the two readings is refused.
+            try requireMAC(header, path: path, secret: secret, problem: changedWhileRead) { mac in
+                compressed.withUnsafeBytes { mac.update($0) }
+            }
+            return (compressed, header.check)
         }
-        return (compressed, header.check)
+        let bytes = try openFile(path, kind: kind).readAll()
+        let header = try Self.header(bytes[...], path: path, kind: kind, version: version)
+        return (Array(bytes[header.contentStart...]), header.check)
     }
 }
 

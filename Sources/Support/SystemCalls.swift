@@ -53,6 +53,25 @@ package final class FileDescriptor {
         return file
     }
 
+    /// Opens a regular file for reading, refusing anything else (a pipe, a device, a folder)
+    /// without blocking on it: a pipe put where a step's file was expected would otherwise hang
+    /// the step at the opening.
+    package static func openRegularForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { throw SystemError(operation: "open for reading", path: path, code: errno) }
+        let file = FileDescriptor(path: path, fd: fd)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the kind of", path: path, code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SystemError(
+                operation: "open for reading", path: path, code: EINVAL,
+                explanation: "not a regular file (a folder, a pipe or a device): name a file a step wrote")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        try PinnedFiles.check(path, fd: fd)
+        return file
+    }
+
     /// Creates the file afresh, readable by everyone (or its owner only with `mode` 0o600),
     /// writable by its owner: whatever had the name before (a file a killed run left, a link
     /// planted there) is removed first, never written through.

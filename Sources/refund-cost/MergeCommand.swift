@@ -18,17 +18,15 @@ enum MergeCommand: Command {
         let (options, quiet) = try ReportCommand.reportOptions(arguments)
         let folder = try arguments.required(DistributedHelp.partials)
         let snapshot = try arguments.required(DistributedHelp.snapshot)
-        // OUT/LABEL is replaced whole: it must not hold what the merge reads.
-        let report = FileSystem.resolvedPath(options.out + "/" + options.window.label)
-        for (input, option) in [(folder, DistributedHelp.partials), (snapshot, DistributedHelp.snapshot)] {
-            let path = FileSystem.resolvedPath(input)
-            guard path != report, !path.hasPrefix(report + "/") else {
-                throw arguments.invalid(
-                    option, expected: "a path outside \(report), the report folder the merge replaces (--out and the window)")
-            }
-        }
+        // OUT/LABEL is replaced whole: it must not hold what the merge reads, a partial through
+        // a link included.
+        let partials = try SettleCommand.partialFiles(folder)
+        try ReportCommand.checkOutsideReport(
+            [(folder, DistributedHelp.partials.flag), (snapshot, DistributedHelp.snapshot.flag)]
+                + partials.flatMap { [($0, DistributedHelp.partials.flag), ($0 + ".claims", DistributedHelp.partials.flag)] },
+            options: options, arguments: arguments)
         let outcome = DistributedRun.merge(
-            options, snapshot: snapshot, partials: try SettleCommand.partialFiles(folder),
+            options, snapshot: snapshot, partials: partials,
             settlements: try SettleCommand.settlementFiles(folder), secret: try StepSecret.fromEnvironment())
         return try ReportCommand.printOutcome(outcome, options: options, quiet: quiet)
     }

@@ -140,8 +140,34 @@ enum ReportCommand: Command {
             default: continue
             }
         }
+        if !out.isEmpty {
+            // OUT/LABEL is replaced whole: a file it reads there would be gone after the run.
+            let inputs =
+                common.trustRootFiles.map { ($0, DataOptions.trustRoot.flag) }
+                + [
+                    (options.journal, journal.flag), (options.playJournal, playJournal.flag),
+                ].compactMap { path, flag in path.map { ($0, flag) } }
+            try checkOutsideReport(inputs, options: options, arguments: arguments)
+        }
         try common.checkFolder(arguments)
         return (options, common.quiet)
+    }
+
+    /// Refuses inputs (path, option) that lie in the report folder the run replaces whole,
+    /// `OUT/LABEL`: they would be gone once it is written.
+    static func checkOutsideReport(_ inputs: [(String, String)], options: RunOptions, arguments: ParsedArguments)
+        throws(UsageError)
+    {
+        let report = FileSystem.resolvedPath(options.out + "/" + options.window.label)
+        for (input, option) in inputs {
+            let path = FileSystem.resolvedPath(input)
+            guard path != report, !path.hasPrefix(report + "/") else {
+                throw UsageError.invalidValue(
+                    option: option, value: input,
+                    expected: "a path outside \(report), the report folder the run replaces (--out and the window)",
+                    command: arguments.command)
+            }
+        }
     }
 
     /// What the console says after a report: the headline figures, the reconciliation, the

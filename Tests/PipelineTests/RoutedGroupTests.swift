@@ -165,13 +165,50 @@ struct RoutedGroupTests {
                     "--partial", routing,
                 ] + inData
             ).status == 0)
-        let overRouting = try runTool(
-            [
-                "partial", "--snapshot", snapshotOfCopy, "--group", "0", "--account-groups", "2", "--routed", root + "/c-parts",
-                "--partial", routing,
-            ] + inData)
-        #expect(overRouting.status == 1)
-        #expect(overRouting.stderr.contains("it is the routing partial of"), "\(overRouting.stderr)")
+        // Its rows read from another folder, the routing partial is still not written over.
+        try FileManager.default.createDirectory(atPath: root + "/c-scratch", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: routing + ".rows-0-of-2", toPath: root + "/c-scratch/p.partial.rows-0-of-2")
+        let routingBefore = try Data(contentsOf: URL(fileURLWithPath: routing))
+        for routed in [root + "/c-parts", root + "/c-scratch"] {
+            let overRouting = try runTool(
+                [
+                    "partial", "--snapshot", snapshotOfCopy, "--group", "0", "--account-groups", "2", "--routed", routed,
+                    "--partial", routing,
+                ] + inData)
+            #expect(overRouting.status == 1)
+            #expect(
+                overRouting.stderr.contains("it is a routing partial (p.partial.rows-0-of-2 is beside it)"),
+                "\(overRouting.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: routing)) == routingBefore)
+        // Nor does any step write over what is not its own kind: the snapshot's group parts over a
+        // certificate, settle's record over a snapshot, decode --list over a snapshot; nor block
+        // on a pipe named as its output.
+        let certificateCopy = root + "/d.snapshot.group-0-of-2"
+        try FileManager.default.copyItem(atPath: data + "/test-root.der", toPath: certificateCopy)
+        let overCertificate = try runTool(["snapshot", "--snapshot", root + "/d.snapshot", "--account-groups", "2"] + inData)
+        #expect(overCertificate.status == 1)
+        #expect(overCertificate.stderr.contains("it is not a ledger group snapshot file"), "\(overCertificate.stderr)")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: certificateCopy))
+                == Data(contentsOf: URL(fileURLWithPath: data + "/test-root.der")))
+        let settleFolder = root + "/s-parts"
+        try FileManager.default.createDirectory(atPath: settleFolder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: routing, toPath: settleFolder + "/p.partial")
+        try FileManager.default.copyItem(atPath: routing + ".claims", toPath: settleFolder + "/p.partial.claims")
+        try FileManager.default.copyItem(atPath: snapshotOfCopy, toPath: settleFolder + "/request.settled")
+        let overSnapshot = try runTool(["settle", "--snapshot", snapshotOfCopy, "--partials", settleFolder])
+        #expect(overSnapshot.status == 1)
+        #expect(overSnapshot.stderr.contains("it is not a request settlement file"), "\(overSnapshot.stderr)")
+        let listOver = try runTool(["decode", "--list", settleFolder + "/request.settled"] + inData)
+        #expect(listOver.status == 1)
+        #expect(listOver.stderr.contains("it is not a list of App Store files"), "\(listOver.stderr)")
+        #expect(mkfifo(root + "/fifo.partial", 0o600) == 0)
+        let overPipe = try runTool(
+            ["partial", "--snapshot", snapshotOfCopy, "--file", "2026-10.csv", "--partial", root + "/fifo.partial"] + inData,
+            timeout: 30)
+        #expect(overPipe.status == 1)
+        #expect(overPipe.stderr.contains("it is not a cost partial file"), "\(overPipe.stderr)")
         let overRows = try runTool(
             [
                 "partial", "--snapshot", snapshotOfCopy, "--group", "0", "--account-groups", "2", "--routed", root + "/c-parts",
@@ -185,6 +222,14 @@ struct RoutedGroupTests {
             ["merge", "--snapshot", snapshotOfCopy, "--partials", root + "/m/2026-10", "--out", root + "/m"] + inData)
         #expect(mergeOver.status == 2)
         #expect(mergeOver.stderr.contains("expected a path outside"), "\(mergeOver.stderr)")
+        // Nor a certificate it reads there.
+        try FileManager.default.copyItem(atPath: data + "/test-root.der", toPath: root + "/m/2026-10/root.der")
+        let mergeOverRoot = try runTool(
+            ["merge", "--snapshot", snapshotOfCopy, "--partials", root + "/c-parts", "--out", root + "/m"]
+                + ["--data", data, "--month", "2026-10", "--trust-root", root + "/m/2026-10/root.der"])
+        #expect(mergeOverRoot.status == 2)
+        #expect(mergeOverRoot.stderr.contains("--trust-root"), "\(mergeOverRoot.stderr)")
+        #expect(FileManager.default.fileExists(atPath: root + "/m/2026-10/root.der"))
 
         let routedAlone = try runTool(
             ["partial", "--snapshot", snapshot, "--file", "2026-10.csv", "--routed", parts, "--partial", root + "/q.partial"]

@@ -46,6 +46,11 @@ package enum DistributedRun {
             guard accountGroups > 1 else { return (snapshot, 1, ledger.accounts.count) }
             let cut = GroupSnapshot.Cut(ledger, groups: accountGroups)
             for group in 0..<accountGroups {
+                try StepOutput.requireOwnKind(
+                    GroupSnapshot.path(besides: path, group: AccountGroup(group: group, groups: accountGroups)),
+                    kind: GroupSnapshot.kind)
+            }
+            for group in 0..<accountGroups {
                 let part = AccountGroup(group: group, groups: accountGroups)
                 try StepFiles.write(
                     GroupSnapshot(snapshot, ledger: ledger, cut: cut, sha256: sha256, group: part),
@@ -101,6 +106,23 @@ package enum DistributedRun {
     /// a line each: its size, a tab, its path.
     package static func listAppStoreFiles(_ options: RunOptions, to path: String) throws {
         try StepOutput.check(path, layout: try InputLayout(root: options.data))
+        // Over an earlier list only (lines of a size, a tab and a path), never over another file.
+        if FileSystem.kind(path) != .missing {
+            let earlier = try? FileDescriptor.openRegularForReading(path).readAll(limit: 64 << 20)
+            let isList = earlier.flatMap { String(validating: $0, as: UTF8.self) }.map { text in
+                text.split(separator: "\n").allSatisfy { line in
+                    let fields = line.split(separator: "\t", maxSplits: 1)
+                    return fields.count == 2 && !fields[0].isEmpty && fields[0].allSatisfy { $0.isASCII && $0.isNumber }
+                }
+            }
+            guard isList == true else {
+                throw PackedFileError(
+                    path: path,
+                    problem:
+                        "it is not a list of App Store files, and decode --list would write one over it: give it a path of its own"
+                )
+            }
+        }
         let file = try AtomicFileWriter(path: path)
         try file.append(try appStoreFiles(options).map { "\($0.bytes)\t\($0.path)\n" }.joined())
         try file.commit()
@@ -340,12 +362,15 @@ package enum DistributedRun {
         var attributor = pipeline.attributor(loaded).emptyCopy()
         let names = try FileSystem.list(folder).map(\.name).filter { RoutedRows.isRows($0, of: group) }
         guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
-        // Not over a routing partial whose rows it reads.
-        let target = FileSystem.resolvedPath(out)
-        if let read = names.first(where: { FileSystem.resolvedPath(folder + "/" + $0).hasPrefix(target + ".rows-") }) {
+        // Not over a routing partial (its rows are beside it), wherever its rows are read from.
+        let outName = String(out.split(separator: "/").last ?? "")
+        let besideOut = (try? FileSystem.list(FileSystem.folder(of: out))) ?? []
+        if let rows = besideOut.first(where: { $0.name.hasPrefix(outName + ".rows-") }) {
             throw PackedFileError(
                 path: out,
-                problem: "it is the routing partial of \(folder)/\(read), which this step reads: write it under its own name")
+                problem:
+                    "it is a routing partial (\(rows.name) is beside it), which a group's partial must not replace: "
+                    + "write the group's partial under its own name")
         }
         var routings: [String: String] = [:]
         for name in names {
@@ -527,9 +552,11 @@ package enum DistributedRun {
         if let stale = stale.first { throw SettlementError.staleSeeds(paths[stale]) }
         seeds += Array(repeating: [], count: paths.count - seeds.count)
         let record = RequestSettlement.path(in: folder, part: part)
+        try StepOutput.requireOwnKind(record, kind: RequestSettlement.kind)
         var again: [(String, String)] = []
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
             let seedsPath = part.name(paths[index], "seeds")
+            try StepOutput.requireOwnKind(seedsPath, kind: StepFiles.seedsKind)
             let seeds = PartialSeeds(
                 files: identities[index].files, piece: identities[index].piece, snapshot: identities[index].snapshot,
                 part: part, seeds: entries)

@@ -33,18 +33,17 @@ enum StepOutput {
         throws
     {
         try check(path, layout: layout)
-        for (written, kind) in [(path, kind)] + beside where FileSystem.exists(written) {
-            var head = [UInt8](repeating: 0, count: 128)
-            let read = (try? head.withUnsafeMutableBytes { try FileDescriptor.openForReading(written).read(into: $0) }) ?? 0
-            head.removeSubrange(read...)
-            let expected = Array("refund-cost \(kind) ".utf8)
-            guard head.starts(with: expected) else {
-                throw PackedFileError(
-                    path: written,
-                    problem:
-                        "it is not a \(kind) file, and the step would write one over it: give the step a path of its own "
-                        + "(a step writes over its own earlier files only)")
-            }
-        }
+        for (written, kind) in [(path, kind)] + beside { try requireOwnKind(written, kind: kind) }
+    }
+
+    /// Refuses to write a `kind` file at `path` when something else is there: anything but an
+    /// earlier `kind` file (a regular file whose first lines are those of one).
+    static func requireOwnKind(_ path: String, kind: String) throws {
+        guard FileSystem.kind(path) != .missing, !PackedFile.isStepFile(path, kind: kind) else { return }
+        throw PackedFileError(
+            path: path,
+            problem:
+                "it is not a \(kind) file, and the step would write one over it: give the step a path of its own "
+                + "(a step writes over its own earlier files only)")
     }
 }
