@@ -50,9 +50,11 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The file (and line): a path, shown whole on its line, a line break in it escaped.
     package var location: String? {
         guard let file else { return nil }
-        return line > 0 ? "\(file):\(line)" : file
+        let shown = Reject.printable(file)
+        return line > 0 ? "\(shown):\(line)" : shown
     }
 
     /// What is printed: a path or value quoted in it (a file named by whoever can write a

@@ -69,11 +69,13 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
         return shown
     }
 
-    /// A control character, or one that turns text around on a terminal (the bidirectional
-    /// embeddings, overrides and isolates).
+    /// A control character, or one that turns text around or breaks it on a terminal (the
+    /// bidirectional marks, embeddings, overrides and isolates, the line and paragraph
+    /// separators, the byte order mark).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C || (0x200E...0x200F).contains(value)
+            || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0xFEFF
     }
 
     /// The most of a value a reject quotes.

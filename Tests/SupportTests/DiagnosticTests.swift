@@ -17,6 +17,12 @@ struct DiagnosticTests {
         #expect(
             diagnostic.description
                 == "parts/z\\u{1B}[31mEVIL.rows-0-of-3: error: holds z\\u{1B}[31m rows\nsecond line")
+        // A line break in the file's path cannot start a line of its own; nor do the marks that
+        // turn or break text pass raw.
+        let forged = Diagnostic("refused", file: "parts/zz\nsettle: all settled\n.partial\u{200F}\u{2028}\u{FEFF}")
+        #expect(
+            forged.description
+                == "parts/zz\\nsettle: all settled\\n.partial\\u{200F}\\u{2028}\\u{FEFF}: error: refused")
     }
 
     @Test func aRejectRendersThroughIt() {
