@@ -354,12 +354,7 @@ package enum DistributedRun {
         guard group.groups > 1, group.group >= 0, group.group < group.groups else {
             throw RoutingError.noSuchGroup(group)
         }
-        var part = try groupPart(besides: path, group, of: nil, secret: secret)
-        try part.snapshot.check(options.appStore, data: options.data)
-        let pipeline = Pipeline(options)
-        let loaded = try part.load()
-        part.snapshot.releaseRecords()
-        var attributor = pipeline.attributor(loaded).emptyCopy()
+        // What can be refused is, before the group's ledger is built.
         let names = try FileSystem.list(folder).map(\.name).filter { RoutedRows.isRows($0, of: group) }
         guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
         // Not over a routing partial (its rows are beside it), wherever its rows are read from.
@@ -372,6 +367,12 @@ package enum DistributedRun {
                     "it is a routing partial (\(rows.name) is beside it), which a group's partial must not replace: "
                     + "write the group's partial under its own name")
         }
+        var part = try groupPart(besides: path, group, of: nil, secret: secret)
+        try part.snapshot.check(options.appStore, data: options.data)
+        let pipeline = Pipeline(options)
+        let loaded = try part.load()
+        part.snapshot.releaseRecords()
+        var attributor = pipeline.attributor(loaded).emptyCopy()
         var routings: [String: String] = [:]
         for name in names {
             let rowsPath = folder + "/" + name
@@ -553,10 +554,13 @@ package enum DistributedRun {
         seeds += Array(repeating: [], count: paths.count - seeds.count)
         let record = RequestSettlement.path(in: folder, part: part)
         try StepOutput.requireOwnKind(record, kind: RequestSettlement.kind)
+        // Every file it would write over is checked before it writes one.
+        for (index, entries) in seeds.enumerated() where !entries.isEmpty {
+            try StepOutput.requireOwnKind(part.name(paths[index], "seeds"), kind: StepFiles.seedsKind)
+        }
         var again: [(String, String)] = []
         for (index, entries) in seeds.enumerated() where !entries.isEmpty {
             let seedsPath = part.name(paths[index], "seeds")
-            try StepOutput.requireOwnKind(seedsPath, kind: StepFiles.seedsKind)
             let seeds = PartialSeeds(
                 files: identities[index].files, piece: identities[index].piece, snapshot: identities[index].snapshot,
                 part: part, seeds: entries)
