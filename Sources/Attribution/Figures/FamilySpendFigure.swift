@@ -19,7 +19,11 @@ package struct FamilySpendFigure: Sendable {
     /// The person's own transaction (its original id for a subscription).
     package var transactionID: String
     /// How the member's transactions were linked, each method once, sorted; empty for the purchaser.
-    package var linkMethods: [FamilyLinkMethod]
+    package var linkMethods: [FamilyLinkMethod] {
+        FamilyLinkMethod.allCases.filter { methods & Self.bit($0) != 0 }.sorted { $0.rawValue < $1.rawValue }
+    }
+    /// The methods, a bit each: a person's figure holds no array of its own.
+    private var methods: UInt8 = 0
     /// Cost tied to the person's transactions while they granted access (paid, family_shared,
     /// billing_grace), and after their access ended (the after_* classes).
     package var costEntitled = Money.zero
@@ -27,12 +31,18 @@ package struct FamilySpendFigure: Sendable {
 
     package func costTotal() throws(MoneyError) -> Money { try costEntitled.adding(costAfterEnd) }
 
+    private static func bit(_ method: FamilyLinkMethod) -> UInt8 {
+        1 << UInt8(FamilyLinkMethod.allCases.firstIndex(of: method) ?? 0)
+    }
+
     /// Every person of a family purchase with cost in the window: families by purchaser
     /// transaction id (members linked to none last), the purchaser before the members, members
     /// by account and transaction.
+    ///
+    /// There are about as many as family members: each holds its ids (shared with the ledger's
+    /// records) and numbers only, and they are sorted in place.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [FamilySpendFigure] {
         var figures: [FamilySpendFigure] = []
-        var methods: [Set<FamilyLinkMethod>] = []
         var position: [Person: Int] = [:]
         func add(_ transaction: Int, family: String, role: Role, method: FamilyLinkMethod?) throws {
             let id = personalID(ledger, transaction)
@@ -47,10 +57,9 @@ package struct FamilySpendFigure: Sendable {
                 figures.append(
                     FamilySpendFigure(
                         purchaserTransactionID: family, productID: productID, role: role,
-                        account: account.map { ledger.accounts[$0] }, transactionID: id, linkMethods: []))
-                methods.append([])
+                        account: account.map { ledger.accounts[$0] }, transactionID: id))
             }
-            if let method { methods[index].insert(method) }
+            if let method { figures[index].methods |= bit(method) }
             figures[index].costEntitled = try figures[index].costEntitled.adding(totals.entitledInWindow[transaction])
             figures[index].costAfterEnd = try figures[index].costAfterEnd.adding(totals.afterEndInWindow[transaction])
         }
@@ -68,23 +77,25 @@ package struct FamilySpendFigure: Sendable {
             let family = personalID(ledger, index)
             if families.contains(family) { try add(index, family: family, role: .purchaser, method: nil) }
         }
-        for index in figures.indices { figures[index].linkMethods = methods[index].sorted { $0.rawValue < $1.rawValue } }
-        // Sort keys worked out once: transaction ids compare as numbers when they are numbers.
-        let kept = figures.filter { $0.costEntitled != .zero || $0.costAfterEnd != .zero }
-        let keys = kept.map { figure in
-            (
-                family: TransactionID.sortKey(figure.purchaserTransactionID), purchaserFirst: figure.role == .purchaser ? 0 : 1,
-                account: figure.account ?? "", transaction: TransactionID.sortKey(figure.transactionID)
-            )
+        position = [:]
+        families = []
+        figures.removeAll { $0.costEntitled == .zero && $0.costAfterEnd == .zero }
+        // Ids compare as numbers when they are numbers: each id's number worked out once.
+        let numbers = figures.map {
+            (family: TransactionID.number($0.purchaserTransactionID), transaction: TransactionID.number($0.transactionID))
         }
-        let order = kept.indices.sorted { a, b in
-            let left = keys[a], right = keys[b]
-            if left.family != right.family { return left.family < right.family }
-            if left.purchaserFirst != right.purchaserFirst { return left.purchaserFirst < right.purchaserFirst }
-            if left.account != right.account { return left.account.bytesPrecede(right.account) }
-            return left.transaction < right.transaction
+        let order = figures.indices.sorted { a, b in
+            let left = figures[a], right = figures[b]
+            if left.purchaserTransactionID != right.purchaserTransactionID {
+                return TransactionID.precedes(
+                    left.purchaserTransactionID, numbers[a].family, right.purchaserTransactionID, numbers[b].family)
+            }
+            if left.role != right.role { return left.role == .purchaser }
+            let leftAccount = left.account ?? "", rightAccount = right.account ?? ""
+            if leftAccount != rightAccount { return leftAccount.bytesPrecede(rightAccount) }
+            return TransactionID.precedes(left.transactionID, numbers[a].transaction, right.transactionID, numbers[b].transaction)
         }
-        return order.map { kept[$0] }
+        return order.map { figures[$0] }
     }
 
     /// The id a person's transaction counts under: the original for a subscription.

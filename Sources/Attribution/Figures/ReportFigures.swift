@@ -39,7 +39,7 @@ package struct ReportFigures: Sendable {
     package private(set) var storeTotals: [SummaryFigure] = []
     package private(set) var leaks: [LeakFigure] = []
     package private(set) var subscriptionLosses: [SubscriptionLossFigure] = []
-    package private(set) var familyLinks: [FamilyLinkFigure] = []
+    package private(set) var familyLinks: FamilyLinkFigures
     package private(set) var familySpend: [FamilySpendFigure] = []
     package private(set) var consumption: [ConsumptionFigure] = []
     /// The headline's figures for the month before the window; nil when there is none to compare with.
@@ -74,13 +74,13 @@ package struct ReportFigures: Sendable {
         products = ProductIndex(ledger: ledger)
         transactionCount = ledger.transactions.count
         accountCount = ledger.accounts.count
+        familyLinks = FamilyLinkFigures(ledger: ledger)
         // Each kind of figure reads the ledger and the totals alone: they are worked out side by side.
-        (refunds, leaks, subscriptionLosses, familyLinks, familySpend, consumption) = try Parallel.all(
+        (refunds, leaks, subscriptionLosses, familySpend, consumption) = try Parallel.all(
             threads: FileSystem.processorCount,
             { try RefundFigure.all(ledger: ledger, totals: totals, window: window, rates: rates) },
             { LeakFigure.all(ledger: ledger, totals: totals) },
             { try SubscriptionLossFigure.all(ledger: ledger, totals: totals) },
-            { FamilyLinkFigure.all(ledger: ledger) },
             { try FamilySpendFigure.all(ledger: ledger, totals: totals) },
             {
                 ConsumptionFigure.all(
