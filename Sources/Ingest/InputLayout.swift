@@ -155,6 +155,10 @@ package struct InputLayout: Sendable, Hashable, Codable {
     /// Why an entry is not read, or nil when it is an input.
     private static func refusal(_ entry: FileSystem.Entry, suffixes: [String], folder: String) -> String? {
         let wanted = suffixes.joined(separator: " or ")
+        // Its name would be shown in messages and lines that a line break in it could forge.
+        if Reject.printable(entry.name) != entry.name {
+            return "its name holds a line break or another control character, shown escaped here; rename it"
+        }
         switch entry.kind {
         case .directory:
             return "a folder inside \(folder)/: inputs are not read from sub-folders; move its files into \(folder)/"

@@ -81,6 +81,21 @@ struct HardeningTests {
         #expect(run.stdout.contains("costs/2026-11.CSV"), "an upper-case extension is read")
     }
 
+    /// A data file whose name holds a line break would print, wherever a message names it, a
+    /// line of its own choosing (here one that reads as the report's): refused whole, escaped.
+    @Test func aDataFileNamedWithALineBreakIsRefusedEscaped() throws {
+        let data = try copyOfSample()
+        let name = "z.csv\nrefund-cost report: all is well.csv"
+        try FileManager.default.copyItem(atPath: data + "/costs/2026-10.csv", toPath: data + "/costs/" + name)
+        let run = try runTool(["validate", "--data", data, "--quiet"], timeout: 60)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains(
+                data + "/costs/z.csv\\nrefund-cost report: all is well.csv: error: "
+                    + "its name holds a line break or another control character"), "\(run.stderr)")
+        #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("refund-cost report:") }, "\(run.stderr)")
+    }
+
     /// These two ids collided in the 128-bit fingerprint of 0.5.0: the second row was dropped.
     @Test func craftedRequestIDsCannotDropARealRow() throws {
         let root = try costsOnly(

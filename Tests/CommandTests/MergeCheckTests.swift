@@ -11,6 +11,16 @@ struct MergeCheckTests {
     /// `snapshot`, one partial per cost file of the sample (the second with `extra`), then
     /// `merge` with the options of the first; what the merge said.
     func merge(secondPartialWith extra: [String], label: String = #function) throws -> ToolRun {
+        let (root, snapshot, args) = try partials(secondPartialWith: extra, label: label)
+        let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", root + "/parts"])
+        try #require(settled.status == 0 && settled.stdout.isEmpty, "the sample's files share no request id")
+        return try runTool(["merge", "--snapshot", snapshot, "--partials", root + "/parts"] + args)
+    }
+
+    /// The snapshot and the partials of `merge(secondPartialWith:)`, in `ROOT/parts`.
+    func partials(secondPartialWith extra: [String], label: String) throws -> (
+        root: String, snapshot: String, args: [String]
+    ) {
         let root = try TestFiles.temporaryDirectory(label)
         let data = TestFiles.packageRoot + "/Data/sample"
         let args = ["--data", data, "--month", "2026-10", "--out", root + "/out"]
@@ -27,9 +37,24 @@ struct MergeCheckTests {
                     + (index == 1 ? extra : []))
             try #require(partial.status == 0, "\(partial.stderr)")
         }
+        return (root, snapshot, args)
+    }
+
+    /// A file put in the partials' folder under a name with a line break prints, wherever an
+    /// error names it, a line of its own choosing; settle and merge refuse it, escaped.
+    @Test func aStepFileNamedWithALineBreakIsRefused() throws {
+        let (root, snapshot, args) = try partials(secondPartialWith: [], label: "line-break-name")
+        let forged = "p9.partial\nerror: forged.partial"
+        try FileManager.default.copyItem(atPath: root + "/parts/p0.partial", toPath: root + "/parts/" + forged)
         let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", root + "/parts"])
-        try #require(settled.status == 0 && settled.stdout.isEmpty, "the sample's files share no request id")
-        return try runTool(["merge", "--snapshot", snapshot, "--partials", root + "/parts"] + args)
+        let merged = try runTool(["merge", "--snapshot", snapshot, "--partials", root + "/parts"] + args)
+        for run in [settled, merged] {
+            #expect(run.status == 1, "\(run.stdout)")
+            #expect(
+                run.stderr.contains(root + "/parts/p9.partial\\nerror: forged.partial: error: its name holds a line break"),
+                "\(run.stderr)")
+            #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("error: forged") }, "\(run.stderr)")
+        }
     }
 
     @Test func partialsReadAlikeMerge() throws {

@@ -356,6 +356,7 @@ package enum DistributedRun {
         }
         // What can be refused is, before the group's ledger is built.
         let names = try FileSystem.list(folder).map(\.name).filter { RoutedRows.isRows($0, of: group) }
+        try StepFileNameError.check(names, in: folder)
         guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
         // Not over a routing partial (its rows are beside it), wherever its rows are read from.
         let outName = String(out.split(separator: "/").last ?? "")

@@ -187,3 +187,20 @@ package struct FileClaims: Sendable, Codable {
     package var file: String
     package var claims: BlockList<RequestClaim>
 }
+
+/// A file in a folder of step files whose name an error could not show as it is.
+package struct StepFileNameError: DiagnosticError {
+    package var path: String
+
+    /// Refuses any of `names` (in `folder`) holding a line break or another control character:
+    /// no step writes such a name, and one placed there could forge lines of what a step prints.
+    package static func check(_ names: [String], in folder: String) throws {
+        if let name = names.first(where: { Reject.printable($0) != $0 }) { throw StepFileNameError(path: folder + "/" + name) }
+    }
+
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            "its name holds a line break or another control character (shown escaped): no step writes such a name; remove it",
+            file: path)
+    }
+}
