@@ -141,10 +141,18 @@ package struct InputLayout: Sendable, Hashable, Codable {
             throw .unreadable(error)
         }
         var files: [String] = []
+        // Names compare as text: two spellings of the same letters (é composed or not) are one.
+        var taken = Set<String>()
         for entry in entries {
             let path = folder + "/" + entry.name
             if let reason = refusal(entry, suffixes: suffixes, folder: folderName) {
                 refused.append(Reject(file: path, line: 0, field: "", value: entry.name, reason: reason))
+            } else if !taken.insert(entry.name).inserted {
+                refused.append(
+                    Reject(
+                        file: path, line: 0, field: "", value: entry.name,
+                        reason: "its name reads as another file's of \(folderName)/ (the same letters, composed "
+                            + "another way): rename one of them"))
             } else {
                 files.append(path)
             }
@@ -155,6 +163,9 @@ package struct InputLayout: Sendable, Hashable, Codable {
     /// Why an entry is not read, or nil when it is an input.
     private static func refusal(_ entry: FileSystem.Entry, suffixes: [String], folder: String) -> String? {
         let wanted = suffixes.joined(separator: " or ")
+        guard entry.nameIsUTF8 else {
+            return "its name is not UTF-8 (the bytes that are not are shown as U+FFFD); rename it"
+        }
         // Its name would be shown in messages and lines that a line break in it could forge.
         if Reject.printable(entry.name) != entry.name {
             return "its name holds a line break or another control character, shown escaped here; rename it"

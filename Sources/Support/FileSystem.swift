@@ -15,6 +15,9 @@ package enum FileSystem {
     package struct Entry: Sendable, Hashable {
         package var name: String
         package var kind: Kind
+        /// False for a name that is not UTF-8: `name` then shows U+FFFD for its other bytes, so
+        /// it names no file (and may read as another file's name).
+        package var nameIsUTF8 = true
         package var isDirectory: Bool { kind == .directory }
     }
 
@@ -148,11 +151,13 @@ package enum FileSystem {
         defer { closedir(dir) }
         var entries: [Entry] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let (name, isUTF8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                return String(validating: bytes, as: UTF8.self).map { ($0, true) }
+                    ?? (String(decoding: bytes, as: UTF8.self), false)
             }
             if name == "." || name == ".." { continue }
-            entries.append(Entry(name: name, kind: kind(directory + "/" + name)))
+            entries.append(Entry(name: name, kind: kind(directory + "/" + name), nameIsUTF8: isUTF8))
         }
         return entries.sorted { $0.name.bytesPrecede($1.name) }
     }

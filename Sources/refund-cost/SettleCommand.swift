@@ -56,7 +56,7 @@ enum SettleCommand: Command {
 
     private static func files(_ folder: String, endingWith suffix: String) throws -> [String] {
         let entries = try FileSystem.list(folder).filter { $0.name.hasSuffix(suffix) }
-        try StepFileNameError.check(entries.map(\.name), in: folder)
+        try StepFileNameError.check(entries, in: folder)
         if let odd = entries.first(where: { $0.kind != .regularFile }) {
             throw NotAStepFileError(path: folder + "/" + odd.name)
         }

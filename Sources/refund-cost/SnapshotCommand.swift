@@ -52,9 +52,9 @@ enum SnapshotCommand: Command {
         let path = try arguments.required(snapshotOut)
         let started = Clock.monotonicSeconds()
         let pieces = try arguments.value(decoded).map { folder in
-            let names = try FileSystem.list(folder).map(\.name).filter { $0.hasSuffix(".decoded") }
-            try StepFileNameError.check(names, in: folder)
-            return names.map { folder + "/" + $0 }
+            let entries = try FileSystem.list(folder).filter { $0.name.hasSuffix(".decoded") }
+            try StepFileNameError.check(entries, in: folder)
+            return entries.map { folder + "/" + $0.name }
         }
         let grouping: DistributedRun.AccountGrouping
         switch (try arguments.value(accountGroups), try arguments.value(accountsPerGroup)) {

@@ -96,6 +96,45 @@ struct HardeningTests {
         #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("refund-cost report:") }, "\(run.stderr)")
     }
 
+    /// A name that is not UTF-8 is refused, and the file named with U+FFFD beside it read once.
+    ///
+    /// Decoded, such a name read as that file's: the run read that file twice and the other never.
+    @Test func aNameThatIsNotUTF8IsRefusedAndReadsAsNoOtherFile() throws {
+        let data = try copyOfSample()
+        let folder = data + "/notifications/"
+        let bytes = Array((folder + "2026-10").utf8) + [0xFF] + Array(".jsonl".utf8) + [0]
+        let renamed = bytes.withUnsafeBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { rename(folder + "2026-10.jsonl", $0.baseAddress!) }
+        }
+        try #require(renamed == 0)
+        try FileManager.default.moveItem(atPath: folder + "2026-06.jsonl", toPath: folder + "2026-10\u{FFFD}.jsonl")
+        let run = try runTool(["validate", "--data", data, "--no-verify", "--quiet"], timeout: 60)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(folder + "2026-10\u{FFFD}.jsonl: error: its name is not UTF-8"), "\(run.stderr)")
+        // The sample's 2026-06.jsonl read once under its new name, 2026-10.jsonl not at all: what
+        // the sample without 2026-10.jsonl reads.
+        let without = try copyOfSample()
+        try FileManager.default.removeItem(atPath: without + "/notifications/2026-10.jsonl")
+        let expected = try runTool(["validate", "--data", without, "--no-verify", "--quiet"], timeout: 60)
+        func linesRead(_ run: ToolRun) -> [Substring] {
+            run.stdout.split(separator: "\n").filter { $0.contains("notification lines read") }
+        }
+        #expect(!linesRead(expected).isEmpty)
+        #expect(linesRead(run) == linesRead(expected), "\(run.stdout)")
+    }
+
+    /// The same letters composed two ways (é as one character, or e and an accent) are two
+    /// files on disk but one name as text: the second is refused, not a crash.
+    @Test func twoSpellingsOfOneNameAreOneFile() throws {
+        let data = try copyOfSample()
+        let costs = data + "/costs/"
+        try FileManager.default.copyItem(atPath: costs + "2026-10.csv", toPath: costs + "caf\u{E9}.csv")
+        try FileManager.default.copyItem(atPath: costs + "2026-10.csv", toPath: costs + "cafe\u{301}.csv")
+        let run = try runTool(["validate", "--data", data, "--no-verify", "--quiet"], timeout: 60)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("its name reads as another file's of costs/"), "\(run.stderr)")
+    }
+
     /// These two ids collided in the 128-bit fingerprint of 0.5.0: the second row was dropped.
     @Test func craftedRequestIDsCannotDropARealRow() throws {
         let root = try costsOnly(

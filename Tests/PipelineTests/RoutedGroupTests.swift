@@ -180,6 +180,18 @@ struct RoutedGroupTests {
                 overRouting.stderr.contains("it is a routing partial (p.partial.rows-0-of-2 is beside it)"),
                 "\(overRouting.stderr)")
         }
+        // A file beside it whose name holds a line break is named escaped: it forges no line.
+        let forged = routing + ".rows-\nerror: forged"
+        try TestFiles.write("", to: forged)
+        let overForged = try runTool(
+            [
+                "partial", "--snapshot", snapshotOfCopy, "--group", "0", "--account-groups", "2", "--routed",
+                root + "/c-scratch", "--partial", routing,
+            ] + inData)
+        #expect(overForged.status == 1)
+        #expect(overForged.stderr.contains("(p.partial.rows-\\nerror: forged is beside it)"), "\(overForged.stderr)")
+        #expect(!overForged.stderr.split(separator: "\n").contains { $0.hasPrefix("error: forged") })
+        try FileManager.default.removeItem(atPath: forged)
         #expect(try Data(contentsOf: URL(fileURLWithPath: routing)) == routingBefore)
         // Nor does any step write over what is not its own kind: the snapshot's group parts over a
         // certificate, settle's record over a snapshot, decode --list over a snapshot; nor block

@@ -355,8 +355,9 @@ package enum DistributedRun {
             throw RoutingError.noSuchGroup(group)
         }
         // What can be refused is, before the group's ledger is built.
-        let names = try FileSystem.list(folder).map(\.name).filter { RoutedRows.isRows($0, of: group) }
-        try StepFileNameError.check(names, in: folder)
+        let entries = try FileSystem.list(folder).filter { RoutedRows.isRows($0.name, of: group) }
+        try StepFileNameError.check(entries, in: folder)
+        let names = entries.map(\.name)
         guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
         // Not over a routing partial (its rows are beside it), wherever its rows are read from.
         let outName = String(out.split(separator: "/").last ?? "")
@@ -365,7 +366,7 @@ package enum DistributedRun {
             throw PackedFileError(
                 path: out,
                 problem:
-                    "it is a routing partial (\(rows.name) is beside it), which a group's partial must not replace: "
+                    "it is a routing partial (\(Reject.printable(rows.name)) is beside it), which a group's partial must not replace: "
                     + "write the group's partial under its own name")
         }
         var part = try groupPart(besides: path, group, of: nil, secret: secret)

@@ -192,15 +192,23 @@ package struct FileClaims: Sendable, Codable {
 package struct StepFileNameError: DiagnosticError {
     package var path: String
 
-    /// Refuses any of `names` (in `folder`) holding a line break or another control character:
-    /// no step writes such a name, and one placed there could forge lines of what a step prints.
-    package static func check(_ names: [String], in folder: String) throws {
-        if let name = names.first(where: { Reject.printable($0) != $0 }) { throw StepFileNameError(path: folder + "/" + name) }
+    var isUTF8 = true
+
+    /// Refuses any of `entries` (of `folder`) whose name holds a line break or another control
+    /// character, or is not UTF-8: no step writes such a name, and one placed there could forge
+    /// lines of what a step prints, or read as another file's name.
+    package static func check(_ entries: [FileSystem.Entry], in folder: String) throws {
+        if let odd = entries.first(where: { !$0.nameIsUTF8 || Reject.printable($0.name) != $0.name }) {
+            throw StepFileNameError(path: folder + "/" + odd.name, isUTF8: odd.nameIsUTF8)
+        }
     }
 
     package var diagnostic: Diagnostic {
         Diagnostic(
-            "its name holds a line break or another control character (shown escaped): no step writes such a name; remove it",
+            (isUTF8
+                ? "its name holds a line break or another control character (shown escaped)"
+                : "its name is not UTF-8 (the bytes that are not are shown as U+FFFD)")
+                + ": no step writes such a name; remove it",
             file: path)
     }
 }
