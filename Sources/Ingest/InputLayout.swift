@@ -65,8 +65,11 @@ package struct InputLayout: Sendable, Hashable, Codable {
         consent = optional("consent.csv")
         deliveries = optional("deliveries.csv")
         prices = optional("prices.csv")
+        refused += InputLayout.otherCases(of: root)
         self.refused = refused
-        if costFiles.isEmpty && !refused.contains(where: { $0.file.hasPrefix(root + "/costs/") }) { throw .noCostFiles(root) }
+        if costFiles.isEmpty && !refused.contains(where: { $0.file == root + "/costs" || $0.file.hasPrefix(root + "/costs/") }) {
+            throw .noCostFiles(root)
+        }
     }
 
     /// Every input file a report reads, in the order it reads them (for byte counts and checksums);
@@ -74,6 +77,20 @@ package struct InputLayout: Sendable, Hashable, Codable {
     package var allFiles: [String] {
         notificationFiles + transactionFiles + [accounts, products, exchangeRates, consent, deliveries, prices].compactMap { $0 }
             + costFiles
+    }
+
+    /// An entry of `root` named as an input in another case (`Notifications/`, `Accounts.csv`):
+    /// only the names as written are read, so it would be left out without a word.
+    private static func otherCases(of root: String) -> [Reject] {
+        let names = inputFolders + optionalFiles.flatMap { [$0, $0 + ".gz"] }
+        let lowered = Dictionary(uniqueKeysWithValues: names.map { ($0.lowercased(), $0) })
+        let entries = (try? FileSystem.list(root)) ?? []
+        return entries.compactMap { entry in
+            guard let name = lowered[entry.name.lowercased()], name != entry.name else { return nil }
+            return Reject(
+                file: root + "/" + entry.name, line: 0, field: "", value: entry.name,
+                reason: "named as \(name) in another case: only \(name) is read; rename it")
+        }
     }
 
     private static func optional(_ name: String, of root: String, refused: inout [Reject]) -> String? {
@@ -97,9 +114,9 @@ package struct InputLayout: Sendable, Hashable, Codable {
     private static func playFiles(of root: String, refused: inout [Reject]) throws(InputLayoutError) -> PlayFiles {
         let folder = root + "/play"
         switch FileSystem.kind(folder) {
-        case .missing: return PlayFiles()
+        case .missing where !FileSystem.isSymbolicLink(folder): return PlayFiles()
         case .directory: break
-        case .regularFile, .special:
+        case .missing, .regularFile, .special:
             refused.append(
                 Reject(file: folder, line: 0, field: "", value: "play", reason: "not a folder; play/ holds Google Play's folders")
             )
@@ -133,7 +150,16 @@ package struct InputLayout: Sendable, Hashable, Codable {
         in folderName: String, of root: String, endingIn suffixes: [String], refused: inout [Reject]
     ) throws(InputLayoutError) -> [String] {
         let folder = root + "/" + folderName
-        guard FileSystem.kind(folder) == .directory else { return [] }
+        switch FileSystem.kind(folder) {
+        case .directory: break
+        case .missing where !FileSystem.isSymbolicLink(folder): return []
+        case .missing, .regularFile, .special:
+            refused.append(
+                Reject(
+                    file: folder, line: 0, field: "", value: folderName,
+                    reason: "not a folder (a file, a pipe or device, or a link to nothing); \(folderName)/ must be a folder"))
+            return []
+        }
         let entries: [FileSystem.Entry]
         do {
             entries = try FileSystem.list(folder)

@@ -8,6 +8,9 @@ package final class AtomicFileWriter {
     package var buffer: [UInt8] = []
     private var committed = false
     private static let flushThreshold = 1 << 20
+    /// The most bytes the temporary name adds to the destination's (a process id has at most
+    /// ten digits).
+    package static let longestTemporarySuffix = ".partial-".utf8.count + 10
 
     /// With `ownerOnly`, the file is readable and writable by its owner alone (0600).
     package init(path: String, ownerOnly: Bool = false) throws(SystemError) {

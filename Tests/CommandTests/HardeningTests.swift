@@ -96,6 +96,25 @@ struct HardeningTests {
         #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("refund-cost report:") }, "\(run.stderr)")
     }
 
+    /// An input folder that is a link to nothing, or a folder or file named as an input in
+    /// another case, was left out without a word: each is a rejected input, the run says so.
+    @Test func anInputFolderThatCannotBeReadIsRefusedNotLeftOut() throws {
+        let data = try copyOfSample()
+        try FileManager.default.moveItem(atPath: data + "/notifications", toPath: data + "/Notifications")
+        try FileManager.default.moveItem(atPath: data + "/accounts.csv", toPath: data + "/Accounts.csv")
+        try FileManager.default.removeItem(atPath: data + "/transactions")
+        try FileManager.default.createSymbolicLink(atPath: data + "/transactions", withDestinationPath: data + "/gone")
+        let run = try runTool(["validate", "--data", data, "--no-verify", "--quiet"], timeout: 60)
+        #expect(run.status == 1)
+        for (name, reason) in [
+            ("Notifications", "named as notifications in another case: only notifications is read; rename it"),
+            ("Accounts.csv", "named as accounts.csv in another case"),
+            ("transactions", "not a folder (a file, a pipe or device, or a link to nothing)"),
+        ] {
+            #expect(run.stderr.contains(data + "/" + name + ": error: " + reason), "\(run.stderr)")
+        }
+    }
+
     /// A name that is not UTF-8 is refused, and the file named with U+FFFD beside it read once.
     ///
     /// Decoded, such a name read as that file's: the run read that file twice and the other never.

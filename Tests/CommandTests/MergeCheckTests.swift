@@ -40,6 +40,27 @@ struct MergeCheckTests {
         return (root, snapshot, args)
     }
 
+    /// A step's file whose name leaves no room for the files beside it and their temporary
+    /// names (255 bytes less 19 for `.group-4095-of-4096` and 19 for `.partial-` and a process
+    /// id of ten digits: 217) is refused before anything is written, never left half written.
+    @Test func aStepFileNameTooLongForTheFilesBesideItIsRefusedFirst() throws {
+        let (root, snapshot, args) = try partials(secondPartialWith: [], label: "long-name")
+        let file = try TestFiles.read(root + "/cost-files.txt").split(separator: "\n")[0]
+        let folder = root + "/long"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (length, refused) in [(217, false), (218, true)] {
+            let name = String(repeating: "p", count: length - ".partial".count) + ".partial"
+            let run = try runTool(
+                ["partial", "--snapshot", snapshot, "--file", String(file), "--partial", folder + "/" + name] + args)
+            #expect(run.status == (refused ? 1 : 0), "\(run.stderr)")
+            if refused {
+                #expect(run.stderr.contains("its name is 218 bytes; a step file's name takes at most 217"), "\(run.stderr)")
+            }
+            let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name) }
+            #expect(written.sorted() == (refused ? [] : [name, name + ".claims"]), "\(written)")
+        }
+    }
+
     /// A file put in the partials' folder under a name with a line break prints, wherever an
     /// error names it, a line of its own choosing; settle and merge refuse it, escaped.
     @Test func aStepFileNamedWithALineBreakIsRefused() throws {

@@ -10,6 +10,9 @@ package struct RequestPart: Sendable, Hashable, Codable, CustomStringConvertible
     package var part: Int
     package var parts: Int
 
+    /// The most partitions (`K/N` with N at most this).
+    package static let most = 4096
+
     /// Every id in one partition: `settle` without `--part`.
     package static let whole = RequestPart(part: 0, parts: 1)
 
@@ -21,7 +24,7 @@ package struct RequestPart: Sendable, Hashable, Codable, CustomStringConvertible
     /// `K/N`, with 0 <= K < N <= 4096; nil for anything else.
     package init?(_ text: String) {
         let halves = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard halves.count == 2, let part = Int(halves[0]), let parts = Int(halves[1]), parts >= 1, parts <= 4096,
+        guard halves.count == 2, let part = Int(halves[0]), let parts = Int(halves[1]), parts >= 1, parts <= Self.most,
             part >= 0, part < parts
         else { return nil }
         self.init(part: part, parts: parts)

@@ -9,6 +9,16 @@ enum StepOutput {
     /// Refuses `path` (a step's output, as the user named it) when it is an input of `layout`,
     /// lies in one of its folders of inputs, or takes a name of an input it reads when present.
     static func check(_ path: String, layout: InputLayout) throws {
+        // Every file of the step fits a file name, written under its temporary name, before any
+        // is written: a step never leaves one file without those beside it.
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.utf8.count <= longestName else {
+            throw PackedFileError(
+                path: path,
+                problem: "its name is \(name.utf8.count) bytes; a step file's name takes at most \(longestName), leaving room "
+                    + "for the files written beside it (`.rows-K-of-G`, `.group-K-of-G`, `.K-of-N.seeds`) and their temporary "
+                    + "names: give the step a shorter name")
+        }
         let target = FileSystem.resolvedPath(path)
         let root = FileSystem.resolvedPath(layout.root)
         if let input = (layout.allFiles + layout.play.all).first(where: { FileSystem.resolvedPath($0) == target }) {
@@ -23,6 +33,19 @@ enum StepOutput {
                 problem: "it would be read as an input of --data \(layout.root): write step files outside its folders")
         }
     }
+
+    /// The longest name of a step's file: a file system's longest name (255 bytes) less the
+    /// longest suffix of a file written beside it (a group's part, or seeds, of the most
+    /// groups or partitions) and the longest temporary suffix.
+    static let longestName: Int = {
+        let groups = DistributedRun.AccountGrouping.most
+        let besides = [
+            GroupSnapshot.path(besides: "", group: AccountGroup(group: groups - 1, groups: groups)),
+            RoutedRows.path(of: "", group: AccountGroup(group: groups - 1, groups: groups)),
+            RequestPart(part: RequestPart.most - 1, parts: RequestPart.most).name("", "seeds"),
+        ]
+        return 255 - (besides.map(\.utf8.count).max() ?? 0) - AtomicFileWriter.longestTemporarySuffix
+    }()
 
     /// Refuses `path` as `check(_:layout:)` does, and also when it, or a file the step writes
     /// beside it (`beside`), already holds anything but a file of the kind written there: a
