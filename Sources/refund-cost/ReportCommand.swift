@@ -146,6 +146,7 @@ enum ReportCommand: Command {
                 common.trustRootFiles.map { ($0, DataOptions.trustRoot.flag) }
                 + [
                     (options.journal, journal.flag), (options.playJournal, playJournal.flag),
+                    (options.verifiedFilesRecord, DataOptions.verifiedFiles.flag),
                 ].compactMap { path, flag in path.map { ($0, flag) } }
             try checkOutsideReport(inputs, options: options, arguments: arguments)
         }

@@ -111,6 +111,16 @@ struct CommandLineTests {
         let inside = try run(["validate", "--data", directory, "--rejects", directory + "/rejects.csv", "--quiet"])
         #expect(inside.status == 2 && inside.stderr.contains("a path outside --data"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/rejects.csv"))
+        // The record of verified files is read and written again: never in the folder a report replaces.
+        let out = try TestFiles.temporaryDirectory("verified-out")
+        let record = try run(
+            [
+                "report", "--data", directory, "--month", "2026-10", "--out", out, "--max-rejects", "1",
+                "--verified-files", out + "/2026-10/verified.tsv", "--quiet",
+            ])
+        #expect(record.status == 2 && record.stderr.contains("--verified-files"), "\(record.stderr)")
+        #expect(record.stderr.contains("expected a path outside \(out)/2026-10"), "\(record.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/2026-10"))
         let tolerated = try run(["validate", "--data", directory, "--max-rejects", "1", "--quiet"])
         #expect(tolerated.status == 0)
         #expect(tolerated.stdout.contains("USD") && tolerated.stdout.contains(" 1.500000\n"))

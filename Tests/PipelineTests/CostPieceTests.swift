@@ -90,6 +90,13 @@ struct CostPieceTests {
             }
         }
         // The last piece of 2026-10.csv claimed two ids its first piece holds: it is computed again.
+        // A merge before settle (which settles the claims itself) says so, naming that partial.
+        let early = try runTool(["merge", "--snapshot", snapshot, "--partials", parts, "--out", root + "/early"] + arguments)
+        #expect(early.status == 1)
+        #expect(
+            early.stderr.contains(
+                "2 request ids are claimed in more than one partial; run `refund-cost settle` and compute again, with "
+                    + "their seeds, \(parts)/2026-10.csv-2.partial\n"), "\(early.stderr)")
         let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", parts])
         try #require(settled.status == 0, "\(settled.stderr)")
         let again = settled.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }

@@ -625,7 +625,9 @@ package enum DistributedRun {
                 let (stale, seeds) = try settlement.settle(fileOrder: snapshot.layout.costFiles)
                 if let stale = stale.first { throw SettlementError.staleSeeds(paths[stale]) }
                 let unsettled = seeds.reduce(0) { $0 + $1.count }
-                guard unsettled == 0 else { throw MergeError.unsettled(unsettled) }
+                guard unsettled == 0 else {
+                    throw MergeError.unsettled(unsettled, partials: seeds.indices.filter { !seeds[$0].isEmpty }.map { paths[$0] })
+                }
             } else {
                 try RequestSettlement.check(
                     settlements.map { ($0, try StepFiles.readSettlement($0, secret: secret)) }, snapshot: sha256,

@@ -161,7 +161,8 @@ enum MergeError: DiagnosticError {
     case wholeAndPieces(String)
     case otherSplit(String)
     case settingsDiffer(String)
-    case unsettled(Int)
+    /// How many ids, and the partials that must be computed again with seeds.
+    case unsettled(Int, partials: [String])
 
     package var diagnostic: Diagnostic {
         let message =
@@ -181,9 +182,11 @@ enum MergeError: DiagnosticError {
                 "the pieces of \(file) come from different splits of it; split it once and give every piece of that split to a partial"
             case .settingsDiffer(let what):
                 "the partials were not computed alike (\(what)); run every step with the same snapshot and options"
-            case .unsettled(let count):
+            case .unsettled(let count, let partials):
                 "\(count) request id\(count == 1 ? " is" : "s are") claimed in more than one partial; "
-                    + "run `refund-cost settle` and compute those partials again with their seeds"
+                    + "run `refund-cost settle` and compute again, with their seeds, "
+                    + partials.prefix(3).joined(separator: ", ")
+                    + (partials.count > 3 ? " and \(partials.count - 3) more" : "")
             }
         return Diagnostic(message)
     }
