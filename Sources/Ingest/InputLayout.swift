@@ -47,6 +47,9 @@ package struct InputLayout: Sendable, Hashable, Codable {
     package static let inputFolders = ["costs", "notifications", "transactions", "play"]
     /// The files of `root` read when present, each also as `NAME.gz`.
     package static let optionalFiles = ["accounts.csv", "products.csv", "fx.csv", "consent.csv", "deliveries.csv", "prices.csv"]
+    /// Every file of `root` a run reads when present: those above, and the rules that spread a
+    /// cloud bill's pools (`AllocationRules`).
+    package static let filesReadWhenPresent = optionalFiles + [AllocationRules.fileName]
 
     package init(root: String) throws(InputLayoutError) {
         guard FileSystem.kind(root) == .directory else { throw .notAFolder(root) }
@@ -65,6 +68,8 @@ package struct InputLayout: Sendable, Hashable, Codable {
         consent = optional("consent.csv")
         deliveries = optional("deliveries.csv")
         prices = optional("prices.csv")
+        // Read by `AllocationRules` with the cloud bills; refused here when it is not a file.
+        _ = optional(AllocationRules.fileName)
         refused += InputLayout.otherCases(of: root)
         self.refused = refused
         if costFiles.isEmpty && !refused.contains(where: { $0.file == root + "/costs" || $0.file.hasPrefix(root + "/costs/") }) {
@@ -82,7 +87,7 @@ package struct InputLayout: Sendable, Hashable, Codable {
     /// An entry of `root` named as an input in another case (`Notifications/`, `Accounts.csv`):
     /// only the names as written are read, so it would be left out without a word.
     private static func otherCases(of root: String) -> [Reject] {
-        let names = inputFolders + optionalFiles.flatMap { [$0, $0 + ".gz"] }
+        let names = inputFolders + filesReadWhenPresent.flatMap { [$0, $0 + ".gz"] }
         let lowered = Dictionary(uniqueKeysWithValues: names.map { ($0.lowercased(), $0) })
         let entries = (try? FileSystem.list(root)) ?? []
         return entries.compactMap { entry in
@@ -97,9 +102,9 @@ package struct InputLayout: Sendable, Hashable, Codable {
         for candidate in [name, name + ".gz"] {
             let path = root + "/" + candidate
             switch FileSystem.kind(path) {
-            case .missing: continue
+            case .missing where !FileSystem.isSymbolicLink(path): continue
             case .regularFile: return path
-            case .directory, .special:
+            case .missing, .directory, .special:
                 refused.append(
                     Reject(
                         file: path, line: 0, field: "", value: candidate,
@@ -194,7 +199,7 @@ package struct InputLayout: Sendable, Hashable, Codable {
         }
         // Its name would be shown in messages and lines that a line break in it could forge.
         if Reject.printable(entry.name) != entry.name {
-            return "its name holds a line break or another control character, shown escaped here; rename it"
+            return "its name holds a line break or another control character; rename it"
         }
         switch entry.kind {
         case .directory:

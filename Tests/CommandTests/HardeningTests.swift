@@ -104,12 +104,18 @@ struct HardeningTests {
         try FileManager.default.moveItem(atPath: data + "/accounts.csv", toPath: data + "/Accounts.csv")
         try FileManager.default.removeItem(atPath: data + "/transactions")
         try FileManager.default.createSymbolicLink(atPath: data + "/transactions", withDestinationPath: data + "/gone")
+        try FileManager.default.createSymbolicLink(atPath: data + "/prices.csv", withDestinationPath: data + "/gone")
+        try FileManager.default.createSymbolicLink(atPath: data + "/allocation.csv", withDestinationPath: data + "/gone")
+        try TestFiles.write("category\n", to: data + "/Allocation.csv")
         let run = try runTool(["validate", "--data", data, "--no-verify", "--quiet"], timeout: 60)
         #expect(run.status == 1)
         for (name, reason) in [
             ("Notifications", "named as notifications in another case: only notifications is read; rename it"),
             ("Accounts.csv", "named as accounts.csv in another case"),
+            ("Allocation.csv", "named as allocation.csv in another case"),
             ("transactions", "not a folder (a file, a pipe or device, or a link to nothing)"),
+            ("prices.csv", "not a regular file; prices.csv must be a file"),
+            ("allocation.csv", "not a regular file; allocation.csv must be a file"),
         ] {
             #expect(run.stderr.contains(data + "/" + name + ": error: " + reason), "\(run.stderr)")
         }

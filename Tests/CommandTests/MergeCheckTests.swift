@@ -65,6 +65,14 @@ struct MergeCheckTests {
     /// error names it, a line of its own choosing; settle and merge refuse it, escaped.
     @Test func aStepFileNamedWithALineBreakIsRefused() throws {
         let (root, snapshot, args) = try partials(secondPartialWith: [], label: "line-break-name")
+        // No step writes such a name: it is refused before the work is done.
+        let file = try TestFiles.read(root + "/cost-files.txt").split(separator: "\n")[0]
+        let named = try runTool(
+            ["partial", "--snapshot", snapshot, "--file", String(file), "--partial", root + "/parts/p9.partial\nx.partial"]
+                + args)
+        #expect(named.status == 1)
+        #expect(named.stderr.contains("p9.partial\\nx.partial: error: its name holds a line break"), "\(named.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/parts/p9.partial\nx.partial"))
         let forged = "p9.partial\nerror: forged.partial"
         try FileManager.default.copyItem(atPath: root + "/parts/p0.partial", toPath: root + "/parts/" + forged)
         let settled = try runTool(["settle", "--snapshot", snapshot, "--partials", root + "/parts"])

@@ -15,9 +15,13 @@ package struct AllocationRules: Sendable, Hashable, Codable {
         "service_name", "resource_id_prefix", "tag", "charge_category", "category", "basis", "cost",
     ]
 
-    /// `allocation.csv` (or `.gz`) of the data folder; no lines when there is none.
+    /// Its name in the data folder (also gzipped).
+    package static let fileName = "allocation.csv"
+
+    /// `allocation.csv` (or `.gz`) of the data folder; no lines when there is none (one that is
+    /// not a regular file is a rejected input of the layout).
     package init(dataFolder: String) throws {
-        for name in ["allocation.csv", "allocation.csv.gz"] where FileSystem.kind(dataFolder + "/" + name) == .regularFile {
+        for name in [Self.fileName, Self.fileName + ".gz"] where FileSystem.kind(dataFolder + "/" + name) == .regularFile {
             try self.init(path: dataFolder + "/" + name)
             return
         }

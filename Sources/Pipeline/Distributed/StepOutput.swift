@@ -12,6 +12,11 @@ enum StepOutput {
         // Every file of the step fits a file name, written under its temporary name, before any
         // is written: a step never leaves one file without those beside it.
         let name = path.split(separator: "/").last.map(String.init) ?? path
+        // The next steps refuse such a name in their folders: refused before the work is spent.
+        guard Reject.printable(name) == name else {
+            throw PackedFileError(
+                path: path, problem: "its name holds a line break or another control character: give the step another name")
+        }
         guard name.utf8.count <= longestName else {
             throw PackedFileError(
                 path: path,
@@ -25,7 +30,7 @@ enum StepOutput {
             throw PackedFileError(
                 path: path, problem: "it is an input of --data \(layout.root) (\(input)): write step files outside its folders")
         }
-        let inputNames = InputLayout.optionalFiles.flatMap { [$0, $0 + ".gz"] }.map { root + "/" + $0 }
+        let inputNames = InputLayout.filesReadWhenPresent.flatMap { [$0, $0 + ".gz"] }.map { root + "/" + $0 }
         let inFolder = InputLayout.inputFolders.contains { target.hasPrefix(root + "/" + $0 + "/") }
         if inFolder || inputNames.contains(target) {
             throw PackedFileError(
