@@ -64,12 +64,13 @@ enum SnapshotCommand: Command {
         case (_?, _?):
             throw arguments.invalid(accountsPerGroup, expected: "either --account-groups or --accounts-per-group, not both")
         }
+        // Opened first: a listing that cannot be written stops the step before the snapshot is.
+        let listing = try arguments.value(costFiles).map { try AtomicFileWriter(path: $0) }
         let (snapshot, groups, accounts) = try DistributedRun.snapshot(
             options, to: path, decoded: pieces, grouping: grouping, secret: try StepSecret.fromEnvironment())
-        if let listing = try arguments.value(costFiles) {
-            let file = try AtomicFileWriter(path: listing)
-            try file.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())
-            try file.commit()
+        if let listing {
+            try listing.append(snapshot.layout.costFiles.map { $0 + "\n" }.joined())
+            try listing.commit()
         }
         if !quiet {
             print(

@@ -59,6 +59,15 @@ struct MergeCheckTests {
             let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name) }
             #expect(written.sorted() == (refused ? [] : [name, name + ".claims"]), "\(written)")
         }
+        // The snapshot's listing of cost files, too long to write under its temporary name,
+        // stops the step before the snapshot is written.
+        let listed = try runTool(
+            [
+                "snapshot", "--snapshot", folder + "/s2.snapshot", "--cost-files",
+                folder + "/" + String(repeating: "l", count: 250),
+            ] + args)
+        #expect(listed.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/s2.snapshot"))
     }
 
     /// A file put in the partials' folder under a name with a line break prints, wherever an
