@@ -133,7 +133,8 @@ package struct InputLayout: Sendable, Hashable, Codable {
         } catch {
             throw .unreadable(error)
         }
-        for entry in entries where !(entry.kind == .directory && PlayFiles.folders.contains(entry.name)) {
+        // Its folders are refused by `files(in:)` when they are not folders, once.
+        for entry in entries where !PlayFiles.folders.contains(entry.name) {
             refused.append(
                 Reject(
                     file: folder + "/" + entry.name, line: 0, field: "", value: entry.name,

@@ -294,17 +294,22 @@ import Testing
     }
 
     @Test func anythingElseUnderPlayIsRefusedAndSaidWhereItBelongs() throws {
-        let data = try Self.data(["voided/v.jsonl": [], "stray.jsonl": ["{}"], "orders/notes.txt": ["x"]])
+        let data = try Self.data([
+            "voided/v.jsonl": [], "stray.jsonl": ["{}"], "orders/notes.txt": ["x"], "purchases": ["not a folder"],
+        ])
         let rejectsFile = try TestFiles.temporaryDirectory("rejects") + "/rejects.csv"
         let run = try runTool(["validate", "--data", data, "--rejects", rejectsFile, "--max-rejects", "10"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("rejected: 2 rows in 2 rejects"), "\(run.stdout)")
+        #expect(run.stdout.contains("rejected: 3 rows in 3 rejects"), "\(run.stdout)")
         let rows = try csvRows(rejectsFile)
         #expect(
             rows.contains {
                 $0["file"] == data + "/play/stray.jsonl" && ($0["reason"] ?? "").hasPrefix("play/ holds only the folders")
             })
         #expect(rows.contains { $0["file"] == data + "/play/orders/notes.txt" })
+        // A folder of play/ that is a file is refused once, as not a folder.
+        #expect(rows.filter { $0["file"] == data + "/play/purchases" }.map { $0["reason"] ?? "" }.count == 1)
+        #expect(rows.contains { $0["file"] == data + "/play/purchases" && ($0["reason"] ?? "").hasPrefix("not a folder") })
         #expect(run.stdout.contains(Self.row("lines read, by folder", "notifications 0, voided 0, orders 0, purchases 0")))
     }
 
