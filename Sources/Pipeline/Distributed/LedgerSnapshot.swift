@@ -37,7 +37,12 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// Reads and verifies the App Store side of the pipeline's data (or keeps the pieces
     /// `decoded` elsewhere); the pipeline's reject log must keep every reject.
     package init(_ pipeline: Pipeline, decoded: DecodedPieces? = nil) throws {
-        let loaded = try pipeline.load(keepingRecords: true, decoded: decoded)
+        try self.init(pipeline, loaded: try pipeline.load(keepingRecords: true, decoded: decoded))
+    }
+
+    /// The snapshot of `loaded`, which `pipeline` loaded keeping its records: for a caller that
+    /// also needs its ledger (`load()` would build it again).
+    package init(_ pipeline: Pipeline, loaded: LedgerLoad) throws {
         options = pipeline.options.appStore
         layout = loaded.layout
         input = loaded.appStore.input
