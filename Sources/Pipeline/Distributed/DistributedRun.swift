@@ -37,14 +37,14 @@ package enum DistributedRun {
                 options: options.appStore)
         }
         let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
-        var loaded: LedgerLoad? = try pipeline.load(keepingRecords: true, decoded: pieces)
-        let snapshot = try LedgerSnapshot(pipeline, loaded: loaded!)
         // The ledger it was made from cuts it in groups; without groups it is let go at once.
-        if grouping == .groups(1) { loaded = nil }
+        let (snapshot, ledger): (LedgerSnapshot, Ledger?) = try {
+            let loaded = try pipeline.load(keepingRecords: true, decoded: pieces)
+            return (try LedgerSnapshot(pipeline, loaded: loaded), grouping == .groups(1) ? nil : loaded.ledger)
+        }()
         try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
         let sha256 = try StepFiles.write(snapshot, to: path, secret: secret)
-        if let ledger = loaded?.ledger {
-            loaded = nil
+        if let ledger {
             let accountGroups = grouping.groups(accounts: ledger.accounts.count)
             guard accountGroups > 1 else { return (snapshot, 1, ledger.accounts.count) }
             let cut = GroupSnapshot.Cut(ledger, groups: accountGroups)
