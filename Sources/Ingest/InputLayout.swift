@@ -199,7 +199,7 @@ package struct InputLayout: Sendable, Hashable, Codable {
             return "its name is not UTF-8 (the bytes that are not are shown as U+FFFD); rename it"
         }
         // Its name would be shown in messages and lines that a line break in it could forge.
-        if Reject.printable(entry.name) != entry.name {
+        if !Reject.isPrintable(entry.name) {
             return "its name holds a line break or another control character; rename it"
         }
         switch entry.kind {

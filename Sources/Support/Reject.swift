@@ -55,7 +55,7 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
     /// `text` with each control character written as an escape (`\n`, `\u{1B}`): a value from an
     /// input never starts a line of its own on a terminal, or moves its cursor.
     package static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard !isPrintable(text) else { return text }
         var shown = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -67,6 +67,11 @@ package struct Reject: Sendable, Hashable, CustomStringConvertible, Codable {
             }
         }
         return shown
+    }
+
+    /// True when `text` holds nothing `printable` would escape: it shows as it is.
+    package static func isPrintable(_ text: String) -> Bool {
+        !text.unicodeScalars.contains(where: isControl)
     }
 
     /// A control character, or one that turns text around or breaks it on a terminal (the

@@ -55,8 +55,7 @@ enum SettleCommand: Command {
     }
 
     private static func files(_ folder: String, endingWith suffix: String) throws -> [String] {
-        let entries = try FileSystem.list(folder).filter { $0.name.hasSuffix(suffix) }
-        try StepFileNameError.check(entries, in: folder)
+        let entries = try StepFileNameError.entries(of: folder) { $0.hasSuffix(suffix) }
         if let odd = entries.first(where: { $0.kind != .regularFile }) {
             throw NotAStepFileError(path: folder + "/" + odd.name)
         }

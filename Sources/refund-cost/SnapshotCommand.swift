@@ -52,9 +52,7 @@ enum SnapshotCommand: Command {
         let path = try arguments.required(snapshotOut)
         let started = Clock.monotonicSeconds()
         let pieces = try arguments.value(decoded).map { folder in
-            let entries = try FileSystem.list(folder).filter { $0.name.hasSuffix(".decoded") }
-            try StepFileNameError.check(entries, in: folder)
-            return entries.map { folder + "/" + $0.name }
+            try StepFileNameError.entries(of: folder) { $0.hasSuffix(".decoded") }.map { folder + "/" + $0.name }
         }
         let grouping: DistributedRun.AccountGrouping
         switch (try arguments.value(accountGroups), try arguments.value(accountsPerGroup)) {

@@ -358,9 +358,7 @@ package enum DistributedRun {
             throw RoutingError.noSuchGroup(group)
         }
         // What can be refused is, before the group's ledger is built.
-        let entries = try FileSystem.list(folder).filter { RoutedRows.isRows($0.name, of: group) }
-        try StepFileNameError.check(entries, in: folder)
-        let names = entries.map(\.name)
+        let names = try StepFileNameError.entries(of: folder) { RoutedRows.isRows($0, of: group) }.map(\.name)
         guard !names.isEmpty else { throw RoutingError.noRows(folder, group) }
         // Not over a routing partial (its rows are beside it), wherever its rows are read from.
         let outName = String(out.split(separator: "/").last ?? "")

@@ -194,13 +194,16 @@ package struct StepFileNameError: DiagnosticError {
 
     var isUTF8 = true
 
-    /// Refuses any of `entries` (of `folder`) whose name holds a line break or another control
-    /// character, or is not UTF-8: no step writes such a name, and one placed there could forge
-    /// lines of what a step prints, or read as another file's name.
-    package static func check(_ entries: [FileSystem.Entry], in folder: String) throws {
-        if let odd = entries.first(where: { !$0.nameIsUTF8 || Reject.printable($0.name) != $0.name }) {
+    /// The entries of a folder of step files whose names `wanted` takes, by name; refused when
+    /// one of them holds a line break or another control character, or is not UTF-8: no step
+    /// writes such a name, and one placed there could forge lines of what a step prints, or
+    /// read as another file's name.
+    package static func entries(of folder: String, named wanted: (String) -> Bool) throws -> [FileSystem.Entry] {
+        let entries = try FileSystem.list(folder).filter { wanted($0.name) }
+        if let odd = entries.first(where: { !$0.nameIsUTF8 || !Reject.isPrintable($0.name) }) {
             throw StepFileNameError(path: folder + "/" + odd.name, isUTF8: odd.nameIsUTF8)
         }
+        return entries
     }
 
     package var diagnostic: Diagnostic {

@@ -13,7 +13,7 @@ enum StepOutput {
         // is written: a step never leaves one file without those beside it.
         let name = path.split(separator: "/").last.map(String.init) ?? path
         // The next steps refuse such a name in their folders: refused before the work is spent.
-        guard Reject.printable(name) == name else {
+        guard Reject.isPrintable(name) else {
             throw PackedFileError(
                 path: path, problem: "its name holds a line break or another control character: give the step another name")
         }
