@@ -72,9 +72,11 @@ package struct InputLayout: Sendable, Hashable, Codable {
         _ = optional(AllocationRules.fileName)
         refused += InputLayout.otherCases(of: root)
         self.refused = refused
-        if costFiles.isEmpty && !refused.contains(where: { $0.file == root + "/costs" || $0.file.hasPrefix(root + "/costs/") }) {
-            throw .noCostFiles(root)
+        // Refused entries of costs/ (or the folder itself, or one named in another case) say more.
+        let costsRefused = refused.contains {
+            $0.file.hasPrefix(root + "/costs/") || ($0.file == root + "/" + $0.value && $0.value.lowercased() == "costs")
         }
+        if costFiles.isEmpty && !costsRefused { throw .noCostFiles(root) }
     }
 
     /// Every input file a report reads, in the order it reads them (for byte counts and checksums);

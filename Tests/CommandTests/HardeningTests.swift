@@ -109,6 +109,12 @@ struct HardeningTests {
         try TestFiles.write("category\n", to: data + "/Allocation.csv")
         let run = try runTool(["validate", "--data", data, "--no-verify", "--quiet"], timeout: 60)
         #expect(run.status == 1)
+        // costs/ named in another case is said as such, not as a folder with no cost files.
+        let costs = try copyOfSample()
+        try FileManager.default.moveItem(atPath: costs + "/costs", toPath: costs + "/Costs")
+        let capital = try runTool(["validate", "--data", costs, "--no-verify", "--quiet"], timeout: 60)
+        #expect(capital.status == 1)
+        #expect(capital.stderr.contains(costs + "/Costs: error: named as costs in another case"), "\(capital.stderr)")
         for (name, reason) in [
             ("Notifications", "named as notifications in another case: only notifications is read; rename it"),
             ("Accounts.csv", "named as accounts.csv in another case"),
