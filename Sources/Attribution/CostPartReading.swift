@@ -89,6 +89,60 @@ extension ParallelCostReading {
         return Collected(sinks: sinks, summaries: summaries, headerRejects: headerRejects, rowRejects: rowRejects)
     }
 
+    /// Notes in `census` the request id of every row of `plans` that has one, no row checked.
+    ///
+    /// The records are those `readParts` reads, the id each one's claim would carry (a file whose
+    /// header is refused is not read). `progress` hears the bytes and rows read so far.
+    static func countRequests(
+        _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>, threads: Int,
+        census: RequestCensus, progress: @escaping @Sendable (Int, Int) -> Void
+    ) throws {
+        let (checkers, _) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
+        let parts = plans.enumerated().flatMap { file, plan in
+            checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
+        }
+        let counted = Mutex((bytes: 0, rows: 0))
+        @Sendable func advance(bytes: Int, rows: Int) {
+            let total = counted.withLock { counts in
+                counts.bytes += bytes
+                counts.rows += rows
+                return counts
+            }
+            progress(total.bytes, total.rows)
+        }
+        let (pending, _) = try Parallel.workers(parts.count, threads: threads, start: { _ in census.pending() }) {
+            pending, index in
+            let (file, part) = parts[index]
+            guard let checker = checkers[file], part.start < part.end else { return }
+            var rows = 0
+            if checker.columns.format.readsJSONLines {
+                try InputStream.readLines(path: part.path) { _, bytes in
+                    rows += 1
+                    guard var id = checker.requestID(ofEvent: bytes) else { return }
+                    try id.withUTF8 { try census.note(UnsafeRawBufferPointer($0), in: &pending) }
+                }
+                advance(bytes: part.end - part.start, rows: rows)
+                return
+            }
+            var skipHeader = part.start == 0
+            try CSVReader.read(
+                part: part,
+                onBlock: { block in
+                    advance(bytes: block.count, rows: rows)
+                    rows = 0
+                }
+            ) { record in
+                if skipHeader {
+                    skipHeader = false
+                    return
+                }
+                rows += 1
+                if let id = checker.requestID(of: record) { try census.note(id, in: &pending) }
+            }
+        }
+        for var left in pending { try census.write(&left) }
+    }
+
     /// Every file's header, read through the file's own start (a part other than the first
     /// has none).
     ///

@@ -56,11 +56,17 @@ package enum ParallelCostReading {
     /// a distributed run); attributes its rows with copies of `template`, or, without one,
     /// only checks and counts them (`validate`: nothing is attributed, the totals are empty, each
     /// cost must convert by `checkingRates`, and a bill's outcome is what its usage would receive).
+    ///
+    /// Each reading claims request ids in a registry from `registry`; with `countsRequestsFirst`,
+    /// the usage files' ids are counted on disk first (`RequestCensus`, `countingProgress` hears
+    /// it) and each registry holds the ids counted more than once alone (`registry` is then not
+    /// used).
     package static func run(
         files: [String], planned: [FileSplitter]? = nil, root: String, mapping: CostColumnMap, template: Attributor?,
         threads: Int, checkingRates: ExchangeRates? = nil,
-        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
-        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() }, countsRequestsFirst: Bool = false,
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        countingProgress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> Result {
         let threads = max(1, threads)
         // Checksums and split points, one file per thread.
@@ -69,6 +75,16 @@ package enum ParallelCostReading {
         let prices = try PriceTable(dataFolder: root)
         let bill = try CostPoolBill(plans.filter { FocusPoolFile.isPoolFile($0.path) }.map(\.path), root: root)
         let usagePlans = plans.filter { !bill.files.contains($0.path) }
+        var registry = registry
+        if countsRequestsFirst {
+            let hash = SipHash.randomlyKeyed()
+            let census = try RequestCensus(hash: hash, bytes: usagePlans.reduce(0) { $0 + $1.size })
+            try countRequests(
+                usagePlans, mapping: mapping, prices: prices, pooled: bill.categories, threads: threads, census: census,
+                progress: countingProgress)
+            let repeated = try census.repeatedKeys(threads: threads)
+            registry = { RequestRegistry(hash: hash, repeatedKeys: repeated) }
+        }
         let reading = Reading(
             root: root, mapping: mapping, prices: prices, bill: bill, template: template, rates: checkingRates,
             registry: registry, progress: progress)

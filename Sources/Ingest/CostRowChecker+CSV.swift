@@ -66,10 +66,7 @@ extension CostRowChecker {
                 return reject(index, "quantity is \(error.description)", cost: known)
             }
         }
-        var requestID: UnsafeRawBufferPointer?
-        if let index = columns.requestID, !record.trimmed(index).isEmpty {
-            requestID = record.trimmed(index)
-        }
+        let requestID = requestID(of: record)
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         let unit = columns.unit.map { record.trimmed($0) } ?? empty
         // Usage a pool pays for gets its cost from the pool's shares (byte comparison: no text

@@ -56,7 +56,7 @@ extension CostRowChecker {
         var account = event.subject
         var category = event.type
         var unit = usageField
-        var requestID = event.source + "\u{1F}" + event.id
+        var requestID = Self.requestID(of: event)
         return try account.withUTF8 { account in
             try category.withUTF8 { category in
                 try unit.withUTF8 { unit in

@@ -32,16 +32,29 @@ package struct CostRowChecker: Sendable {
         _ record: CSVRecord, into summary: inout CostFileSummary, requests: RequestRegistry, _ body: (CostRow) throws -> Void
     ) throws -> Reject? {
         // The id's slot is fetched from memory while the rest of the row is checked.
-        var hashed: UInt128?
-        // Only a row as wide as the header has the field (`check` refuses the others).
-        if let index = columns.requestID, record.count == columns.width {
-            let id = record.trimmed(index)
-            if !id.isEmpty { hashed = requests.prefetch(id) }
-        }
+        let hashed = requestID(of: record).map { requests.prefetch($0) }
         return try counting(line: record.line) {
             try count(check(record), hashed: hashed, into: &summary, requests: requests, body)
         }
     }
+
+    /// The request id a record is claimed with when it is accepted, if it has one.
+    ///
+    /// Only a row as wide as the header has the field (`check` refuses the others).
+    package func requestID(of record: CSVRecord) -> UnsafeRawBufferPointer? {
+        guard let index = columns.requestID, record.count == columns.width else { return nil }
+        let id = record.trimmed(index)
+        return id.isEmpty ? nil : id
+    }
+
+    /// The request id an OpenMeter event is claimed with when it is accepted (its `source` and
+    /// `id`, as CloudEvents makes them unique), if it can be read.
+    package func requestID(ofEvent bytes: UnsafeRawBufferPointer) -> String? {
+        guard let event = try? OpenMeterEvent(line: bytes, usageField: usageField), !event.id.isEmpty else { return nil }
+        return Self.requestID(of: event)
+    }
+
+    static func requestID(of event: OpenMeterEvent) -> String { event.source + "\u{1F}" + event.id }
 
     /// The same for one line of an OpenMeter export (JSON lines).
     package func takeEvent(

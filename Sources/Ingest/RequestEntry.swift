@@ -17,7 +17,7 @@ package struct RequestEntry: Sendable, Hashable {
     package let key: UInt64
     package let content: UInt32
 
-    init(id: UInt128, content: UInt64) {
+    package init(id: UInt128, content: UInt64) {
         route = UInt8(truncatingIfNeeded: id >> 120)
         let low = UInt64(truncatingIfNeeded: id)
         key = low == 0 ? 1 : low

@@ -40,6 +40,9 @@ package final class RequestRegistry: Sendable {
     ///
     /// It gives the entry claimed for an id, when there was one.
     private let earlier: (@Sendable (RequestEntry) -> RequestEntry?)?
+    /// The keys of the only ids that can come more than once, when a census of the reading's ids
+    /// found them first: every other id is a first claim, and is not held.
+    private let repeatedKeys: Set<UInt64>?
 
     /// A registry over `shards` tables (a power of two up to 256: the entry's route has 8 bits).
     ///
@@ -48,12 +51,17 @@ package final class RequestRegistry: Sendable {
     ///
     /// `earlier` answers for the ids of an earlier reading that are not seeded: a row with one of
     /// them is a repeat or a conflict, as if that reading came first.
+    ///
+    /// With `repeatedKeys` (keys under `hash` of every id the reading meets more than once, and
+    /// perhaps of others), only those ids are held: the claims are the same, the tables smaller.
     package init(
         shards: Int = 64, hash: SipHash = .randomlyKeyed(), seeds: [RequestEntry] = [], recordsClaims: Bool = false,
         recordsRepeats: Bool = false, claimsGoToRows: Bool = false,
-        earlier: (@Sendable (RequestEntry) -> RequestEntry?)? = nil
+        earlier: (@Sendable (RequestEntry) -> RequestEntry?)? = nil, repeatedKeys: Set<UInt64>? = nil
     ) {
         precondition(shards > 0 && shards <= 256 && shards & (shards - 1) == 0, "shards: a power of two up to 256")
+        precondition(repeatedKeys == nil || (seeds.isEmpty && earlier == nil), "a census knows the ids of one reading alone")
+        self.repeatedKeys = repeatedKeys
         self.shards = (0..<shards).map { _ in Shard() }
         self.hash = hash
         self.recordsClaims = recordsClaims
@@ -79,6 +87,8 @@ package final class RequestRegistry: Sendable {
     /// than the caches, so without the hint every claim waits for memory. Returns the hash.
     func prefetch(_ requestID: UnsafeRawBufferPointer) -> UInt128 {
         let id = hash.hash128(requestID)
+        // With a census, the few ids held fit in the caches.
+        if repeatedKeys != nil { return id }
         let entry = RequestEntry(id: id, content: 0)
         let shard = shards[Int(entry.route) & (shards.count - 1)]
         let base = shard.slotsBase.load(ordering: .relaxed)
@@ -92,6 +102,7 @@ package final class RequestRegistry: Sendable {
     /// Claims a request id with its row's content: the first row with an id counts, later
     /// ones are repeats (or conflicts, when their content differs).
     package func claim(_ entry: RequestEntry) -> Claim {
+        if let repeatedKeys, !repeatedKeys.contains(entry.key) { return .first }
         // Some id bits pick the shard, the others are the key inside it.
         let owner = shards[Int(entry.route) & (shards.count - 1)]
         // An id an earlier reading claimed: its first row's content is what this one compares with.

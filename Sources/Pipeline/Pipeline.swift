@@ -72,19 +72,24 @@ package final class Pipeline {
     package func attribute(
         _ loaded: LedgerLoad, with attributor: Attributor, files: [String]? = nil, planned: [FileSplitter]? = nil,
         judgesHeaders: Bool = true, threads: Int? = nil,
-        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() },
+        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() }, countsRequestsFirst: Bool = false,
         progress: @escaping @Sendable (ReportProgress) -> Void = { _ in }
     ) throws -> ParallelCostReading.Result {
         var reading = try ParallelCostReading.run(
             files: files ?? loaded.layout.costFiles, planned: planned, root: options.data, mapping: options.costColumns,
             template: attributor, threads: threads ?? options.threads, registry: registry,
-            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
+            countsRequestsFirst: countsRequestsFirst,
+            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) },
+            countingProgress: { bytes, rows in progress(ReportProgress(file: Self.countingPhase, bytes: bytes, rows: rows)) })
         // A file's header is judged by the reading of its first piece; a later piece's only
         // skips the rows of a file refused.
         if !judgesHeaders { reading.headerRejects = [] }
         try record(reading)
         return reading
     }
+
+    /// What a run says while it notes the cost rows' request ids, before it reads the rows.
+    static let countingPhase = "request ids of the costs"
 
     /// Every cost row checked and counted as a report checks it, over all time, none
     /// attributed (`validate`): each cost must convert by the data's rates.
@@ -93,8 +98,9 @@ package final class Pipeline {
     ) throws -> ParallelCostReading.Result {
         let reading = try ParallelCostReading.run(
             files: loaded.layout.costFiles, root: options.data, mapping: options.costColumns, template: nil,
-            threads: options.threads, checkingRates: loaded.rates,
-            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) })
+            threads: options.threads, checkingRates: loaded.rates, countsRequestsFirst: true,
+            progress: { bytes, rows in progress(ReportProgress(file: "costs", bytes: bytes, rows: rows)) },
+            countingProgress: { bytes, rows in progress(ReportProgress(file: Self.countingPhase, bytes: bytes, rows: rows)) })
         try record(reading)
         return reading
     }

@@ -75,7 +75,7 @@ package enum ReportRun {
         // 2. The cost rows, each given its class (a bill spread over its usage on the way).
         let costStarted = Clock.monotonicSeconds()
         let attributor = pipeline.attributor(loaded)
-        let reading = try pipeline.attribute(loaded, with: attributor, progress: progress)
+        let reading = try pipeline.attribute(loaded, with: attributor, countsRequestsFirst: true, progress: progress)
         let timings = ReportAssembly.Timings(
             started: started, appStore: appStoreSeconds, costRows: Clock.monotonicSeconds() - costStarted)
 

@@ -162,9 +162,14 @@ package enum FileSystem {
         return entries.sorted { $0.name.bytesPrecede($1.name) }
     }
 
+    /// The system's temporary folder: `$TMPDIR`, else /tmp.
+    package static var temporaryFolder: String {
+        environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
     /// A new folder of the owner's only, under `$TMPDIR` (or /tmp), named from `prefix`.
     package static func temporaryDirectory(prefix: String) throws(SystemError) -> String {
-        let base = environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = temporaryFolder
         var template = Array((base + "/" + prefix + ".XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard made != nil else { throw SystemError(operation: "create a temporary folder", path: base, code: errno) }

@@ -19,6 +19,9 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
         self.explanation = explanation
     }
 
+    /// True when the disk (or the owner's quota on it) had no room for what was written.
+    package var diskIsFull: Bool { code == ENOSPC || code == EDQUOT }
+
     /// `path: cannot open for reading: No such file or directory`: a phrase other errors quote.
     package var description: String { "\(path): cannot \(operation): \(reason)" }
 
@@ -88,6 +91,17 @@ package final class FileDescriptor {
     package static func openForAppending(_ path: String) throws(SystemError) -> FileDescriptor {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 { throw SystemError(operation: "open for appending", path: path, code: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// A new file that only the descriptor reaches, to append to and read back: created
+    /// owner-only in `folder` (which must be the caller's own), its name removed at once, so
+    /// nothing is left behind however the process ends.
+    package static func createUnnamed(in folder: String, name: String) throws(SystemError) -> FileDescriptor {
+        let path = folder + "/" + name
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 { throw SystemError(operation: "create", path: path, code: errno) }
+        unlink(path)
         return FileDescriptor(path: path, fd: fd)
     }
 
