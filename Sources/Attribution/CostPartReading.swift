@@ -35,7 +35,7 @@ extension ParallelCostReading {
             var found: [Reject] = []
             var rows = 0
             if checker.columns.format.readsJSONLines {
-                try InputStream.readLines(path: part.path) { line, bytes in
+                try InputStream.readLines(path: part.path, limit: part.end) { line, bytes in
                     if let reject = try checker.takeEvent(
                         line: line, bytes: bytes, into: &summary, requests: requests, { try sink.add($0) })
                     {
@@ -94,10 +94,9 @@ extension ParallelCostReading {
     /// The records are those `readParts` reads, the id each one's claim would carry (a file whose
     /// header is refused is not read). `progress` hears the bytes and rows read so far.
     static func countRequests(
-        _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>, threads: Int,
-        census: RequestCensus, progress: @escaping @Sendable (Int, Int) -> Void
+        _ plans: [FileSplitter], checkers: [CostRowChecker?], threads: Int, census: RequestCensus,
+        progress: @escaping @Sendable (Int, Int) -> Void
     ) throws {
-        let (checkers, _) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
         let parts = plans.enumerated().flatMap { file, plan in
             checkers[file] == nil ? [] : plan.parts.map { (file: file, part: $0) }
         }
@@ -116,7 +115,7 @@ extension ParallelCostReading {
             guard let checker = checkers[file], part.start < part.end else { return }
             var rows = 0
             if checker.columns.format.readsJSONLines {
-                try InputStream.readLines(path: part.path) { _, bytes in
+                try InputStream.readLines(path: part.path, limit: part.end) { _, bytes in
                     rows += 1
                     guard var id = checker.requestID(ofEvent: bytes) else { return }
                     try id.withUTF8 { try census.note(UnsafeRawBufferPointer($0), in: &pending) }
@@ -148,7 +147,7 @@ extension ParallelCostReading {
     ///
     /// A file whose header cannot be used is a rejected input, line 1, and none of its rows are read;
     /// the others go on, so one run lists every such file.
-    private static func headers(
+    static func headers(
         _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>
     ) throws -> (checkers: [CostRowChecker?], rejects: [Reject]) {
         var checkers: [CostRowChecker?] = []

@@ -75,16 +75,12 @@ package enum ParallelCostReading {
         let prices = try PriceTable(dataFolder: root)
         let bill = try CostPoolBill(plans.filter { FocusPoolFile.isPoolFile($0.path) }.map(\.path), root: root)
         let usagePlans = plans.filter { !bill.files.contains($0.path) }
-        var registry = registry
-        if countsRequestsFirst {
-            let hash = SipHash.randomlyKeyed()
-            let census = try RequestCensus(hash: hash, bytes: usagePlans.reduce(0) { $0 + $1.size })
-            try countRequests(
-                usagePlans, mapping: mapping, prices: prices, pooled: bill.categories, threads: threads, census: census,
+        let registry =
+            countsRequestsFirst
+            ? try registryOfRepeats(
+                usagePlans, mapping: mapping, prices: prices, pooled: bill.categories, threads: threads,
                 progress: countingProgress)
-            let repeated = try census.repeatedKeys(threads: threads)
-            registry = { RequestRegistry(hash: hash, repeatedKeys: repeated) }
-        }
+            : registry
         let reading = Reading(
             root: root, mapping: mapping, prices: prices, bill: bill, template: template, rates: checkingRates,
             registry: registry, progress: progress)
@@ -101,6 +97,8 @@ package enum ParallelCostReading {
             result = try reading.attribute(inOrder(usagePlans), threads: 1)
             result.readSequentially = true
         }
+        // The ids were counted in the files planned: the rows must have been read from them too.
+        if countsRequestsFirst { try checkSameFiles(usagePlans) }
         // The bill's files, in the order of the folder, beside the usage files.
         let order = Dictionary(uniqueKeysWithValues: plans.enumerated().map { ($1.path, $0) })
         var summaries = result.summaries + bill.summaries
@@ -132,10 +130,11 @@ package enum ParallelCostReading {
     /// is a whole file, read in parts on every thread. A FOCUS bill is spread over all usage at
     /// once: a folder with one is refused (`PoolsNeedOneProcessError`). When a request id came back
     /// with other content, the files are read again one after the other, so that the first
-    /// occurrence counts, as `run` does.
+    /// occurrence counts, as `run` does. With `countsRequestsFirst`, as in `run`, the registries
+    /// hold the ids counted more than once alone (`registry` is then not used).
     package static func collect<Sink: CostRowSink>(
         files: [String], spans: [String: FileSpan], root: String, mapping: CostColumnMap, sink: Sink, threads: Int,
-        registry: @escaping @Sendable () -> RequestRegistry
+        registry: @escaping @Sendable () -> RequestRegistry, countsRequestsFirst: Bool = false
     ) throws -> Collected<Sink> {
         let threads = max(1, threads)
         if let bill = files.first(where: FocusPoolFile.isPoolFile) { throw PoolsNeedOneProcessError(file: bill) }
@@ -162,14 +161,52 @@ package enum ParallelCostReading {
         let order = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
         plans.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
         let prices = try PriceTable(dataFolder: root)
+        let registry =
+            countsRequestsFirst
+            ? try registryOfRepeats(plans, mapping: mapping, prices: prices, pooled: [], threads: threads, progress: { _, _ in })
+            : registry
         func read(_ plans: [FileSplitter], threads: Int) throws -> Collected<Sink> {
             try readParts(
                 plans, mapping: mapping, prices: prices, pooled: [], template: sink, threads: threads, requests: registry(),
                 progress: { _, _ in })
         }
-        let collected = try read(plans, threads: threads)
-        guard needsReadingInOrder(collected.summaries, threads: threads) else { return collected }
-        return try read(inOrder(plans), threads: 1)
+        var collected = try read(plans, threads: threads)
+        if needsReadingInOrder(collected.summaries, threads: threads) { collected = try read(inOrder(plans), threads: 1) }
+        // The ids were counted in the files planned: the rows must have been read from them too.
+        if countsRequestsFirst { try checkSameFiles(plans) }
+        return collected
+    }
+
+    /// Refuses a reading of files that are no longer the ones planned: a file replaced (another
+    /// renamed over it) while the run read it, whose request ids may have been counted in one
+    /// and its rows read in the other.
+    ///
+    /// A file written over in place is the same file: it is read up to the length it had when
+    /// it was planned, whatever is appended.
+    static func checkSameFiles(_ plans: [FileSplitter]) throws {
+        for plan in plans {
+            guard let inode = plan.inode, FileSystem.inode(plan.path) != inode else { continue }
+            throw CostFileReplacedError(path: plan.path)
+        }
+    }
+
+    /// Registries that hold only the request ids `plans` hold more than once.
+    ///
+    /// They are found by counting the ids on disk first (`RequestCensus`; `progress` hears its
+    /// bytes and rows). Files without request ids need no count, nor the temporary folder.
+    static func registryOfRepeats(
+        _ plans: [FileSplitter], mapping: CostColumnMap, prices: PriceTable, pooled: Set<String>, threads: Int,
+        progress: @escaping @Sendable (Int, Int) -> Void
+    ) throws -> @Sendable () -> RequestRegistry {
+        let (checkers, _) = try headers(plans, mapping: mapping, prices: prices, pooled: pooled)
+        guard checkers.contains(where: { $0?.columns.requestID != nil || $0?.columns.format.readsJSONLines == true }) else {
+            return { RequestRegistry(repeatedKeys: []) }
+        }
+        let hash = SipHash.randomlyKeyed()
+        let census = try RequestCensus(hash: hash, bytes: plans.reduce(0) { $0 + $1.size })
+        try countRequests(plans, checkers: checkers, threads: threads, census: census, progress: progress)
+        let repeated = try census.repeatedKeys(threads: threads)
+        return { RequestRegistry(hash: hash, repeatedKeys: repeated) }
     }
 
     /// True when a request id came back with other content in parts read apart, or came back
@@ -197,4 +234,15 @@ package enum ParallelCostReading {
         }
     }
 
+}
+
+/// A cost file replaced by another while the run read it.
+struct CostFileReplacedError: DiagnosticError {
+    var path: String
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            "was replaced by another file while the run read it (another file renamed over it): its rows may have been "
+                + "read in one and its request ids counted in the other; run again once it stays in place",
+            file: path)
+    }
 }

@@ -14,8 +14,8 @@ import Synchronization
 /// to the registry. The registry then answers every other id as a first claim, as it would
 /// have: the reading is the same, row for row.
 ///
-/// The files have no name: they are removed as soon as they are made, and the space they take
-/// goes back to the disk when the census goes, or the process ends however it ends.
+/// The files have no name from the moment they are made: the space they take goes back to the
+/// disk when the census goes, or the process ends however it ends.
 final class RequestCensus: Sendable {
     /// Bytes of usage files a partition covers, about: at 80 bytes a row, 800,000 ids, 6.4 MB
     /// to sort.
@@ -42,11 +42,13 @@ final class RequestCensus: Sendable {
         self.hash = hash
         var count = 1
         while count < RequestCensus.mostPartitions && count * RequestCensus.bytesPerPartition < bytes { count *= 2 }
-        // The run's own folder, others kept out, gone as soon as the files are open.
-        let folder = try UsageSpillFolder(of: "requests", in: temporaryFolder)
-        defer { folder.remove() }
-        partitions = try (0..<count).map { partition in
-            Partition(try FileDescriptor.createUnnamed(in: folder.path, name: "\(partition).ids"))
+        do {
+            partitions = try (0..<count).map { _ in Partition(try FileDescriptor.createUnnamed(in: temporaryFolder)) }
+        } catch let error as SystemError {
+            throw SystemError(
+                operation: error.operation, path: error.path, code: error.code,
+                explanation: "\(error.reason); the request ids of the cost files are noted in the temporary folder "
+                    + "(TMPDIR, else /tmp) while the rows are read: point TMPDIR at a folder you can write")
         }
     }
 

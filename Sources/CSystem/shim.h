@@ -24,6 +24,18 @@ static inline int refund_cost_exchange_paths(const char *a, const char *b) {
 #endif
 }
 
+// Opens a new file with no name in the folder `folder`, for reading and appending, readable by
+// its owner alone (O_TMPFILE, Linux 3.11 and later): nothing is left behind however the process
+// ends. Returns -1 with errno (EOPNOTSUPP, EISDIR on file systems without it) when it cannot.
+static inline int refund_cost_open_unnamed(const char *folder) {
+#ifdef O_TMPFILE
+    return open(folder, O_TMPFILE | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
+#else
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
 // Asks the processor to bring the cache line at `address` in for writing: a hint, never a
 // fault, whatever the address (x86 PREFETCHW / ARM PRFM both ignore an unmapped one).
 static inline void refund_cost_prefetch_for_writing(const void *address) {

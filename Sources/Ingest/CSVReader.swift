@@ -16,10 +16,10 @@ package enum CSVReader {
     /// A whole file from its start to its end, never seeking: a gzip file (decompressed as it
     /// is read, it cannot be cut into parts), or a pipe.
     package static func readInOrder(
-        path: String, onBlock: (UnsafeRawBufferPointer) -> Void, _ body: (CSVRecord) throws -> Void
+        path: String, limit: Int = .max, onBlock: (UnsafeRawBufferPointer) -> Void, _ body: (CSVRecord) throws -> Void
     ) throws {
         try withoutActuallyEscaping(onBlock) { onBlock in
-            let stream = try InputStream(path: path, onStored: onBlock)
+            let stream = try InputStream(path: path, limit: limit, onStored: onBlock)
             let parser = CSVParser(file: path)
             let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
             defer { block.deallocate() }
@@ -57,7 +57,9 @@ package enum CSVReader {
     package static func read(
         part: FilePart, onBlock: (UnsafeRawBufferPointer) -> Void = { _ in }, _ body: (CSVRecord) throws -> Void
     ) throws {
-        if InputStream.isCompressed(part.path) { return try readInOrder(path: part.path, onBlock: onBlock, body) }
+        if InputStream.isCompressed(part.path) {
+            return try readInOrder(path: part.path, limit: part.end, onBlock: onBlock, body)
+        }
         let file = try FileDescriptor.openForReading(part.path)
         let parser = CSVParser(file: part.path, firstLine: part.firstLine, atFileStart: part.start == 0)
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)

@@ -27,6 +27,9 @@ package struct FileSplitter {
     package var size: Int
     package var sha256: String
     package var parts: [FilePart]
+    /// The inode of the file read to plan it (nil when it was planned from a record): a reading
+    /// that must see the same file as another checks it (`sameFiles`).
+    package var inode: UInt64?
 
     /// A file already split: its size, its checksum (empty when it is not needed) and its parts.
     package init(path: String, size: Int, sha256: String, parts: [FilePart]) {
@@ -71,6 +74,7 @@ package struct FileSplitter {
     package init(path: String, parts wanted: Int, keepingEmpty: Bool = false, quotesMatter: Bool = true) throws {
         self.path = path
         let file = try FileDescriptor.openForReading(path)
+        inode = try file.inode()
         let hasher = SHA256()
         let blockSize = CSVReader.blockSize
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)

@@ -11,12 +11,16 @@ package final class InputStream {
     private let file: FileDescriptor
     private let gzip: Gzip.Inflater?
     private let onStored: (UnsafeRawBufferPointer) -> Void
+    /// Stored bytes still to read: a file is read up to the length it had when it was planned,
+    /// whatever is appended meanwhile.
+    private var left: Int
 
-    package init(path: String, onStored: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }) throws {
+    package init(path: String, limit: Int = .max, onStored: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }) throws {
         self.path = path
         file = try FileDescriptor.openForReading(path)
         gzip = InputStream.isCompressed(path) ? try Gzip.Inflater(path: path) : nil
         self.onStored = onStored
+        left = limit
     }
 
     /// True for a name ending in `.gz`, any case.
@@ -29,24 +33,25 @@ package final class InputStream {
 
     /// Reads up to `buffer.count` bytes of content; 0 at the end.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let gzip else {
-            let count = try file.read(into: buffer)
-            if count > 0 { onStored(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-            return count
-        }
-        return try gzip.inflate(into: buffer) { stored in
-            let count = try file.read(into: stored)
-            if count > 0 { onStored(UnsafeRawBufferPointer(rebasing: stored[..<count])) }
-            return count
-        }
+        guard let gzip else { return try readStored(into: buffer) }
+        return try gzip.inflate(into: buffer) { stored in try readStored(into: stored) }
+    }
+
+    private func readStored(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(left)))
+        left -= count
+        if count > 0 { onStored(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+        return count
     }
 
     /// Every line of a text file (JSON Lines), plain or gzip: see `LineReader`.
+    ///
+    /// With `limit`, the file is read up to that many stored bytes.
     package static func readLines(
-        path: String, onBlock: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
+        path: String, limit: Int = .max, onBlock: @escaping (UnsafeRawBufferPointer) -> Void = { _ in },
         _ body: (_ line: Int, _ bytes: UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let stream = try InputStream(path: path, onStored: onBlock)
+        let stream = try InputStream(path: path, limit: limit, onStored: onBlock)
         try LineReader.read(stream, body)
     }
 }

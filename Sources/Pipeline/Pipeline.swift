@@ -111,7 +111,7 @@ package final class Pipeline {
     package func account(_ accountID: String, _ loaded: LedgerLoad) throws -> AccountCosts {
         let sink = AccountCosts(accountID: accountID, ledger: loaded.ledger, rates: loaded.rates, grace: options.grace)
         let usage = loaded.layout.costFiles.filter { !FocusPoolFile.isPoolFile($0) }
-        let collected = try collect(files: usage, spans: [:], into: sink)
+        let collected = try collect(files: usage, spans: [:], into: sink, countsRequestsFirst: true)
         return try AccountCosts.merged(collected.sinks, template: sink)
     }
 
@@ -122,7 +122,7 @@ package final class Pipeline {
         // The same rows `account` read: their rejects are recorded once, by it.
         let collected = try ParallelCostReading.collect(
             files: usage, spans: [:], root: options.data, mapping: options.costColumns, sink: sink, threads: options.threads,
-            registry: { RequestRegistry() })
+            registry: { RequestRegistry() }, countsRequestsFirst: true)
         return try PlayOrderCosts.merged(collected.sinks, template: sink)
     }
 
@@ -131,11 +131,11 @@ package final class Pipeline {
     /// keeps, one account's sums.
     package func collect<Sink: CostRowSink>(
         files: [String], spans: [String: FileSpan], into sink: Sink,
-        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() }
+        registry: @escaping @Sendable () -> RequestRegistry = { RequestRegistry() }, countsRequestsFirst: Bool = false
     ) throws -> ParallelCostReading.Collected<Sink> {
         let collected = try ParallelCostReading.collect(
             files: files, spans: spans, root: options.data, mapping: options.costColumns, sink: sink,
-            threads: options.threads, registry: registry)
+            threads: options.threads, registry: registry, countsRequestsFirst: countsRequestsFirst)
         for reject in collected.headerRejects + collected.rowRejects { try rejects.record(reject) }
         return collected
     }

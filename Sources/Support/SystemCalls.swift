@@ -28,7 +28,8 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The same, as what a command stops for.
     package var diagnostic: Diagnostic { Diagnostic("cannot \(operation): \(reason)", file: path) }
 
-    private var reason: String {
+    /// Why: `explanation`, else the system's words for `code`.
+    package var reason: String {
         if let explanation { return explanation }
         // Files the tool writes are opened with O_NOFOLLOW: ELOOP is a link planted where one goes.
         guard code == ELOOP else { return String(cString: strerror(code)) }
@@ -94,15 +95,26 @@ package final class FileDescriptor {
         return FileDescriptor(path: path, fd: fd)
     }
 
-    /// A new file that only the descriptor reaches, to append to and read back: created
-    /// owner-only in `folder` (which must be the caller's own), its name removed at once, so
-    /// nothing is left behind however the process ends.
-    package static func createUnnamed(in folder: String, name: String) throws(SystemError) -> FileDescriptor {
-        let path = folder + "/" + name
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if fd < 0 { throw SystemError(operation: "create", path: path, code: errno) }
+    /// A new file that only the descriptor reaches, to append to and read back, its owner's alone.
+    ///
+    /// It has no name in `folder`, so nothing is left behind however the process ends
+    /// (O_TMPFILE). Where the file system cannot make one, it is made under a name in a new
+    /// owner-only folder, the name and the folder removed at once.
+    package static func createUnnamed(in folder: String) throws(SystemError) -> FileDescriptor {
+        let fd = refund_cost_open_unnamed(folder)
+        if fd >= 0 { return FileDescriptor(path: folder, fd: fd) }
+        guard errno == EOPNOTSUPP || errno == EISDIR else {
+            throw SystemError(operation: "create a file in", path: folder, code: errno)
+        }
+        var random = SystemRandomNumberGenerator()
+        let own = folder + "/refund-cost-\(String(random.next(), radix: 16))"
+        try FileSystem.createNewDirectory(own, mode: 0o700)
+        defer { rmdir(own) }
+        let path = own + "/unnamed"
+        let named = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if named < 0 { throw SystemError(operation: "create", path: path, code: errno) }
         unlink(path)
-        return FileDescriptor(path: path, fd: fd)
+        return FileDescriptor(path: folder, fd: named)
     }
 
     /// Opens read-write, creating the file when missing (for a lock file); a link is refused.
@@ -140,6 +152,13 @@ package final class FileDescriptor {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the size of", path: path, code: errno) }
         return Int(info.st_size)
+    }
+
+    /// The file's inode number: which file it is on its disk, whatever its name.
+    package func inode() throws(SystemError) -> UInt64 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the inode of", path: path, code: errno) }
+        return UInt64(info.st_ino)
     }
 
     /// Cuts the file to its first `length` bytes (a write that failed part-way taken back).

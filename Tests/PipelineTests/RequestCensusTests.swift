@@ -77,6 +77,57 @@ struct RequestCensusTests {
         #expect(error.diagnostic.message.contains("run the report again"))
     }
 
+    /// A census that cannot make its files says where it tried and what to do.
+    @Test func aTemporaryFolderThatCannotHoldTheCensusIsNamedWithTheFix() throws {
+        let missing = try TestFiles.temporaryDirectory("census-missing") + "/not-there"
+        let error = try #require(throws: SystemError.self) {
+            try RequestCensus(hash: hash, bytes: 0, temporaryFolder: missing)
+        }
+        #expect(error.path == missing)
+        #expect(error.diagnostic.message.contains("No such file or directory"))
+        #expect(error.diagnostic.message.contains("point TMPDIR at a folder you can write"))
+    }
+
+    /// A cost file grown after it was planned is read, counted and checksummed to the length it
+    /// had then, gzip included (a second gzip member appended, repeating an id, is not read), and
+    /// a file replaced by another after it was planned is refused: the census and the reading
+    /// never see two different files.
+    @Test func theCountAndTheReadingSeeTheFilePlanned() throws {
+        let data = try copyOfSample()
+        let header = "timestamp,account_id,category,cost,currency,quantity,unit,request_id\n"
+        let row = { (id: String) in "2026-10-05T10:00:00Z,acct-000001,compute,1.00,USD,,,\(id)\n" }
+        let zipped = data + "/costs/z.csv.gz"
+        let compressed = try Gzip.compress(Array((header + row("z1") + row("z2")).utf8), name: "z.csv")
+        try Data(compressed).write(to: URL(fileURLWithPath: zipped))
+        let plain = data + "/costs/p.csv"
+        try TestFiles.write(header + row("p1") + row("p2"), to: plain)
+        let plans = try ParallelCostReading.plan([zipped, plain], parts: 1)
+        // Grown: another gzip member repeating z1, and a row repeating p1.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: zipped))
+        handle.seekToEndOfFile()
+        handle.write(Data(try Gzip.compress(Array(row("z1").utf8), name: "z.csv")))
+        try handle.close()
+        let appended = try FileHandle(forWritingTo: URL(fileURLWithPath: plain))
+        appended.seekToEndOfFile()
+        appended.write(Data(row("p1").utf8))
+        try appended.close()
+        func read() throws -> [CostFileSummary] {
+            try ParallelCostReading.run(
+                files: [zipped, plain], planned: plans, root: data, mapping: [:], template: nil, threads: 2,
+                countsRequestsFirst: true
+            ).summaries
+        }
+        let summaries = try read()
+        #expect(summaries.map(\.rows) == [2, 2])
+        #expect(summaries.map(\.duplicates) == [0, 0])
+        // Replaced: another file renamed over the plain one.
+        try TestFiles.write(header + row("p1") + row("p1"), to: plain + ".new")
+        try FileSystem.rename(plain + ".new", to: plain)
+        let error = try #require(throws: CostFileReplacedError.self) { try read() }
+        #expect(error.diagnostic.file == plain)
+        #expect(error.diagnostic.message.contains("was replaced by another file while the run read it"))
+    }
+
     /// A registry told the repeated ids answers every claim as one that holds every id, and holds
     /// the repeated ids alone.
     @Test func aRegistryOfTheRepeatedIdsClaimsAsOneOfEveryId() {
@@ -151,5 +202,13 @@ struct RequestCensusTests {
             #expect(other.2 == readings[0].2, "\(other.0)")
             #expect(other.3 == readings[0].3, "\(other.0)")
         }
+        // Collected as `explain` collects an account's rows: the same counts either way.
+        let sink = AccountCosts(accountID: "acct-000001", ledger: loaded.ledger, rates: loaded.rates, grace: options.grace)
+        let usage = loaded.layout.costFiles
+        let collected = try [false, true].map { countsFirst in
+            try pipeline.collect(files: usage, spans: [:], into: sink, countsRequestsFirst: countsFirst).summaries
+        }
+        #expect(collected[0] == collected[1])
+        #expect(collected[1].first { $0.path.hasSuffix("/b.csv") }?.conflicts == 1)
     }
 }

@@ -158,8 +158,9 @@ struct SpillError: DiagnosticError {
 package struct UsageSpillFolder: Sendable {
     package let path: String
 
-    /// A new folder named `refund-cost-WHAT-RANDOM` in `base`.
-    package init(of what: String = "usage", in base: String = FileSystem.temporaryFolder) throws {
+    /// A new folder named `refund-cost-WHAT-RANDOM`.
+    package init(of what: String = "usage") throws {
+        let base = FileSystem.temporaryFolder
         var random = SystemRandomNumberGenerator()
         path = base + "/refund-cost-\(what)-\(String(random.next(), radix: 16))"
         // Its own new folder, others kept out: the spilled rows are the app's usage.

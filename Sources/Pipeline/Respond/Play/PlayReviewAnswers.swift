@@ -38,7 +38,7 @@ struct PlayReviewAnswers {
         let usage = layout.costFiles.filter { !FocusPoolFile.isPoolFile($0) }
         let collected = try ParallelCostReading.collect(
             files: usage, spans: [:], root: options.data, mapping: options.costColumns, sink: sink, threads: options.threads,
-            registry: { RequestRegistry() })
+            registry: { RequestRegistry() }, countsRequestsFirst: true)
         for reject in collected.headerRejects + collected.rowRejects { try rejects.record(reject) }
         let rows = AccountUsage.merged(collected.sinks, template: sink).rows
         for (review, order, account) in wanted {
