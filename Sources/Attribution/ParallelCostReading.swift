@@ -206,6 +206,9 @@ package enum ParallelCostReading {
         let census = try RequestCensus(hash: hash, bytes: plans.reduce(0) { $0 + $1.size })
         try countRequests(plans, checkers: checkers, threads: threads, census: census, progress: progress)
         let repeated = try census.repeatedKeys(threads: threads)
+        // Past a quarter of the ids noted, the repeated keys and their entries (about 34 bytes
+        // each) weigh more than a registry of every id (16 bytes a distinct one): hold every id.
+        if repeated.count > (try census.notedCount()) / 4 { return { RequestRegistry(hash: hash) } }
         return { RequestRegistry(hash: hash, repeatedKeys: repeated) }
     }
 

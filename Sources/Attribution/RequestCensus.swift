@@ -91,6 +91,13 @@ final class RequestCensus: Sendable {
         pending.keys[partition].removeAll(keepingCapacity: true)
     }
 
+    /// How many ids were noted and written, repeats included.
+    func notedCount() throws -> Int {
+        try partitions.reduce(0) { total, partition in
+            total + (try partition.file.withLock { try $0.size() }) / MemoryLayout<UInt64>.stride
+        }
+    }
+
     /// The keys noted more than once, each partition read and sorted on its own, `threads` at a
     /// time.
     func repeatedKeys(threads: Int) throws -> Set<UInt64> {

@@ -128,6 +128,31 @@ struct RequestCensusTests {
         #expect(error.diagnostic.message.contains("was replaced by another file while the run read it"))
     }
 
+    /// Files whose ids nearly all come twice (an export read twice) are read with a registry of
+    /// every id, which holds less than the repeated keys and their entries would.
+    @Test func idsThatNearlyAllRepeatAreHeldAsBefore() throws {
+        let data = try copyOfSample()
+        let header = "timestamp,account_id,category,cost,currency,quantity,unit,request_id\n"
+        var rows = ""
+        for n in 0..<40 { rows += "2026-10-05T10:00:00Z,acct-000001,compute,1.00,USD,,,x\(n)\n" }
+        let twice = data + "/costs/twice.csv"
+        let once = data + "/costs/once.csv"
+        try TestFiles.write(header + rows + rows, to: twice)
+        try TestFiles.write(header + rows + "2026-10-05T10:00:00Z,acct-000001,compute,1.00,USD,,,x0\n", to: once)
+        func holdsAnUnseenId(_ file: String) throws -> Bool {
+            let plans = try ParallelCostReading.plan([file], parts: 1)
+            let registry = try ParallelCostReading.registryOfRepeats(
+                plans, mapping: [:], prices: PriceTable(), pooled: [], threads: 1, progress: { _, _ in })()
+            // An id of no row of the file (a key no hash of these 40 ids gives, but for odds of 2⁻⁵⁹).
+            _ = registry.claim(RequestEntry(route: 0, key: 0x5eed, content: 0))
+            return registry.size.ids == 1
+        }
+        // 40 ids, each twice: every id is held.
+        #expect(try holdsAnUnseenId(twice))
+        // 40 ids, one of them twice: only it is held.
+        #expect(try !holdsAnUnseenId(once))
+    }
+
     /// A registry told the repeated ids answers every claim as one that holds every id, and holds
     /// the repeated ids alone.
     @Test func aRegistryOfTheRepeatedIdsClaimsAsOneOfEveryId() {
