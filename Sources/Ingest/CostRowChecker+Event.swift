@@ -18,6 +18,12 @@ extension CostRowChecker {
             return try reject("", shown, "not an OpenMeter event (a CloudEvents JSON object on one line): \(error)")
         }
         guard !event.id.isEmpty else { return try reject("id", "", "an event needs an id (CloudEvents requires one)") }
+        // The request id joins source and id with U+001F: a source holding a control character
+        // could make two different events' ids alike (a CloudEvents source is a URI, which holds none).
+        var source = event.source
+        if let byte = source.withUTF8({ UnsafeRawBufferPointer($0).firstControlByte }) {
+            return try reject("source", event.source, Self.controlReason(byte))
+        }
         let timestamp: Timestamp
         var time = event.time
         switch time.withUTF8({ TimestampParser.parseInput(UnsafeRawBufferPointer($0)) }) {

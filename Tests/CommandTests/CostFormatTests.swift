@@ -153,6 +153,36 @@ struct CostFormatTests {
         #expect(run.contains("\"path\": \"prices.csv\""), "prices.csv is an input with its checksum")
     }
 
+    /// Two events whose source and id joined would read alike are two events: a source holding
+    /// a control character is refused (its line named), so the join is never ambiguous.
+    ///
+    /// By hand: source "s1␟2" with id "2", and source "s1" with id "2␟2" (␟ is U+001F), each
+    /// 1,000 tokens; the first is rejected for its source, the second counts once: 1,000 tokens
+    /// at 0.000002 (the price until October 6) = 0.002, acct-000001 paid.
+    @Test func anEventSourceWithAControlCharacterIsRefusedNotJoinedToAnotherEvent() throws {
+        let data = try copyOfSample()
+        try FileManager.default.copyItem(atPath: Self.fixture("prices.csv"), toPath: data + "/prices.csv")
+        func event(source: String, id: String) -> String {
+            "{\"specversion\":\"1.0\",\"type\":\"prompt\",\"id\":\"\(id)\",\"time\":\"2026-10-05T12:00:00Z\","
+                + "\"source\":\"\(source)\",\"subject\":\"acct-000001\",\"data\":{\"tokens\":1000}}\n"
+        }
+        try TestFiles.write(
+            event(source: "s1\\u001f2", id: "2") + event(source: "s1", id: "2\\u001f2"), to: data + "/costs/events.jsonl")
+        let out = URL(fileURLWithPath: data).deletingLastPathComponent().path + "/out"
+        let run = try runTool(
+            ["report", "--data", data, "--month", "2026-10", "--out", out, "--quiet", "--max-rejects", "1"]
+                + ["--cost-format", "events.jsonl:openmeter", "--usage-field", "tokens"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rejects = try readRecords(out + "/2026-10/rejects.csv")
+        #expect(rejects.count == 2)
+        #expect(rejects[1].fields[0].hasSuffix("costs/events.jsonl") && rejects[1].fields[1] == "1")
+        #expect(rejects[1].fields[2] == "source" && rejects[1].fields[4].contains("holds a control character (byte 0x1F)"))
+        let json = try TestFiles.read(out + "/2026-10/run.json")
+        #expect(json.contains("\"duplicates_dropped\": 22"), "the sample's 22, none from the events")
+        let days = try TestFiles.read(out + "/2026-10/cost_by_day.csv")
+        #expect(days.contains("2026-10-05,prompt,paid,USD,1,0.002000\n"))
+    }
+
     @Test func jsonLinesWithoutAFormatAndUsageWithoutAPriceAreRefusedWithTheFix() throws {
         let unmapped = try report(adding: [("openmeter-2026-10.jsonl", "openmeter-2026-10.jsonl")], prices: true, [])
         #expect(unmapped.run.status == 1)
