@@ -24,6 +24,14 @@ enum ReportCommand: Command {
             Written to OUT/LABEL/: \((ReportFiles.csvNames + ["rejects.csv", "run.json"]).joined(separator: ", ")) and
             report.html (open it in a browser). docs/outputs.md describes every column.
 
+            What is read: DIR/costs/*.csv and *.jsonl, DIR/notifications/*.jsonl and *.csv,
+            DIR/transactions/*.jsonl (each also gzipped, .gz), and the files at the top of DIR
+            (accounts.csv, products.csv, fx.csv, ...; docs/inputs.md). Anything else in those
+            folders, a name in another case (Accounts.csv), a sub-folder or a link to nothing is
+            a rejected input, named in rejects.csv with its reason (line 0: the whole file).
+            While the cost rows are read, their request ids are noted in TMPDIR (else /tmp),
+            8 bytes an id, in files with no name that go when the run does.
+
             Too much for one machine? The same report runs in steps (snapshot, partial, settle,
             merge) that give the same bytes; see `refund-cost snapshot --help`.
 
