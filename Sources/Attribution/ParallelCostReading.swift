@@ -75,30 +75,33 @@ package enum ParallelCostReading {
         let prices = try PriceTable(dataFolder: root)
         let bill = try CostPoolBill(plans.filter { FocusPoolFile.isPoolFile($0.path) }.map(\.path), root: root)
         let usagePlans = plans.filter { !bill.files.contains($0.path) }
-        let registry =
-            countsRequestsFirst
-            ? try registryOfRepeats(
-                usagePlans, mapping: mapping, prices: prices, pooled: bill.categories, threads: threads,
-                progress: countingProgress)
-            : registry
-        let reading = Reading(
-            root: root, mapping: mapping, prices: prices, bill: bill, template: template, rates: checkingRates,
-            registry: registry, progress: progress)
-        var result: Attributed
-        do {
-            result = try reading.attribute(usagePlans, threads: threads)
-        } catch let error as CostSumError where threads > 1 {
-            // Parts summed apart overflowed only when added up: in file order the row that
-            // overflows is found, and the error names its file and line.
-            _ = try reading.attribute(inOrder(usagePlans), threads: 1)
-            throw error
+        func attributeAll() throws -> Attributed {
+            let registry =
+                countsRequestsFirst
+                ? try registryOfRepeats(
+                    usagePlans, mapping: mapping, prices: prices, pooled: bill.categories, threads: threads,
+                    progress: countingProgress)
+                : registry
+            let reading = Reading(
+                root: root, mapping: mapping, prices: prices, bill: bill, template: template, rates: checkingRates,
+                registry: registry, progress: progress)
+            var result: Attributed
+            do {
+                result = try reading.attribute(usagePlans, threads: threads)
+            } catch let error as CostSumError where threads > 1 {
+                // Parts summed apart overflowed only when added up: in file order the row that
+                // overflows is found, and the error names its file and line.
+                _ = try reading.attribute(inOrder(usagePlans), threads: 1)
+                throw error
+            }
+            if needsReadingInOrder(result.summaries, threads: threads) {
+                result = try reading.attribute(inOrder(usagePlans), threads: 1)
+                result.readSequentially = true
+            }
+            return result
         }
-        if needsReadingInOrder(result.summaries, threads: threads) {
-            result = try reading.attribute(inOrder(usagePlans), threads: 1)
-            result.readSequentially = true
-        }
-        // The ids were counted in the files planned: the rows must have been read from them too.
-        if countsRequestsFirst { try checkSameFiles(usagePlans) }
+        // The ids are counted in the files planned, and the rows read from them.
+        let result = try countsRequestsFirst ? readingPlannedFiles(usagePlans, attributeAll) : attributeAll()
         // The bill's files, in the order of the folder, beside the usage files.
         let order = Dictionary(uniqueKeysWithValues: plans.enumerated().map { ($1.path, $0) })
         var summaries = result.summaries + bill.summaries
@@ -143,6 +146,8 @@ package enum ParallelCostReading {
             guard let end = spans[plan.path]?.end, end < plan.size else { return plan }
             var clipped = plan
             clipped.size = end
+            // The checksum is of the whole file: the span's bytes have none.
+            clipped.sha256 = ""
             clipped.parts = plan.parts.compactMap { part in
                 guard part.start < end else { return nil }
                 var part = part
@@ -161,33 +166,53 @@ package enum ParallelCostReading {
         let order = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
         plans.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
         let prices = try PriceTable(dataFolder: root)
-        let registry =
-            countsRequestsFirst
-            ? try registryOfRepeats(plans, mapping: mapping, prices: prices, pooled: [], threads: threads, progress: { _, _ in })
-            : registry
-        func read(_ plans: [FileSplitter], threads: Int) throws -> Collected<Sink> {
-            try readParts(
-                plans, mapping: mapping, prices: prices, pooled: [], template: sink, threads: threads, requests: registry(),
-                progress: { _, _ in })
+        func readAll() throws -> Collected<Sink> {
+            let registry =
+                countsRequestsFirst
+                ? try registryOfRepeats(
+                    plans, mapping: mapping, prices: prices, pooled: [], threads: threads, progress: { _, _ in })
+                : registry
+            func read(_ plans: [FileSplitter], threads: Int) throws -> Collected<Sink> {
+                try readParts(
+                    plans, mapping: mapping, prices: prices, pooled: [], template: sink, threads: threads,
+                    requests: registry(), progress: { _, _ in })
+            }
+            let collected = try read(plans, threads: threads)
+            guard needsReadingInOrder(collected.summaries, threads: threads) else { return collected }
+            return try read(inOrder(plans), threads: 1)
         }
-        var collected = try read(plans, threads: threads)
-        if needsReadingInOrder(collected.summaries, threads: threads) { collected = try read(inOrder(plans), threads: 1) }
-        // The ids were counted in the files planned: the rows must have been read from them too.
-        if countsRequestsFirst { try checkSameFiles(plans) }
-        return collected
+        return try countsRequestsFirst ? readingPlannedFiles(plans, readAll) : readAll()
     }
 
-    /// Refuses a reading of files that are no longer the ones planned: a file replaced (another
-    /// renamed over it) while the run read it, whose request ids may have been counted in one
-    /// and its rows read in the other.
+    /// Runs `read` with every file of `plans` held to the one planned, then refuses the reading
+    /// when one was not: its request ids may have been counted in one file and its rows read in
+    /// another.
     ///
-    /// A file written over in place is the same file: it is read up to the length it had when
-    /// it was planned, whatever is appended.
-    static func checkSameFiles(_ plans: [FileSplitter]) throws {
-        for plan in plans {
-            guard let inode = plan.inode, FileSystem.inode(plan.path) != inode else { continue }
-            throw CostFileReplacedError(path: plan.path)
+    /// While `read` runs, each opening of a file must find the inode planned (another file
+    /// renamed over it is refused). After, a file whose inode changed since it was planned must
+    /// still begin with the bytes planned (an append is read up to the length planned; a file
+    /// written over is refused), and be the same inode (the inode of one replaced twice may
+    /// come back).
+    static func readingPlannedFiles<Value>(_ plans: [FileSplitter], _ read: () throws -> Value) throws -> Value {
+        var pinned: [String] = []
+        for plan in plans where PinnedFiles.pinned(plan.path) == nil {
+            guard let identity = plan.identity else { continue }
+            PinnedFiles.pin(plan.path, .inode(identity.inode, explanation: CostFileChangedWhileReadError.replaced))
+            pinned.append(plan.path)
         }
+        defer { for path in pinned { PinnedFiles.unpin(path) } }
+        let value = try read()
+        for plan in plans {
+            guard let planned = plan.identity else { continue }
+            guard let now = FileSystem.identity(plan.path), now.isSameFile(as: planned) else {
+                throw CostFileChangedWhileReadError(path: plan.path, reason: CostFileChangedWhileReadError.replaced)
+            }
+            guard now.changed != planned.changed, !plan.sha256.isEmpty else { continue }
+            guard try FileSplitter.digest(plan.path, bytes: plan.size) == plan.sha256 else {
+                throw CostFileChangedWhileReadError(path: plan.path, reason: CostFileChangedWhileReadError.rewritten)
+            }
+        }
+        return value
     }
 
     /// Registries that hold only the request ids `plans` hold more than once.
@@ -239,13 +264,16 @@ package enum ParallelCostReading {
 
 }
 
-/// A cost file replaced by another while the run read it.
-struct CostFileReplacedError: DiagnosticError {
+/// A cost file replaced by another, or written over, while the run read it.
+struct CostFileChangedWhileReadError: DiagnosticError {
+    static let replaced =
+        "another file was put in its place while the run read it (renamed over it): its request ids may have been "
+        + "counted in one and its rows read in the other; run again once it stays in place"
+    static let rewritten =
+        "it was written over while the run read it (its first bytes are no longer those the run began with): its "
+        + "request ids may have been counted in one version and its rows read in the other; run again once it is complete"
+
     var path: String
-    var diagnostic: Diagnostic {
-        Diagnostic(
-            "was replaced by another file while the run read it (another file renamed over it): its rows may have been "
-                + "read in one and its request ids counted in the other; run again once it stays in place",
-            file: path)
-    }
+    var reason: String
+    var diagnostic: Diagnostic { Diagnostic(reason, file: path) }
 }

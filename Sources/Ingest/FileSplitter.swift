@@ -27,9 +27,27 @@ package struct FileSplitter {
     package var size: Int
     package var sha256: String
     package var parts: [FilePart]
-    /// The inode of the file read to plan it (nil when it was planned from a record): a reading
-    /// that must see the same file as another checks it (`sameFiles`).
-    package var inode: UInt64?
+    /// The file read to plan it, as it was then (nil when it was planned from a record): a
+    /// reading that must see the file planned checks it.
+    package var identity: FileSystem.Identity?
+
+    /// The SHA-256 of the first `bytes` bytes of `path`, as the planning hashes them: whether a
+    /// file written to since it was planned still begins with the bytes it had.
+    package static func digest(_ path: String, bytes: Int) throws -> String {
+        let file = try FileDescriptor.openForReading(path)
+        let hasher = SHA256()
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: CSVReader.blockSize, alignment: 64)
+        defer { block.deallocate() }
+        var offset = 0
+        while offset < bytes {
+            let count = try file.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: block.prefix(bytes - offset)), at: offset)
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: block[..<count]))
+            offset += count
+        }
+        return hasher.finish()
+    }
 
     /// A file already split: its size, its checksum (empty when it is not needed) and its parts.
     package init(path: String, size: Int, sha256: String, parts: [FilePart]) {
@@ -74,7 +92,7 @@ package struct FileSplitter {
     package init(path: String, parts wanted: Int, keepingEmpty: Bool = false, quotesMatter: Bool = true) throws {
         self.path = path
         let file = try FileDescriptor.openForReading(path)
-        inode = try file.inode()
+        identity = FileSystem.identity(path)
         let hasher = SHA256()
         let blockSize = CSVReader.blockSize
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)

@@ -112,13 +112,6 @@ package enum FileSystem {
         return Int(info.st_size)
     }
 
-    /// The inode number of the file at `path` (links followed); nil when there is none.
-    package static func inode(_ path: String) -> UInt64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return UInt64(info.st_ino)
-    }
-
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }

@@ -17,6 +17,9 @@ package enum PinnedFiles {
         package var inode: UInt64
         /// What the refusal says after `cannot open for reading:`.
         package var explanation: String
+        /// True when only the inode must be the same: the file may grow (a reading of it stops
+        /// at the length it had), not be another file put in its place.
+        package var inodeOnly = false
 
         package init(bytes: Int, modified: Int64, changed: Int64, inode: UInt64, explanation: String) {
             self.bytes = bytes
@@ -25,6 +28,13 @@ package enum PinnedFiles {
             self.inode = inode
             self.explanation = explanation
         }
+
+        /// A pin of the file's inode alone.
+        package static func inode(_ inode: UInt64, explanation: String) -> Pin {
+            var pin = Pin(bytes: 0, modified: 0, changed: 0, inode: inode, explanation: explanation)
+            pin.inodeOnly = true
+            return pin
+        }
     }
 
     private static let pins = Mutex<[String: Pin]>([:])
@@ -32,6 +42,11 @@ package enum PinnedFiles {
     /// From now on in this process, `path` opened for reading must be the file `pin` describes.
     package static func pin(_ path: String, _ pin: Pin) {
         pins.withLock { $0[path] = pin }
+    }
+
+    /// `path` opened for reading may be any file again.
+    package static func unpin(_ path: String) {
+        _ = pins.withLock { $0.removeValue(forKey: path) }
     }
 
     /// The pin of `path`, if any.
@@ -47,8 +62,9 @@ package enum PinnedFiles {
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         guard
-            Int(info.st_size) == pin.bytes && modified == pin.modified && changed == pin.changed
-                && UInt64(info.st_ino) == pin.inode
+            UInt64(info.st_ino) == pin.inode
+                && (pin.inodeOnly
+                    || (Int(info.st_size) == pin.bytes && modified == pin.modified && changed == pin.changed))
         else {
             throw SystemError(operation: "open for reading", path: path, code: ESTALE, explanation: pin.explanation)
         }

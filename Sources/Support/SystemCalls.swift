@@ -154,13 +154,6 @@ package final class FileDescriptor {
         return Int(info.st_size)
     }
 
-    /// The file's inode number: which file it is on its disk, whatever its name.
-    package func inode() throws(SystemError) -> UInt64 {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "read the inode of", path: path, code: errno) }
-        return UInt64(info.st_ino)
-    }
-
     /// Cuts the file to its first `length` bytes (a write that failed part-way taken back).
     package func truncate(to length: Int) throws(SystemError) {
         if ftruncate(fd, off_t(length)) != 0 { throw SystemError(operation: "truncate", path: path, code: errno) }

@@ -120,12 +120,19 @@ struct RequestCensusTests {
         let summaries = try read()
         #expect(summaries.map(\.rows) == [2, 2])
         #expect(summaries.map(\.duplicates) == [0, 0])
-        // Replaced: another file renamed over the plain one.
-        try TestFiles.write(header + row("p1") + row("p1"), to: plain + ".new")
+        // Written over in place, the same inode: its first bytes are no longer those planned.
+        try TestFiles.write(header + row("p1") + row("p1"), to: plain)
+        let rewritten = try #require(throws: CostFileChangedWhileReadError.self) { try read() }
+        #expect(rewritten.diagnostic.file == plain)
+        #expect(rewritten.diagnostic.message.contains("it was written over while the run read it"))
+        // Replaced: another file renamed over the plain one, refused when it is opened.
+        try TestFiles.write(header + row("p1") + row("p2"), to: plain + ".new")
         try FileSystem.rename(plain + ".new", to: plain)
-        let error = try #require(throws: CostFileReplacedError.self) { try read() }
-        #expect(error.diagnostic.file == plain)
-        #expect(error.diagnostic.message.contains("was replaced by another file while the run read it"))
+        let replaced = try #require(throws: SystemError.self) { try read() }
+        #expect(replaced.path == plain)
+        #expect(replaced.diagnostic.message.contains("another file was put in its place while the run read it"))
+        // The reading over, the path may hold any file again.
+        #expect(PinnedFiles.pinned(plain) == nil)
     }
 
     /// Files whose ids nearly all come twice (an export read twice) are read with a registry of
