@@ -104,7 +104,7 @@ package final class FileDescriptor {
         let fd = refund_cost_open_unnamed(folder)
         if fd >= 0 { return FileDescriptor(path: folder, fd: fd) }
         guard errno == EOPNOTSUPP || errno == EISDIR else {
-            throw SystemError(operation: "create a file in", path: folder, code: errno)
+            throw SystemError(operation: "create a file in this temporary folder", path: folder, code: errno)
         }
         var random = SystemRandomNumberGenerator()
         let own = folder + "/refund-cost-\(String(random.next(), radix: 16))"
