@@ -39,35 +39,38 @@ package struct FamilySpendFigure: Sendable {
     /// transaction id (members linked to none last), the purchaser before the members, members
     /// by account and transaction.
     ///
-    /// There are about as many as family members: each holds its ids (shared with the ledger's
-    /// records) and numbers only, and they are sorted in place.
+    /// There are about as many people as family members. While their costs are added up each
+    /// is a few numbers (`Sum`: the transaction it was first seen by, its role, its methods, its
+    /// costs); a figure, with its ids (shared with the ledger's records), is made only for
+    /// those with cost, once they are sorted.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [FamilySpendFigure] {
-        var figures: [FamilySpendFigure] = []
+        var sums: [Sum] = []
         var position: [Person: Int] = [:]
         func add(_ transaction: Int, family: String, role: Role, method: FamilyLinkMethod?) throws {
-            let id = personalID(ledger, transaction)
-            let (account, productID) = ledger.withTransactions { ($0[transaction].account, $0[transaction].box.record.productID) }
-            let person = Person(family: family, role: role, account: account, transaction: id)
+            let person = Person(
+                family: family, role: role, account: ledger.withTransactions { $0[transaction].account },
+                transaction: personalID(ledger, transaction))
             let index: Int
             if let known = position[person] {
                 index = known
             } else {
-                index = figures.count
+                index = sums.count
                 position[person] = index
-                figures.append(
-                    FamilySpendFigure(
-                        purchaserTransactionID: family, productID: productID, role: role,
-                        account: account.map { ledger.accounts[$0] }, transactionID: id))
+                sums.append(Sum(transaction: Int32(transaction), role: role))
             }
-            if let method { figures[index].methods |= bit(method) }
-            figures[index].costEntitled = try figures[index].costEntitled.adding(totals.entitledInWindow[transaction])
-            figures[index].costAfterEnd = try figures[index].costAfterEnd.adding(totals.afterEndInWindow[transaction])
+            if let method { sums[index].methods |= bit(method) }
+            sums[index].entitled = try sums[index].entitled.adding(totals.entitledInWindow[transaction])
+            sums[index].afterEnd = try sums[index].afterEnd.adding(totals.afterEndInWindow[transaction])
         }
+        // A member's family is its purchaser's transaction (-1: linked to none), kept beside the
+        // sums by the same place: the family's id is worked out again when the figure is made.
+        var familyOf: [Int32] = []
         var families = Set<String>()
         for link in ledger.familyLinks {
             let family = link.purchaser.map { personalID(ledger, $0) } ?? ""
             if !family.isEmpty { families.insert(family) }
             try add(link.member, family: family, role: .member, method: link.method)
+            if familyOf.count < sums.count { familyOf.append(Int32(link.purchaser ?? -1)) }
         }
         // The purchaser's every transaction of the family (all renewals of a subscription).
         let purchased = ledger.withTransactions { transactions in
@@ -75,11 +78,29 @@ package struct FamilySpendFigure: Sendable {
         }
         for index in purchased {
             let family = personalID(ledger, index)
-            if families.contains(family) { try add(index, family: family, role: .purchaser, method: nil) }
+            if families.contains(family) {
+                try add(index, family: family, role: .purchaser, method: nil)
+                if familyOf.count < sums.count { familyOf.append(Int32(index)) }
+            }
         }
         position = [:]
         families = []
-        figures.removeAll { $0.costEntitled == .zero && $0.costAfterEnd == .zero }
+        let kept = sums.indices.filter { sums[$0].entitled != .zero || sums[$0].afterEnd != .zero }
+        let figures = kept.map { index -> FamilySpendFigure in
+            let sum = sums[index]
+            let transaction = Int(sum.transaction)
+            let (account, productID) = ledger.withTransactions { ($0[transaction].account, $0[transaction].box.record.productID) }
+            var figure = FamilySpendFigure(
+                purchaserTransactionID: familyOf[index] < 0 ? "" : personalID(ledger, Int(familyOf[index])),
+                productID: productID, role: sum.role, account: account.map { ledger.accounts[$0] },
+                transactionID: personalID(ledger, transaction))
+            figure.methods = sum.methods
+            figure.costEntitled = sum.entitled
+            figure.costAfterEnd = sum.afterEnd
+            return figure
+        }
+        sums = []
+        familyOf = []
         // Ids compare as numbers when they are numbers: each id's number worked out once.
         let numbers = figures.map {
             (family: TransactionID.number($0.purchaserTransactionID), transaction: TransactionID.number($0.transactionID))
@@ -96,6 +117,16 @@ package struct FamilySpendFigure: Sendable {
             return TransactionID.precedes(left.transactionID, numbers[a].transaction, right.transactionID, numbers[b].transaction)
         }
         return order.map { figures[$0] }
+    }
+
+    /// A person's costs while they are added up: the transaction that first named the person
+    /// (whose product, account and id the figure prints), and the sums.
+    private struct Sum {
+        var transaction: Int32
+        var role: Role
+        var methods: UInt8 = 0
+        var entitled = Money.zero
+        var afterEnd = Money.zero
     }
 
     /// The id a person's transaction counts under: the original for a subscription.

@@ -51,11 +51,19 @@ package struct FigureCounts: Sendable {
         expiryAccounts = Set(expiries.map(\.account)).count
         refunds = figures.refunds.count
         chargebacks = figures.chargebacks.count
-        let members = figures.familySpend.filter { $0.role == .member }
-        familyMembers = Set(members.compactMap(\.account)).count
-        familyMembersServed = Set(members.filter { $0.costEntitled > .zero }.compactMap(\.account)).count
-        familyMembersUnlinked = Set(members.filter { $0.purchaserTransactionID.isEmpty }.compactMap(\.account)).count
-        sharedPurchases = Set(figures.familySpend.map(\.purchaserTransactionID).filter { !$0.isEmpty }).count
+        // One pass, no copy of the rows: there are about as many as family members.
+        var members = Set<String>(), served = Set<String>(), unlinked = Set<String>(), purchases = Set<String>()
+        for person in figures.familySpend {
+            if !person.purchaserTransactionID.isEmpty { purchases.insert(person.purchaserTransactionID) }
+            guard person.role == .member, let account = person.account else { continue }
+            members.insert(account)
+            if person.costEntitled > .zero { served.insert(account) }
+            if person.purchaserTransactionID.isEmpty { unlinked.insert(account) }
+        }
+        familyMembers = members.count
+        familyMembersServed = served.count
+        familyMembersUnlinked = unlinked.count
+        sharedPurchases = purchases.count
         leakingSubscriptions = figures.subscriptionLosses.filter { $0.leakedCost != .zero }.count
         consumptionRequests = figures.consumption.count
         consumptionByOutcome = [ConsumptionOutcome.granted, .declined, .pending].map { outcome in

@@ -104,6 +104,28 @@ package struct AppStoreInput: Sendable, Codable {
 
     package init() {}
 
+    /// Lets go of what only keeping needs, once every file is read.
+    ///
+    /// The index by id (about 40 bytes a transaction, rebuilt if a copy is kept again) and the
+    /// spare capacity the arrays grew by doubling: the ledger is built beside the input, so both
+    /// would weigh at its peak.
+    package mutating func finishKeeping() {
+        index = [:]
+        transactions = Self.fitted(transactions)
+        copyCounts = Self.fitted(copyCounts)
+        firstRevokedCopies = Self.fitted(firstRevokedCopies)
+        notifications = Self.fitted(notifications)
+    }
+
+    /// `array` in a buffer of its own size.
+    private static func fitted<Element>(_ array: [Element]) -> [Element] {
+        guard array.capacity > array.count else { return array }
+        var copy: [Element] = []
+        copy.reserveCapacity(array.count)
+        copy.append(contentsOf: array)
+        return copy
+    }
+
     /// Lets go of the records once the ledger holds what it needs of them: from then on only the
     /// counts, checksums and verified files are read, and the copies would double the memory.
     package mutating func releaseRecords() {

@@ -78,6 +78,7 @@ package final class AppStoreReader {
                     + "\(history.revision)), but no later page of that customer follows; refund-cost fetch transactions "
                     + "--incomplete fetches the rest")
         }
+        input.finishKeeping()
         return input
     }
 
