@@ -9,7 +9,7 @@ enum BillingGraceFinder {
     /// subscription that expired before the grace ended) dates the grace; a later transaction
     /// of the same subscription bought inside the grace is the recovery that pays for it.
     static func attach(
-        _ renewals: [String: RenewalRecord], to transactions: inout [LedgerTransaction], index: [TransactionKey: Int]
+        _ renewals: [String: RenewalRecord], to transactions: inout [LedgerTransaction]
     ) {
         guard !renewals.isEmpty else { return }
         // Only the subscriptions some renewal info speaks of: few, against every transaction.
@@ -24,7 +24,7 @@ enum BillingGraceFinder {
             let subscription = bySubscription[TransactionKey(renewal.originalTransactionID)] ?? []
             let position =
                 key.hasPrefix("original:")
-                ? latestPeriod(subscription, before: graceEnd, transactions) : index[TransactionKey(key)]
+                ? latestPeriod(subscription, before: graceEnd, transactions) : Ledger.index(of: key, in: transactions)
             guard let position, let expires = transactions[position].box.record.expiresDate, expires < graceEnd,
                 transactions[position].end?.kind == .expiry
             else { continue }

@@ -16,10 +16,10 @@ extension Ledger {
         self.products = products
         // Every notification has told the ledger what it had to; the figures read only these.
         notifications = input.notifications.filter { $0.type.map(Ledger.notificationTypesForFigures.contains) ?? false }
-        var (transactions, purchases, positions) = Ledger.latestStates(
+        var (transactions, purchases) = Ledger.latestStates(
             input, products: products, asOf: options.asOf, refundsOfEveryAccount: refundsOfEveryAccount)
         for held in input.playOrders {
-            if let index = positions[TransactionKey(held.order.orderID)], transactions[index].store == .googlePlay {
+            if let index = Ledger.index(of: held.order.orderID, in: transactions), transactions[index].store == .googlePlay {
                 playOrders[index] = held
             }
         }
@@ -43,14 +43,13 @@ extension Ledger {
         }
         self.timelines = timelines
         self.transactions = transactions
-        self.positions = positions
     }
 
     /// Every transaction's latest copy signed by the as-of time, in transaction-id order, with
     /// what ended its access (rules 2 and 3).
     private static func latestStates(
         _ input: AppStoreInput, products: [String: Product], asOf: Timestamp, refundsOfEveryAccount: RefundTimes?
-    ) -> ([LedgerTransaction], PurchaseIndex, positions: [TransactionKey: Int]) {
+    ) -> ([LedgerTransaction], PurchaseIndex) {
         // Ingestion kept the latest copy of each transaction signed by the as-of time, boxed: the
         // ledger shares the boxes, it does not copy the records.
         let records = input.transactions
@@ -72,11 +71,8 @@ extension Ledger {
         for index in transactions.indices {
             transactions[index].end = EndOfAccess.end(of: transactions[index], facts: facts, purchases: purchases)
         }
-        var positions: [TransactionKey: Int] = [:]
-        positions.reserveCapacity(transactions.count)
-        for index in transactions.indices { positions[TransactionKey(transactions[index].id)] = index }
-        BillingGraceFinder.attach(input.graceRenewals, to: &transactions, index: positions)
-        return (transactions, purchases, positions)
+        BillingGraceFinder.attach(input.graceRenewals, to: &transactions)
+        return (transactions, purchases)
     }
 
     /// Who holds each transaction: accounts.csv by original transaction id, then

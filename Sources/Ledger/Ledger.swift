@@ -17,10 +17,8 @@ package struct LedgerOptions: Sendable, Hashable {
 /// links, and each account's access over time (docs/domain.md rules 1-5 and 9).
 package struct Ledger: Sendable {
     package var options: LedgerOptions
-    /// Sorted by transaction id.
+    /// Sorted by transaction id (`TransactionID`'s order), each id once: `index(of:)` searches it.
     package var transactions: [LedgerTransaction]
-    /// Where each transaction is in `transactions`, by id (`index(of:)`).
-    package var positions: [TransactionKey: Int]
     /// Accounts holding at least one transaction, sorted.
     package var accounts: [String]
     package var accountIndex: [String: Int]
@@ -80,7 +78,28 @@ package struct Ledger: Sendable {
     }
 
     /// Where the transaction `id` is in `transactions`.
-    package func index(of id: String) -> Int? { positions[TransactionKey(id)] }
+    ///
+    /// A binary search, not a table by id: a table would weigh about 40 bytes a transaction for
+    /// the whole run, for the few thousand lookups the figures make (consumption requests,
+    /// notifications by product).
+    package func index(of id: String) -> Int? { Ledger.index(of: id, in: transactions) }
+
+    /// Where the transaction `id` is in `transactions`, sorted by id.
+    static func index(of id: String, in transactions: [LedgerTransaction]) -> Int? {
+        let key = TransactionID.sortKey(id)
+        var low = 0
+        var high = transactions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if TransactionID.sortKey(transactions[middle].box.record.transactionID) < key {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < transactions.count, transactions[low].box.record.transactionID.utf8.elementsEqual(id.utf8) else { return nil }
+        return low
+    }
 
     package func transaction(_ id: String) -> LedgerTransaction? {
         index(of: id).map { transactions[$0] }

@@ -38,6 +38,25 @@ struct TransactionRecordTests {
         }
     }
 
+    /// Once every file is read the input lets go of its index by id; a copy kept after that
+    /// (Google Play's orders, a test's loose items) still finds its transaction.
+    @Test func aCopyKeptAfterTheReadingStillFindsItsTransaction() {
+        var input = AppStoreInput()
+        var first = record(expires: nil, revoked: nil, reason: nil, percentage: nil, price: 100, ownership: nil)
+        var other = first
+        other.transactionID = "2000000123456790"
+        input.keep(first)
+        input.keep(other)
+        input.finishKeeping()
+        first.signedDate = Timestamp(milliseconds: 1_790_813_000_000)
+        first.quantity = 5
+        input.keep(first)
+        #expect(input.transactions.count == 2)
+        #expect(input.copyCounts == [2, 1])
+        #expect(input.transactions[0].record.quantity == 5)
+        #expect(input.transactions[1].record.transactionID == "2000000123456790")
+    }
+
     @Test func valuesAtTheEdgesStayWhatTheyMean() {
         var edge = record(
             expires: Timestamp(milliseconds: .min), revoked: nil, reason: Int(Int32.max) + 1, percentage: nil, price: 0,
