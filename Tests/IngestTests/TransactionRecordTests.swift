@@ -38,6 +38,49 @@ struct TransactionRecordTests {
         }
     }
 
+    /// The raw texts Apple documents a few values of are kept in a byte; any other value, a
+    /// currency that is not three capital letters among them, reads back byte for byte, and
+    /// codes as before.
+    @Test(arguments: [
+        ("Consumable", "FAMILY_REVOKE", "Sandbox", "FAMILY_SHARED", "EUR"),
+        ("Subscription Bundle", "REFUND_PARTIAL", "Staging", "GIFTED", "usd"),
+        ("", "", "", "", ""),
+        ("Consumable\u{212A}", "REFUND_FULL ", "production", "PURCHASED\u{0}", "EURO"),
+        ("Non-Consumable", "REFUND_PRORATED", "LocalTesting", "PURCHASED", "\u{212A}RW"),
+    ])
+    func rawTextsReadBackAsTheyCame(type: String, revocation: String, environment: String, ownership: String, currency: String)
+        throws
+    {
+        var copy = record(expires: nil, revoked: nil, reason: nil, percentage: nil, price: 100, ownership: ownership)
+        copy.rawType = type
+        copy.rawRevocationType = revocation
+        copy.rawEnvironment = environment
+        copy.currency = currency
+        for read in [copy, try CompactCoder.decode(TransactionRecord.self, from: try CompactCoder.encode(copy))] {
+            #expect(Array(read.rawType?.utf8 ?? "".utf8) == Array(type.utf8))
+            #expect(Array(read.rawRevocationType?.utf8 ?? "".utf8) == Array(revocation.utf8))
+            #expect(Array(read.rawEnvironment?.utf8 ?? "".utf8) == Array(environment.utf8))
+            #expect(Array(read.rawOwnership?.utf8 ?? "".utf8) == Array(ownership.utf8))
+            #expect(Array(read.currency?.utf8 ?? "".utf8) == Array(currency.utf8))
+            #expect(read == copy)
+        }
+        // Set back to nothing, or to a value Apple documents, each field forgets what it held.
+        copy.rawType = nil
+        copy.rawRevocationType = "REFUND_FULL"
+        copy.rawEnvironment = nil
+        copy.rawOwnership = "PURCHASED"
+        copy.currency = nil
+        #expect(copy.rawType == nil && copy.rawRevocationType == "REFUND_FULL" && copy.rawEnvironment == nil)
+        #expect(copy.ownership == .purchased && copy.currency == nil)
+        let plain = TransactionRecord(
+            transactionID: copy.transactionID, originalTransactionID: copy.originalTransactionID, productID: copy.productID,
+            purchaseDate: copy.purchaseDate, expiresDate: nil, quantity: copy.quantity, rawType: nil, appAccountToken: nil,
+            rawOwnership: "PURCHASED", signedDate: copy.signedDate, revocationDate: nil, rawRevocationReason: nil,
+            rawRevocationType: "REFUND_FULL", revocationPercentage: nil, isUpgraded: true, rawEnvironment: nil, price: 100,
+            currency: nil, source: copy.source, sampledFirst: true)
+        #expect(copy == plain && copy.hashValue == plain.hashValue)
+    }
+
     /// Once every file is read the input lets go of its index by id; a copy kept after that
     /// (Google Play's orders, a test's loose items) still finds its transaction.
     @Test func aCopyKeptAfterTheReadingStillFindsItsTransaction() {

@@ -16,14 +16,13 @@ package struct AppStoreInput: Sendable, Codable {
     /// Where each transaction is in `transactions`; not written with the rest (a snapshot is
     /// not added to), built again when a copy is kept into an input read back.
     private var index: [TransactionKey: Int] = [:]
-    /// The texts many records repeat (products, types), one string each for all the records
+    /// The texts many records repeat (products), one string each for all the records
     /// kept: memory follows the transactions' ids, not their copies of the same words.
     private var repeated = RepeatedStrings()
 
     /// Keeps `copy` if it is the newest of its transaction.
     mutating func keep(_ copy: consuming TransactionRecord) {
         copy.productID = repeated.interned(copy.productID)
-        copy.rawType = copy.rawType.map { repeated.interned($0) }
         // A first purchase is its own original transaction: one string for both.
         if copy.originalTransactionID == copy.transactionID { copy.originalTransactionID = copy.transactionID }
         if index.count != transactions.count { reindex() }

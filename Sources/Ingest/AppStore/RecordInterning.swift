@@ -1,17 +1,15 @@
 import Support
 
-// Product ids, types, tokens and the like repeat in every record of a month: a record kept
+// Product ids, tokens and the like repeat in every record of a month: a record kept
 // holds each through `StringInterner`, one copy of each value for the run.
 
 extension TransactionRecord {
     /// This record with its repeating strings held once in `strings`.
     func interned(_ strings: inout StringInterner) -> TransactionRecord {
         var kept = self
+        // The raw texts Apple documents a few values of take a byte each (`RecordTexts`).
         kept.productID = strings(kept.productID)
-        kept.rawType = strings(kept.rawType)
         kept.appAccountToken = strings(kept.appAccountToken)
-        kept.rawRevocationType = strings(kept.rawRevocationType)
-        kept.rawOwnership = strings(kept.rawOwnership)
         return kept
     }
 }

@@ -7,20 +7,14 @@ import Support
 ///
 /// The ledger holds one record for every transaction for the whole run, so its layout is
 /// compact: the strings first, then the times, the optional ones and the price stored with
-/// a value no valid one takes for "none" (an `Optional` of 8 bytes takes 16). The fields read
-/// and write as they always have.
+/// a value no valid one takes for "none" (an `Optional` of 8 bytes takes 16), and the raw texts
+/// Apple documents a few values of in a byte each (`RecordTexts`). The fields read and write,
+/// and a record is coded, as they always have been.
 package struct TransactionRecord: Sendable, Hashable, Codable {
     package var transactionID: String
     package var originalTransactionID: String
     package var productID: String
-    package var rawType: String?
     package var appAccountToken: String?
-    package var rawRevocationType: String?
-    package var rawEnvironment: String?
-    /// `inAppOwnershipType` as Apple sent it (`ownership` is its typed view): a value Apple adds
-    /// later is kept, never refused and never read as one of the two this version knows.
-    package var rawOwnership: String?
-    package var currency: String?
     package var source: SourceLocation
     package var purchaseDate: Timestamp
     /// When Apple signed this copy; V1 receipts have none and use when they were received.
@@ -29,8 +23,15 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     private var expiresMilliseconds: Int64
     private var revocationMilliseconds: Int64
     private var priceMilliunits: Int64
+    /// The raw texts that are none of the values Apple documents (`RecordTexts`); nil when none is.
+    private var otherTexts: OtherTexts?
     private var revocationReasonCode: Int32
     private var revocationPercentageCode: Int32
+    private var currencyLetters = RecordTexts.noLetters
+    private var typeCode = RecordTexts.absent
+    private var revocationTypeCode = RecordTexts.absent
+    private var environmentCode = RecordTexts.absent
+    private var ownershipCode = RecordTexts.absent
     package var isUpgraded: Bool
     /// Bought with an introductory offer (`offerType` 1) or a free trial (`offerDiscountType`
     /// `FREE_TRIAL`): the customer sampled the product first (Send Consumption Information's
@@ -59,11 +60,7 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
         self.productID = productID
-        self.rawType = rawType
         self.appAccountToken = appAccountToken
-        self.rawRevocationType = rawRevocationType
-        self.rawEnvironment = rawEnvironment
-        self.currency = currency
         self.source = source
         self.purchaseDate = purchaseDate
         self.signedDate = signedDate
@@ -73,15 +70,74 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         priceMilliunits = Self.none
         revocationReasonCode = Self.noCode
         revocationPercentageCode = Self.noCode
-        self.rawOwnership = rawOwnership
         self.isUpgraded = isUpgraded
         self.sampledFirst = sampledFirst
         self.store = store
+        self.rawType = rawType
+        self.rawRevocationType = rawRevocationType
+        self.rawEnvironment = rawEnvironment
+        self.rawOwnership = rawOwnership
+        self.currency = currency
         self.expiresDate = expiresDate
         self.revocationDate = revocationDate
         self.price = price
         self.rawRevocationReason = rawRevocationReason
         self.revocationPercentage = revocationPercentage
+    }
+
+    /// Apple's `type`, as it came.
+    package var rawType: String? {
+        get { text(typeCode, among: Self.types, other: .type) }
+        set { typeCode = code(newValue, among: Self.types, other: .type) }
+    }
+
+    package var rawRevocationType: String? {
+        get { text(revocationTypeCode, among: Self.revocationTypes, other: .revocationType) }
+        set { revocationTypeCode = code(newValue, among: Self.revocationTypes, other: .revocationType) }
+    }
+
+    package var rawEnvironment: String? {
+        get { text(environmentCode, among: Self.environments, other: .environment) }
+        set { environmentCode = code(newValue, among: Self.environments, other: .environment) }
+    }
+
+    /// `inAppOwnershipType` as Apple sent it (`ownership` is its typed view): a value Apple adds
+    /// later is kept, never refused and never read as one of the two this version knows.
+    package var rawOwnership: String? {
+        get { text(ownershipCode, among: Self.ownerships, other: .ownership) }
+        set { ownershipCode = code(newValue, among: Self.ownerships, other: .ownership) }
+    }
+
+    package var currency: String? {
+        get {
+            switch currencyLetters {
+            case RecordTexts.noLetters: nil
+            case RecordTexts.otherLetters: otherTexts?.texts[.currency]
+            default: RecordTexts.currency(currencyLetters)
+            }
+        }
+        set {
+            let letters = newValue.flatMap(RecordTexts.letters)
+            currencyLetters = newValue == nil ? RecordTexts.noLetters : letters ?? RecordTexts.otherLetters
+            otherTexts = OtherTexts.setting(.currency, to: letters == nil ? newValue : nil, in: otherTexts)
+        }
+    }
+
+    /// The values Apple documents of each raw text field, in the order their codes give them.
+    private static let types = ProductType.allCases.map(\.rawValue)
+    private static let revocationTypes = RevocationType.allCases.map(\.rawValue)
+    private static let environments = AppStoreEnvironment.allCases.map(\.rawValue)
+    private static let ownerships = Ownership.allCases.map(\.rawValue)
+
+    private func text(_ code: UInt8, among known: [String], other field: OtherTexts.Field) -> String? {
+        code == RecordTexts.other ? otherTexts?.texts[field] : RecordTexts.text(code, among: known)
+    }
+
+    /// The code of `text`, keeping it among the other texts when Apple documents no such value.
+    private mutating func code(_ text: String?, among known: [String], other field: OtherTexts.Field) -> UInt8 {
+        let code = RecordTexts.code(text, among: known)
+        otherTexts = OtherTexts.setting(field, to: code == RecordTexts.other ? text : nil, in: otherTexts)
+        return code
     }
 
     package var expiresDate: Timestamp? {
@@ -117,4 +173,66 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
     package var revocationReason: RevocationReason? { rawRevocationReason.flatMap(RevocationReason.init(rawValue:)) }
     package var revocationType: RevocationType? { rawRevocationType.flatMap(RevocationType.init(rawValue:)) }
     package var environment: AppStoreEnvironment? { rawEnvironment.flatMap(AppStoreEnvironment.init(rawValue:)) }
+
+    // Coded as when every field was stored: the same keys, in the same order, the same values.
+    private enum CodingKeys: String, CodingKey {
+        case transactionID, originalTransactionID, productID, rawType, appAccountToken, rawRevocationType, rawEnvironment
+        case rawOwnership, currency, source, purchaseDate, signedDate, quantity, expiresMilliseconds, revocationMilliseconds
+        case priceMilliunits, revocationReasonCode, revocationPercentageCode, isUpgraded, sampledFirst, store
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        transactionID = try container.decode(String.self, forKey: .transactionID)
+        originalTransactionID = try container.decode(String.self, forKey: .originalTransactionID)
+        productID = try container.decode(String.self, forKey: .productID)
+        let rawType = try container.decodeIfPresent(String.self, forKey: .rawType)
+        appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
+        let rawRevocationType = try container.decodeIfPresent(String.self, forKey: .rawRevocationType)
+        let rawEnvironment = try container.decodeIfPresent(String.self, forKey: .rawEnvironment)
+        let rawOwnership = try container.decodeIfPresent(String.self, forKey: .rawOwnership)
+        let currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        source = try container.decode(SourceLocation.self, forKey: .source)
+        purchaseDate = try container.decode(Timestamp.self, forKey: .purchaseDate)
+        signedDate = try container.decode(Timestamp.self, forKey: .signedDate)
+        quantity = try container.decode(Int.self, forKey: .quantity)
+        expiresMilliseconds = try container.decode(Int64.self, forKey: .expiresMilliseconds)
+        revocationMilliseconds = try container.decode(Int64.self, forKey: .revocationMilliseconds)
+        priceMilliunits = try container.decode(Int64.self, forKey: .priceMilliunits)
+        revocationReasonCode = try container.decode(Int32.self, forKey: .revocationReasonCode)
+        revocationPercentageCode = try container.decode(Int32.self, forKey: .revocationPercentageCode)
+        isUpgraded = try container.decode(Bool.self, forKey: .isUpgraded)
+        sampledFirst = try container.decode(Bool.self, forKey: .sampledFirst)
+        store = try container.decode(Store.self, forKey: .store)
+        self.rawType = rawType
+        self.rawRevocationType = rawRevocationType
+        self.rawEnvironment = rawEnvironment
+        self.rawOwnership = rawOwnership
+        self.currency = currency
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transactionID, forKey: .transactionID)
+        try container.encode(originalTransactionID, forKey: .originalTransactionID)
+        try container.encode(productID, forKey: .productID)
+        try container.encodeIfPresent(rawType, forKey: .rawType)
+        try container.encodeIfPresent(appAccountToken, forKey: .appAccountToken)
+        try container.encodeIfPresent(rawRevocationType, forKey: .rawRevocationType)
+        try container.encodeIfPresent(rawEnvironment, forKey: .rawEnvironment)
+        try container.encodeIfPresent(rawOwnership, forKey: .rawOwnership)
+        try container.encodeIfPresent(currency, forKey: .currency)
+        try container.encode(source, forKey: .source)
+        try container.encode(purchaseDate, forKey: .purchaseDate)
+        try container.encode(signedDate, forKey: .signedDate)
+        try container.encode(quantity, forKey: .quantity)
+        try container.encode(expiresMilliseconds, forKey: .expiresMilliseconds)
+        try container.encode(revocationMilliseconds, forKey: .revocationMilliseconds)
+        try container.encode(priceMilliunits, forKey: .priceMilliunits)
+        try container.encode(revocationReasonCode, forKey: .revocationReasonCode)
+        try container.encode(revocationPercentageCode, forKey: .revocationPercentageCode)
+        try container.encode(isUpgraded, forKey: .isUpgraded)
+        try container.encode(sampledFirst, forKey: .sampledFirst)
+        try container.encode(store, forKey: .store)
+    }
 }
