@@ -120,6 +120,56 @@ struct FigureTests {
         #expect(spend == ["purchaser acct-p 100 2.000000 5.000000", "member acct-m1 201 3.000000 0.500000"])
     }
 
+    /// A family subscription renewed once, each person one row over every renewal and link.
+    ///
+    /// acct-p's 500 (September 11 to October 11) and its renewal 510, acct-m's share 600 an
+    /// hour after each (its renewal 610). acct-u's share 700 on October 4 matches no purchase.
+    /// acct-p is served 1.00 on October 6 (on 500) and 2.00 on October 16 (on 510); acct-m 3.00
+    /// on October 6 (600) and nothing on 610; acct-u 0.50.
+    @Test func aPersonIsOneRowOverEveryRenewalAndEveryLink() throws {
+        let monthly = "Auto-Renewable Subscription"
+        var fixture = F()
+        fixture.products += "pro.monthly,\(monthly),P1M,\n"
+        let renewal = t0 + 10 * d
+        func subscription(_ id: String, _ original: String, ownership: String, purchase: Int64, expires: Int64) -> [String: Any] {
+            F.transaction(
+                id, original: original, product: "pro.monthly", ownership: ownership, type: monthly, purchase: purchase,
+                expires: expires, signed: purchase)
+        }
+        for (id, original, ownership, purchase, expires) in [
+            ("500", "500", "PURCHASED", t0 - 20 * d, renewal), ("510", "500", "PURCHASED", renewal, t0 + 40 * d),
+            ("600", "600", "FAMILY_SHARED", t0 - 20 * d + h, renewal),
+            ("610", "600", "FAMILY_SHARED", renewal + h, t0 + 40 * d),
+            ("700", "700", "FAMILY_SHARED", t0 + 3 * d, t0 + 33 * d),
+        ] {
+            fixture.notify(
+                id == original ? "SUBSCRIBED" : "DID_RENEW", uuid: "n-\(id)", signed: purchase,
+                transaction: subscription(id, original, ownership: ownership, purchase: purchase, expires: expires))
+        }
+        fixture.link("acct-p", "500")
+        fixture.link("acct-m", "600")
+        fixture.link("acct-u", "700")
+        fixture.cost("acct-p", at: t0 + 5 * d, "1.00")
+        fixture.cost("acct-p", at: t0 + 15 * d, "2.00")
+        fixture.cost("acct-m", at: t0 + 5 * d, "3.00")
+        fixture.cost("acct-u", at: t0 + 5 * d, "0.50")
+        let figures = try reportFigures(fixture)
+        #expect(
+            figures.familyLinks.map { "\($0.member.id)>\($0.purchaserTransactionID ?? "")" } == ["600>500", "610>510", "700>"])
+        let spend = figures.familySpend.map {
+            "\($0.purchaserTransactionID) \($0.role) \($0.account ?? "") \($0.transactionID) \($0.costEntitled) "
+                + "\($0.costAfterEnd) \($0.linkMethods.map(\.rawValue))"
+        }
+        // Each person once, under the original ids; the family of 500 first, the member linked to
+        // none last.
+        #expect(
+            spend == [
+                "500 purchaser acct-p 500 3.000000 0.000000 []",
+                "500 member acct-m 600 3.000000 0.000000 [\"purchase_match\"]",
+                " member acct-u 700 0.500000 0.000000 [\"none\"]",
+            ])
+    }
+
     @Test func theMonthBeforeIsFromTheSameData() throws {
         let previous = try #require(try reportFigures(familyMonth).previousMonth)
         #expect(previous.month.description == "2026-09")

@@ -39,94 +39,113 @@ package struct FamilySpendFigure: Sendable {
     /// transaction id (members linked to none last), the purchaser before the members, members
     /// by account and transaction.
     ///
-    /// There are about as many people as family members. While their costs are added up each
-    /// is a few numbers (`Sum`: the transaction it was first seen by, its role, its methods, its
-    /// costs); a figure, with its ids (shared with the ledger's records), is made only for
-    /// those with cost, once they are sorted.
+    /// There are about as many people as family members. Each transaction that counts for a
+    /// person is a few numbers (`Share`), sorted in the order of the rows: a person's shares
+    /// are then side by side and are added up in one pass, and a figure, with its ids (shared
+    /// with the ledger's records), is made only for a person with cost. No table by person is
+    /// held.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [FamilySpendFigure] {
-        var sums: [Sum] = []
-        var position: [Person: Int] = [:]
-        func add(_ transaction: Int, family: String, role: Role, method: FamilyLinkMethod?) throws {
-            let person = Person(
-                family: family, role: role, account: ledger.withTransactions { $0[transaction].account },
-                transaction: personalID(ledger, transaction))
-            let index: Int
-            if let known = position[person] {
-                index = known
-            } else {
-                index = sums.count
-                position[person] = index
-                sums.append(Sum(transaction: Int32(transaction), role: role))
-            }
-            if let method { sums[index].methods |= bit(method) }
-            sums[index].entitled = try sums[index].entitled.adding(totals.entitledInWindow[transaction])
-            sums[index].afterEnd = try sums[index].afterEnd.adding(totals.afterEndInWindow[transaction])
-        }
-        // A member's family is its purchaser's transaction (-1: linked to none), kept beside the
-        // sums by the same place: the family's id is worked out again when the figure is made.
-        var familyOf: [Int32] = []
+        var shares: [Share] = []
         var families = Set<String>()
         for link in ledger.familyLinks {
-            let family = link.purchaser.map { personalID(ledger, $0) } ?? ""
-            if !family.isEmpty { families.insert(family) }
-            try add(link.member, family: family, role: .member, method: link.method)
-            if familyOf.count < sums.count { familyOf.append(Int32(link.purchaser ?? -1)) }
+            if let purchaser = link.purchaser { families.insert(personalID(ledger, purchaser)) }
+            shares.append(
+                Share(family: Int32(link.purchaser ?? -1), transaction: Int32(link.member), role: .member, method: link.method))
         }
         // The purchaser's every transaction of the family (all renewals of a subscription).
-        let purchased = ledger.withTransactions { transactions in
-            transactions.indices.filter { transactions[$0].ownership == .purchased }
-        }
-        for index in purchased {
-            let family = personalID(ledger, index)
-            if families.contains(family) {
-                try add(index, family: family, role: .purchaser, method: nil)
-                if familyOf.count < sums.count { familyOf.append(Int32(index)) }
+        ledger.withTransactions { transactions in
+            for index in transactions.indices where transactions[index].ownership == .purchased {
+                if families.contains(personalID(ledger, index)) {
+                    shares.append(Share(family: Int32(index), transaction: Int32(index), role: .purchaser, method: nil))
+                }
             }
         }
-        position = [:]
         families = []
-        let kept = sums.indices.filter { sums[$0].entitled != .zero || sums[$0].afterEnd != .zero }
-        let figures = kept.map { index -> FamilySpendFigure in
-            let sum = sums[index]
-            let transaction = Int(sum.transaction)
+        let order = rowOrder(shares, ledger)
+        var figures: [FamilySpendFigure] = []
+        var start = 0
+        while start < order.count {
+            // One person: the shares that name the same family, role, account and id.
+            var end = start + 1
+            while end < order.count && samePerson(shares[order[start]], shares[order[end]], ledger) { end += 1 }
+            var methods: UInt8 = 0
+            var entitled = Money.zero
+            var afterEnd = Money.zero
+            // Their figure is the first share's (in the order the shares were made), as the
+            // person was first named.
+            var first = order[start]
+            for position in start..<end {
+                let share = shares[order[position]]
+                if let method = share.method { methods |= bit(method) }
+                entitled = try entitled.adding(totals.entitledInWindow[Int(share.transaction)])
+                afterEnd = try afterEnd.adding(totals.afterEndInWindow[Int(share.transaction)])
+                first = min(first, order[position])
+            }
+            start = end
+            guard entitled != .zero || afterEnd != .zero else { continue }
+            let share = shares[first]
+            let transaction = Int(share.transaction)
             let (account, productID) = ledger.withTransactions { ($0[transaction].account, $0[transaction].box.record.productID) }
             var figure = FamilySpendFigure(
-                purchaserTransactionID: familyOf[index] < 0 ? "" : personalID(ledger, Int(familyOf[index])),
-                productID: productID, role: sum.role, account: account.map { ledger.accounts[$0] },
+                purchaserTransactionID: share.family < 0 ? "" : personalID(ledger, Int(share.family)),
+                productID: productID, role: share.role, account: account.map { ledger.accounts[$0] },
                 transactionID: personalID(ledger, transaction))
-            figure.methods = sum.methods
-            figure.costEntitled = sum.entitled
-            figure.costAfterEnd = sum.afterEnd
-            return figure
+            figure.methods = methods
+            figure.costEntitled = entitled
+            figure.costAfterEnd = afterEnd
+            figures.append(figure)
         }
-        sums = []
-        familyOf = []
-        // Ids compare as numbers when they are numbers: each id's number worked out once.
-        let numbers = figures.map {
-            (family: TransactionID.number($0.purchaserTransactionID), transaction: TransactionID.number($0.transactionID))
-        }
-        let order = figures.indices.sorted { a, b in
-            let left = figures[a], right = figures[b]
-            if left.purchaserTransactionID != right.purchaserTransactionID {
-                return TransactionID.precedes(
-                    left.purchaserTransactionID, numbers[a].family, right.purchaserTransactionID, numbers[b].family)
-            }
-            if left.role != right.role { return left.role == .purchaser }
-            let leftAccount = left.account ?? "", rightAccount = right.account ?? ""
-            if leftAccount != rightAccount { return leftAccount.bytesPrecede(rightAccount) }
-            return TransactionID.precedes(left.transactionID, numbers[a].transaction, right.transactionID, numbers[b].transaction)
-        }
-        return order.map { figures[$0] }
+        return figures
     }
 
-    /// A person's costs while they are added up: the transaction that first named the person
-    /// (whose product, account and id the figure prints), and the sums.
-    private struct Sum {
+    /// One transaction counted for a person: the purchase of its family (-1: linked to none),
+    /// the transaction, the person's role and how a member's transaction was linked.
+    private struct Share {
+        var family: Int32
         var transaction: Int32
         var role: Role
-        var methods: UInt8 = 0
-        var entitled = Money.zero
-        var afterEnd = Money.zero
+        var method: FamilyLinkMethod?
+    }
+
+    /// The shares' places in the order of the rows: by family id (ids compare as numbers when
+    /// they are numbers, by bytes when not or on a tie: a member linked to none, of an empty
+    /// id, after every family whose id is a number), the purchaser first, then by account (the
+    /// ledger's accounts are sorted, so by place) and by the person's id.
+    private static func rowOrder(_ shares: [Share], _ ledger: Ledger) -> [Int] {
+        // Each id's number worked out once; the text is read only when two numbers tie.
+        let numbers = shares.map { share in
+            (
+                family: share.family < 0 ? UInt64.max : TransactionID.number(personalID(ledger, Int(share.family))),
+                person: TransactionID.number(personalID(ledger, Int(share.transaction)))
+            )
+        }
+        let accounts = ledger.withTransactions { transactions in shares.map { transactions[Int($0.transaction)].account ?? -1 } }
+        return shares.indices.sorted { a, b in
+            let left = shares[a], right = shares[b]
+            if numbers[a].family != numbers[b].family { return numbers[a].family < numbers[b].family }
+            let leftFamily = familyID(left, ledger), rightFamily = familyID(right, ledger)
+            if !leftFamily.utf8.elementsEqual(rightFamily.utf8) { return leftFamily.bytesPrecede(rightFamily) }
+            if left.role != right.role { return left.role == .purchaser }
+            if accounts[a] != accounts[b] { return accounts[a] < accounts[b] }
+            if numbers[a].person != numbers[b].person { return numbers[a].person < numbers[b].person }
+            let leftID = personalID(ledger, Int(left.transaction)), rightID = personalID(ledger, Int(right.transaction))
+            if !leftID.utf8.elementsEqual(rightID.utf8) { return leftID.bytesPrecede(rightID) }
+            return a < b
+        }
+    }
+
+    /// The family's id: its purchase's, or empty for a member linked to none.
+    private static func familyID(_ share: Share, _ ledger: Ledger) -> String {
+        share.family < 0 ? "" : personalID(ledger, Int(share.family))
+    }
+
+    /// Whether two shares are the same person's: the same family id, role, account and id.
+    private static func samePerson(_ left: Share, _ right: Share, _ ledger: Ledger) -> Bool {
+        guard left.role == right.role,
+            ledger.withTransactions({ $0[Int(left.transaction)].account == $0[Int(right.transaction)].account })
+        else { return false }
+        return familyID(left, ledger).utf8.elementsEqual(familyID(right, ledger).utf8)
+            && personalID(ledger, Int(left.transaction)).utf8.elementsEqual(personalID(ledger, Int(right.transaction)).utf8)
     }
 
     /// The id a person's transaction counts under: the original for a subscription.
@@ -136,12 +155,5 @@ package struct FamilySpendFigure: Sendable {
             let record = transactions[index].box
             return transactions[index].type == .autoRenewable ? record.record.originalTransactionID : record.record.transactionID
         }
-    }
-
-    private struct Person: Hashable {
-        var family: String
-        var role: Role
-        var account: Int?
-        var transaction: String
     }
 }
