@@ -135,7 +135,7 @@ final class PostgresServer {
     static func run(_ program: String, _ arguments: [String], asServerUser: Bool = true) throws -> String {
         let process = command(program, arguments, asServerUser: asServerUser)
         // A file, not a pipe: nothing to drain, whatever the program leaves running.
-        let outputPath = NSTemporaryDirectory() + "refund-cost-tests/run-\(UUID().uuidString).out"
+        let outputPath = TestFiles.runFolder + "/program-\(UUID().uuidString).out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))

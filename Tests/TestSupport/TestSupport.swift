@@ -22,10 +22,27 @@ enum TestFiles {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 
-    /// A fresh empty folder under the system temporary folder.
+    /// This run's scratch folder, `$TMPDIR/refund-cost-tests/run-PID`, removed when the tests
+    /// end (set REFUND_COST_KEEP_TEST_FILES to keep it), with what runs that were stopped left.
+    static let runFolder: String = {
+        let root = NSTemporaryDirectory() + "refund-cost-tests"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+            // A run still going (its process alive, or another user's) keeps its folder.
+            if name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), kill(pid, 0) == 0 || errno == EPERM { continue }
+            try? FileManager.default.removeItem(atPath: root + "/" + name)
+        }
+        let path = root + "/run-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        if ProcessInfo.processInfo.environment["REFUND_COST_KEEP_TEST_FILES"] == nil {
+            atexit { try? FileManager.default.removeItem(atPath: TestFiles.runFolder) }
+        }
+        return path
+    }()
+
+    /// A fresh empty folder in this run's scratch folder.
     static func temporaryDirectory(_ label: String = #function) throws -> String {
         let name = label.filter { $0.isLetter || $0.isNumber }
-        let path = NSTemporaryDirectory() + "refund-cost-tests/\(name)-\(UUID().uuidString)"
+        let path = runFolder + "/\(name)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
