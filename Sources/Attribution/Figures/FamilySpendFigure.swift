@@ -123,13 +123,18 @@ package struct FamilySpendFigure: Sendable {
         return shares.indices.sorted { a, b in
             let left = shares[a], right = shares[b]
             if numbers[a].family != numbers[b].family { return numbers[a].family < numbers[b].family }
-            let leftFamily = familyID(left, ledger), rightFamily = familyID(right, ledger)
-            if !leftFamily.utf8.elementsEqual(rightFamily.utf8) { return leftFamily.bytesPrecede(rightFamily) }
+            // Shares of one family mostly name the same purchase: its id is then not read.
+            if left.family != right.family {
+                let leftFamily = familyID(left, ledger), rightFamily = familyID(right, ledger)
+                if !leftFamily.utf8.elementsEqual(rightFamily.utf8) { return leftFamily.bytesPrecede(rightFamily) }
+            }
             if left.role != right.role { return left.role == .purchaser }
             if accounts[a] != accounts[b] { return accounts[a] < accounts[b] }
             if numbers[a].person != numbers[b].person { return numbers[a].person < numbers[b].person }
-            let leftID = personalID(ledger, Int(left.transaction)), rightID = personalID(ledger, Int(right.transaction))
-            if !leftID.utf8.elementsEqual(rightID.utf8) { return leftID.bytesPrecede(rightID) }
+            if left.transaction != right.transaction {
+                let leftID = personalID(ledger, Int(left.transaction)), rightID = personalID(ledger, Int(right.transaction))
+                if !leftID.utf8.elementsEqual(rightID.utf8) { return leftID.bytesPrecede(rightID) }
+            }
             return a < b
         }
     }
@@ -144,8 +149,10 @@ package struct FamilySpendFigure: Sendable {
         guard left.role == right.role,
             ledger.withTransactions({ $0[Int(left.transaction)].account == $0[Int(right.transaction)].account })
         else { return false }
-        return familyID(left, ledger).utf8.elementsEqual(familyID(right, ledger).utf8)
-            && personalID(ledger, Int(left.transaction)).utf8.elementsEqual(personalID(ledger, Int(right.transaction)).utf8)
+        // The same purchase, or the same transaction, has the same id: only other ones are read.
+        return (left.family == right.family || familyID(left, ledger).utf8.elementsEqual(familyID(right, ledger).utf8))
+            && (left.transaction == right.transaction
+                || personalID(ledger, Int(left.transaction)).utf8.elementsEqual(personalID(ledger, Int(right.transaction)).utf8))
     }
 
     /// The id a person's transaction counts under: the original for a subscription.

@@ -4,12 +4,23 @@ import Support
 
 /// REFUND, REVOKE and REFUND_DECLINED notifications by transaction: how each request ended.
 struct RefundDecisions {
-    private var byTransaction: [String: [NotificationRecord]] = [:]
+    /// What the outcome reads of a decision: whether it declined, and when it was signed.
+    private struct Decision {
+        var declined: Bool
+        var signedDate: Timestamp
+    }
+
+    /// Each transaction's decisions, in the ledger's order: a copy of each notification would
+    /// weigh its whole record for the two fields read.
+    private var byTransaction: [String: [Decision]] = [:]
 
     init(_ ledger: Ledger) {
         for notification in ledger.notifications
         where notification.type == .refund || notification.type == .revoke || notification.type == .refundDeclined {
-            if let id = notification.transaction?.transactionID { byTransaction[id, default: []].append(notification) }
+            if let id = notification.transaction?.transactionID {
+                byTransaction[id, default: []].append(
+                    Decision(declined: notification.type == .refundDeclined, signedDate: notification.signedDate))
+            }
         }
     }
 
@@ -19,10 +30,10 @@ struct RefundDecisions {
         var outcomeAt: Timestamp?
         let later = request.transaction.flatMap { byTransaction[$0.transactionID] } ?? []
         for decision in later where decision.signedDate >= request.signedDate {
-            if decision.type != .refundDeclined && (outcomeAt.map { decision.signedDate < $0 } ?? true) {
+            if !decision.declined && (outcomeAt.map { decision.signedDate < $0 } ?? true) {
                 outcome = .granted
                 outcomeAt = decision.signedDate
-            } else if decision.type == .refundDeclined && outcome == .pending {
+            } else if decision.declined && outcome == .pending {
                 outcome = .declined
                 outcomeAt = decision.signedDate
             }

@@ -4,6 +4,9 @@ import Support
 /// What families cost: how many purchases were shared, how many members they served, the
 /// members' share of those products' cost, and the costliest families (family_spend.csv).
 enum FamilySection {
+    /// The costliest families the page lists.
+    private static let shown = 10
+
     private struct Family {
         var id: String
         var product: String
@@ -21,12 +24,27 @@ enum FamilySection {
         guard !figures.familySpend.isEmpty else {
             return text + "<p>No family member was served on a shared purchase in this window.</p>\n"
         }
-        var families: [String: Family] = [:]
-        var order: [String] = []
+        // family_spend.csv's rows are in order of their family's id, so each family's rows are
+        // side by side: a family is added up over its run of rows, and only the ten costliest
+        // are kept (first seen first among equals), whatever the number of families.
+        var familyCount = 0
+        var costliest: [Family] = []
+        var current: Family?
+        func close(_ family: Family?) throws(MoneyError) {
+            guard var family else { return }
+            family.total = try family.purchaserCost.adding(family.membersCost)
+            familyCount += 1
+            let place = costliest.firstIndex { $0.total < family.total } ?? costliest.count
+            guard place < Self.shown else { return }
+            costliest.insert(family, at: place)
+            if costliest.count > Self.shown { costliest.removeLast() }
+        }
         let counts = figures.counts
         var unlinked = 0
         var membersEntitled = Money.zero, unlinkedCost = Money.zero
+        var shareable = Set<String>()
         for person in figures.familySpend {
+            shareable.insert(person.productID)
             if person.role == .member {
                 membersEntitled = try membersEntitled.adding(person.costEntitled)
             }
@@ -35,10 +53,11 @@ enum FamilySection {
                 unlinkedCost = try unlinkedCost.adding(try person.costTotal())
                 continue
             }
-            if families[person.purchaserTransactionID] == nil { order.append(person.purchaserTransactionID) }
-            var family =
-                families[person.purchaserTransactionID]
-                ?? Family(id: person.purchaserTransactionID, product: person.productID)
+            var family = current ?? Family(id: person.purchaserTransactionID, product: person.productID)
+            if family.id != person.purchaserTransactionID {
+                try close(family)
+                family = Family(id: person.purchaserTransactionID, product: person.productID)
+            }
             if person.role == .purchaser {
                 family.purchaserAccount = person.account
                 family.purchaserCost = try family.purchaserCost.adding(try person.costTotal())
@@ -46,10 +65,9 @@ enum FamilySection {
                 family.members += 1
                 family.membersCost = try family.membersCost.adding(try person.costTotal())
             }
-            family.total = try family.purchaserCost.adding(family.membersCost)
-            families[person.purchaserTransactionID] = family
+            current = family
         }
-        let shareable = Set(figures.familySpend.map(\.productID))
+        try close(current)
         var shareableCost = Money.zero
         for row in figures.summary where shareable.contains(row.product ?? "") {
             shareableCost = try shareableCost.adding(try row.classes.total())
@@ -61,11 +79,8 @@ enum FamilySection {
             text +=
                 "<p>\(T.counted(counts.familyMembersUnlinked, "member")) (\(T.amount(unlinkedCost, currency))) could not be linked to a purchase: their purchaser's transaction is not in the data or more than one matched.</p>\n"
         }
-        let costliest = order.compactMap { families[$0] }.enumerated().sorted { a, b in
-            a.element.total != b.element.total ? a.element.total > b.element.total : a.offset < b.offset
-        }.prefix(10).map(\.element)
         text +=
-            "<p class=\"muted\">\(LeakSection.shown(costliest.count, of: families.count, file: "family_spend.csv")), by what the family cost.</p>\n"
+            "<p class=\"muted\">\(LeakSection.shown(costliest.count, of: familyCount, file: "family_spend.csv")), by what the family cost.</p>\n"
         text +=
             "<div class=\"scroll\"><table><tr><th>purchase</th><th>product</th><th>purchaser</th><th class=\"n\">members</th><th class=\"n\">purchaser's cost</th><th class=\"n\">members' cost</th><th class=\"n\">family total</th></tr>\n"
         for family in costliest {
