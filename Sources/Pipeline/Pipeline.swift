@@ -148,19 +148,21 @@ package final class Pipeline {
 
     // MARK: settling and figures
 
-    /// The totals of `reading` with every credit row settled against its packs.
-    package func settle(_ reading: ParallelCostReading.Result, with attributor: Attributor) throws -> Settled {
-        try settle(reading.totals, with: attributor)
+    /// The totals of `reading` with every credit row settled against its packs, in place.
+    ///
+    /// Settling writes the sums of the transactions that credit rows move cost to: settled in a
+    /// copy while `reading` still held its totals, every such array would be copied whole (48
+    /// bytes a transaction) at the report's peak.
+    package func settle(_ reading: inout ParallelCostReading.Result, with attributor: Attributor) throws -> Settled {
+        var attributor = attributor
+        let draws = try attributor.settle(&reading.totals)
+        return Settled(totals: reading.totals, credits: attributor.credits, draws: draws)
     }
 
     /// The totals an attributor took the rows into itself (respond over a few accounts), settled.
     package func settle(rowsOf attributor: Attributor) throws -> Settled {
-        try settle(attributor.totals, with: attributor)
-    }
-
-    private func settle(_ totals: AttributionTotals, with attributor: Attributor) throws -> Settled {
         var attributor = attributor
-        var totals = totals
+        var totals = attributor.totals
         let draws = try attributor.settle(&totals)
         return Settled(totals: totals, credits: attributor.credits, draws: draws)
     }

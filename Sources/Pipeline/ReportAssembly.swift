@@ -26,10 +26,13 @@ enum ReportAssembly {
     /// side's and the cost files', is already in `rejects`.
     ///
     /// `attributor` is the one the costs were read with (building one indexes every transaction).
+    /// `costs` is consumed: its totals are settled in place, not copied.
     package static func run(
-        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord], costs: ParallelCostReading.Result,
-        options: RunOptions, folder: OutputFolder, rejects: RejectLog, warnings: [Diagnostic], timings: Timings
+        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord],
+        costs reading: consuming ParallelCostReading.Result, options: RunOptions, folder: OutputFolder,
+        rejects: RejectLog, warnings: [Diagnostic], timings: Timings
     ) throws -> ReportOutcome {
+        var costs = consume reading
         try rejects.commit()
         let summaries = costs.summaries
         let inputs = (appStoreInputs + costs.inputs).sorted { $0.path.bytesPrecede($1.path) }
@@ -54,7 +57,7 @@ enum ReportAssembly {
                 window: options.window, totals: costs.totals, summaries: summaries, ledger: loaded.ledger, counts: counts)
         }
         let pipeline = Pipeline(options, rejects: rejects)
-        let settled = try pipeline.settle(costs, with: attributor)
+        let settled = try pipeline.settle(&costs, with: attributor)
         let journal = try options.journal.map { try ConsumptionJournal(path: $0) }
         try journal?.requireStore(nil, reading: true)
         let playJournal = try options.playJournal.map { try ConsumptionJournal(path: $0) }

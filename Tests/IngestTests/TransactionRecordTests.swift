@@ -107,6 +107,42 @@ struct TransactionRecordTests {
         #expect(input.transactions[1].record.transactionID == "2000000123456790")
     }
 
+    /// A renewal's original id and its subscription's first transaction's ids are one string.
+    ///
+    /// The renewal is kept before the first transaction: the sharing does not depend on the
+    /// order. A one-time purchase's id is not put in the table.
+    @Test func aSubscriptionsRenewalsShareTheStringOfItsFirstTransaction() {
+        // Each id made from its own bytes, so that no two share a buffer before they are kept.
+        func text(_ literal: String) -> String { String(decoding: Array(literal.utf8), as: UTF8.self) }
+        func buffer(_ text: String) -> UnsafeRawPointer? {
+            var text = text
+            return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        var first = record(expires: nil, revoked: nil, reason: nil, percentage: nil, price: 100, ownership: nil)
+        first.transactionID = text("2000000123456780")
+        first.originalTransactionID = text("2000000123456780")
+        var renewal = first
+        renewal.transactionID = text("2000000123456789")
+        renewal.originalTransactionID = text("2000000123456780")
+        var oneTime = first
+        oneTime.rawType = "Consumable"
+        oneTime.transactionID = text("2000000123456799")
+        oneTime.originalTransactionID = oneTime.transactionID
+        #expect(buffer(renewal.originalTransactionID) != buffer(first.transactionID))
+
+        var strings = StringInterner()
+        let keptRenewal = renewal.interned(&strings)
+        let keptFirst = first.interned(&strings)
+        let keptOneTime = oneTime.interned(&strings)
+        #expect(keptRenewal == renewal && keptFirst == first && keptOneTime == oneTime)
+        #expect(buffer(keptFirst.transactionID) == buffer(keptRenewal.originalTransactionID))
+        #expect(buffer(keptFirst.originalTransactionID) == buffer(keptRenewal.originalTransactionID))
+        #expect(buffer(keptRenewal.transactionID) != buffer(keptRenewal.originalTransactionID))
+        // The one-time purchase's id went through untouched, and is not in the table.
+        #expect(buffer(keptOneTime.transactionID) == buffer(oneTime.transactionID))
+        #expect(buffer(strings(text("2000000123456799"))) != buffer(keptOneTime.transactionID))
+    }
+
     @Test func valuesAtTheEdgesStayWhatTheyMean() {
         var edge = record(
             expires: Timestamp(milliseconds: .min), revoked: nil, reason: Int(Int32.max) + 1, percentage: nil, price: 0,

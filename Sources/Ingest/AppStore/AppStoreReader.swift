@@ -79,6 +79,8 @@ package final class AppStoreReader {
                     + "--incomplete fetches the rest")
         }
         input.finishKeeping()
+        // The records hold their strings; the table of them is for reading.
+        strings = StringInterner()
         return input
     }
 

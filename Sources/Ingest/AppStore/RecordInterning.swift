@@ -10,6 +10,13 @@ extension TransactionRecord {
         // The raw texts Apple documents a few values of take a byte each (`RecordTexts`).
         kept.productID = strings(kept.productID)
         kept.appAccountToken = strings(kept.appAccountToken)
+        // Every renewal names its subscription's first transaction: one string for all of them
+        // and for that transaction's own id. (A first purchase's original id is its own id,
+        // shared as the input keeps it.)
+        if kept.type == .autoRenewable || kept.originalTransactionID != kept.transactionID {
+            kept.originalTransactionID = strings(kept.originalTransactionID)
+            if kept.originalTransactionID == kept.transactionID { kept.transactionID = kept.originalTransactionID }
+        }
         return kept
     }
 }

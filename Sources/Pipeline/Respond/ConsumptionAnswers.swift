@@ -20,9 +20,9 @@ struct ConsumptionAnswers {
         // Apple's answers come from the App Store's data alone, as respond's state reads it.
         let loaded = try pipeline.load(readingPlay: false)
         let attributor = pipeline.attributor(loaded)
-        let reading = try pipeline.attribute(loaded, with: attributor)
+        var reading = try pipeline.attribute(loaded, with: attributor)
         try pipeline.refuseBeyondLimit(consequence: "Nothing was sent: an answer needs all of its evidence.")
-        let requests = pipeline.consumption(loaded, try pipeline.settle(reading, with: attributor))
+        let requests = pipeline.consumption(loaded, try pipeline.settle(&reading, with: attributor))
         var types: [String: ProductType] = [:]
         for request in requests {
             guard let index = request.transactionIndex, let id = request.transactionID else { continue }
