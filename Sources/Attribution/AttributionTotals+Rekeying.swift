@@ -41,9 +41,12 @@ extension AttributionTotals {
         moved.afterRefundByTransaction = []
         moved.tiedByTransaction = []
         moved.firstTiedAt = []
-        for index in moved.creditRows.indices {
-            moved.creditRows[index].account = accounts[Int(moved.creditRows[index].account)]
-        }
+        moved.creditRows = BlockList(
+            creditRows.lazy.map { row in
+                var mapped = row
+                mapped.account = accounts[Int(row.account)]
+                return mapped
+            })
         return moved
     }
 }

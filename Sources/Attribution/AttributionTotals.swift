@@ -45,8 +45,9 @@ package struct AttributionTotals: Sendable, Codable {
     /// Per transaction index: all cost tied to it, and the first such row's time.
     var tiedByTransaction: [Money]
     package var firstTiedAt: [Int64]
-    /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`).
-    package var creditRows: [CreditRow] = []
+    /// Credit-metered rows waiting to be settled in time order (see `Attributor.settle`), in
+    /// blocks: each reading thread's rows, and their merge, take their bytes and no more.
+    package var creditRows = BlockList<CreditRow>()
     /// Set in the totals of a partial cut by account (`moved`): the per-transaction sums of the
     /// six arrays above for only the transactions its rows touched, the arrays then empty.
     package var touchedTransactions: TransactionSums?
@@ -93,10 +94,16 @@ package struct AttributionTotals: Sendable, Codable {
                 uniqueKeysWithValues: other.byDay.map { key, cell in
                     (DayKey(day: key.day, category: categoryMap[Int(key.category)], costClass: key.costClass), cell)
                 }))
-        creditRows += other.creditRows.map { row in
-            var mapped = row
-            mapped.category = categoryMap[Int(row.category)]
-            return mapped
+        if categoryMap.enumerated().allSatisfy({ $0.element == Int32($0.offset) }) {
+            // The same category ids: the other's blocks are taken as they are, not copied.
+            creditRows += other.creditRows
+        } else {
+            creditRows += BlockList(
+                other.creditRows.lazy.map { row in
+                    var mapped = row
+                    mapped.category = categoryMap[Int(row.category)]
+                    return mapped
+                })
         }
         try leaks.merge(other.leaks)
         try billingGrace.merge(other.billingGrace)

@@ -8,6 +8,8 @@ package struct BlockList<Element: Codable & Sendable & Hashable>: Sendable, Hash
     static var blockSize: Int { 1 << 16 }
 
     private var blocks: [[Element]] = []
+    /// How many elements the blocks up to each one hold: blocks taken by `+=` need not be full.
+    private var ends: [Int] = []
     package private(set) var count = 0
 
     package init() {}
@@ -25,16 +27,31 @@ package struct BlockList<Element: Codable & Sendable & Hashable>: Sendable, Hash
             var block: [Element] = []
             block.reserveCapacity(Self.blockSize)
             blocks.append(block)
+            ends.append(count)
         }
         blocks[blocks.count - 1].append(element)
         count += 1
+        ends[ends.count - 1] = count
     }
 
     /// Appends `other`'s elements after these, taking its blocks as they are (a block not full is
     /// kept: the next append starts a block after it, or goes on in the last).
     package static func += (list: inout BlockList, other: BlockList) {
         list.blocks += other.blocks
+        list.ends += other.ends.lazy.map { list.count + $0 }
         list.count += other.count
+    }
+
+    /// The element at `index`, counted from the first: its block found by a binary search.
+    package subscript(index: Int) -> Element {
+        precondition(index >= 0 && index < count, "index \(index) out of a list of \(count)")
+        var low = 0
+        var high = ends.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] <= index { low = middle + 1 } else { high = middle }
+        }
+        return blocks[low][index - (low == 0 ? 0 : ends[low - 1])]
     }
 
     package func makeIterator() -> FlattenSequence<[[Element]]>.Iterator { blocks.joined().makeIterator() }

@@ -108,6 +108,33 @@ struct ConsumptionTests {
         #expect(result.outcome.conservation.holds)
     }
 
+    /// Two rows of one account at the same time draw credits the cheaper first, whatever the
+    /// file's order.
+    ///
+    /// p's pack 500 (5,000 credits, t0) is refunded on day 2, pack 510 bought an hour after 500. On day 3, 1.00 for 1,000 credits is listed before 0.50 for 5,000. The 0.50
+    /// row draws first and empties 500 (after its refund: after_refund); the 1.00 row then draws
+    /// on 510 (paid). The other way round both would have drawn on 500: 1.50 after_refund.
+    @Test func rowsAtTheSameTimeDrawCreditsTheCheaperFirst() throws {
+        var fixture = F()
+        fixture.products += "credits.pack,Consumable,,5000\n"
+        fixture.notify("ONE_TIME_CHARGE", uuid: "buy-500", signed: t0, transaction: Self.pack("500", purchase: t0, signed: t0))
+        fixture.notify(
+            "ONE_TIME_CHARGE", uuid: "buy-510", signed: t0 + h, transaction: Self.pack("510", purchase: t0 + h, signed: t0 + h))
+        fixture.notify(
+            "REFUND", uuid: "refund-500", signed: t0 + 2 * d,
+            transaction: Self.pack(
+                "500", purchase: t0, signed: t0 + 2 * d, extra: ["revocationDate": t0 + 2 * d, "revocationReason": 0]))
+        fixture.link("p", "500")
+        fixture.link("p", "510")
+        fixture.cost("p", at: t0 + 3 * d, "1.00", category: "api", credits: 1000)
+        fixture.cost("p", at: t0 + 3 * d, "0.50", category: "api", credits: 5000)
+        let result = try runReport(try fixture.write())
+        let pack = try result.summary("credits.pack")
+        #expect(pack["cost_after_refund"] == "0.500000")
+        #expect(pack["cost_paid"] == "1.000000")
+        #expect(result.outcome.conservation.holds)
+    }
+
     @Test func fourThousandOfFiveThousandCreditsIsEightyPercent() throws {
         let p = try #require(try requests(try runReport(try month().write()))["p-ask"])
         #expect(p["consumption_percentage"] == "80000")

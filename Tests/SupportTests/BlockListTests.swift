@@ -42,6 +42,22 @@ struct BlockListTests {
         #expect(list.count == count + 1)
     }
 
+    /// Each element is found by its place, in lists joined with blocks not full between them:
+    /// 70,000 (a full block and one of 4,464), 3, then 65,540 (a full block and one of 4).
+    @Test func everyElementIsFoundByItsPlace() {
+        let claims = Self.claims(70_000 + 3 + 65_540)
+        var list = BlockList(claims.prefix(70_000))
+        list += BlockList(claims[70_000..<70_003])
+        list += BlockList(claims.suffix(65_540))
+        #expect(list.count == claims.count)
+        #expect(claims.indices.allSatisfy { list[$0] == claims[$0] })
+        // The blocks' edges, by hand: 65,535 and 65,536 (the first block's end), 69,999 and
+        // 70,000 (the second's and the three's), 70,003 (the next list's first).
+        for index in [0, 65_535, 65_536, 69_999, 70_000, 70_002, 70_003, 135_542] {
+            #expect(list[index].line == index + 2)
+        }
+    }
+
     /// A claim takes 24 bytes: a partial holds one for every request id it reads.
     @Test func aClaimTakesTwentyFourBytes() {
         #expect(MemoryLayout<RequestClaim>.stride == 24)
