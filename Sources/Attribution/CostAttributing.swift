@@ -30,11 +30,13 @@ extension ParallelCostReading {
         func attribute(_ plans: [FileSplitter], threads: Int) throws -> Attributed {
             guard let template else { return try check(plans, threads: threads) }
             guard !bill.index.isEmpty else {
-                let read = try ParallelCostReading.readParts(
+                var read = try ParallelCostReading.readParts(
                     plans, mapping: mapping, prices: prices, pooled: bill.categories, template: template, threads: threads,
                     requests: registry(), progress: progress)
+                let sinks = read.sinks
+                read.sinks = []
                 return Attributed(
-                    totals: try Self.merged(read.sinks, template), summaries: read.summaries,
+                    totals: try Self.merged(consume sinks, template), summaries: read.summaries,
                     headerRejects: read.headerRejects, rowRejects: read.rowRejects,
                     allocation: bill.files.isEmpty ? nil : try bill.outcome(plan: nil, allocated: []))
             }
@@ -106,10 +108,16 @@ extension ParallelCostReading {
                 headerRejects: counted.headerRejects, rowRejects: counted.rowRejects, allocation: allocation)
         }
 
-        private static func merged(_ attributors: [Attributor], _ template: Attributor) throws -> AttributionTotals {
-            var totals = template.emptyCopy().totals
+        /// The threads' totals as one: the first thread's become the sum, and each other's is let
+        /// go once added, so the sum is not a set of arrays (as large as the ledger) besides them.
+        private static func merged(_ attributors: consuming [Attributor], _ template: Attributor) throws
+            -> AttributionTotals
+        {
+            var attributors = attributors
+            guard !attributors.isEmpty else { return template.emptyCopy().totals }
+            var totals = attributors.removeFirst().totals
             do {
-                for attributor in attributors { try totals.merge(attributor.totals) }
+                while !attributors.isEmpty { try totals.merge(attributors.removeFirst().totals) }
             } catch {
                 throw CostSumError(file: nil, underlying: error)
             }
