@@ -26,7 +26,11 @@ enum TestFiles {
     /// end (set REFUND_COST_KEEP_TEST_FILES to keep it), with what runs that were stopped left.
     static let runFolder: String = {
         let root = NSTemporaryDirectory() + "refund-cost-tests"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+        // Only in a folder of this user's own, not a link another user put there to have the
+        // files it points to removed.
+        var info = stat()
+        let own = lstat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_uid == getuid()
+        for name in own ? (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] : [] {
             // A run still going (its process alive, or another user's) keeps its folder.
             if name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), kill(pid, 0) == 0 || errno == EPERM { continue }
             try? FileManager.default.removeItem(atPath: root + "/" + name)
