@@ -25,7 +25,7 @@ package struct AccountCosts: CostRowSink {
     /// The sink of `accountID`'s rows up to the ledger's as-of time.
     package init(accountID: String, ledger: Ledger, rates: ExchangeRates, grace: TimeSpan) {
         classifier = Classifier(ledger: ledger, grace: grace)
-        account = ledger.accountIndex[accountID].map { Int32($0) }
+        account = ledger.accountIndex(of: accountID).map { Int32($0) }
         wanted = Array(accountID.utf8)
         asOf = ledger.options.asOf
         self.rates = rates

@@ -25,7 +25,6 @@ extension Ledger {
         }
         let holders = try Ledger.holders(of: &transactions, links: accountLinks, play: playOrders, rejects: rejects)
         accounts = holders.accounts
-        accountIndex = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
         transactionsByAccount = holders.byAccount
         accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accounts)
             .sorted { $0.bytesPrecede($1) }
@@ -33,12 +32,12 @@ extension Ledger {
         unmatchedAppAccountTokens = holders.unmatchedTokens
 
         familyLinks = FamilyLinker.link(transactions, index: purchases)
-        familyLinkByMember = Dictionary(uniqueKeysWithValues: familyLinks.enumerated().map { ($1.member, $0) })
         for link in familyLinks {
             if let purchaser = link.purchaser { membersByPurchase[purchaser, default: []].append(link.member) }
         }
         var timelines = AccessTimelines()
-        for indices in holders.byAccount {
+        for account in 0..<holders.byAccount.count {
+            let indices = holders.byAccount[account]
             timelines.append(grants: indices.map { transactions[$0] }, indices: indices, prematureWindow: options.prematureWindow)
         }
         self.timelines = timelines
@@ -82,7 +81,7 @@ extension Ledger {
     /// grant start, and the conflicts (also recorded as rejects).
     private static func holders(
         of transactions: inout [LedgerTransaction], links: [AccountLinkRow], play: [Int: PlayHeldOrder], rejects: RejectLog
-    ) throws -> (accounts: [String], byAccount: [[Int]], conflicts: [Reject], unmatchedTokens: Int) {
+    ) throws -> (accounts: [String], byAccount: AccountTransactions, conflicts: [Reject], unmatchedTokens: Int) {
         let directory = AccountDirectory(links)
         var conflicts: [Reject] = []
         var holder: [String?] = []
@@ -101,15 +100,18 @@ extension Ledger {
             holder.append(resolution.account)
         }
         let accounts = Set(holder.compactMap { $0 }).sorted { $0.bytesPrecede($1) }
-        let indexOf = Dictionary(uniqueKeysWithValues: accounts.enumerated().map { ($1, $0) })
-        var byAccount = Array(repeating: [Int](), count: accounts.count)
+        // Each holder's place found in the sorted names: no table of every account is built.
+        var places: [Int32?] = []
+        places.reserveCapacity(holder.count)
         for (index, name) in holder.enumerated() {
-            guard let name, let account = indexOf[name] else { continue }
+            let account = name.flatMap { Ledger.index(ofAccount: $0, in: accounts) }
             transactions[index].account = account
-            byAccount[account].append(index)
+            places.append(account.map(Int32.init))
         }
-        for account in byAccount.indices {
-            byAccount[account].sort { AccessTimelines.startsBefore(transactions[$0], transactions[$1]) }
+        holder = []
+        var byAccount = AccountTransactions(holders: places, accounts: accounts.count)
+        transactions.withUnsafeBufferPointer { transactions in
+            byAccount.sortEachAccount { AccessTimelines.startsBefore(transactions[$0], transactions[$1]) }
         }
         return (accounts, byAccount, conflicts, unmatchedTokens)
     }

@@ -19,15 +19,15 @@ package struct Ledger: Sendable {
     package var options: LedgerOptions
     /// Sorted by transaction id (`TransactionID`'s order), each id once: `index(of:)` searches it.
     package var transactions: [LedgerTransaction]
-    /// Accounts holding at least one transaction, sorted.
+    /// Accounts holding at least one transaction, sorted by their bytes: `accountIndex(of:)`
+    /// searches them.
     package var accounts: [String]
-    package var accountIndex: [String: Int]
     /// Per account, its transactions' indices by `purchaseDate`.
-    package var transactionsByAccount: [[Int]]
+    package var transactionsByAccount: AccountTransactions
     package var timelines: AccessTimelines
-    /// One per FAMILY_SHARED transaction, in transaction order.
+    /// One per FAMILY_SHARED transaction, in transaction order: `familyLink(ofMember:)`
+    /// searches them.
     package var familyLinks: [FamilyLink]
-    package var familyLinkByMember: [Int: Int]
     /// The notifications the figures read (consumption requests, refund decisions, reversals),
     /// one per `notificationUUID`, in input order: the others are in the transactions' states.
     package var notifications: [NotificationRecord]
@@ -101,13 +101,46 @@ package struct Ledger: Sendable {
         return low
     }
 
+    /// Where the account `id` is in `accounts`.
+    ///
+    /// A binary search, not a table by name: a table would weigh about 48 bytes an account for
+    /// the whole run, for the few accounts looked up by name (`explain`, a test); cost rows find
+    /// theirs through the attributor's own table.
+    package func accountIndex(of id: String) -> Int? { Ledger.index(ofAccount: id, in: accounts) }
+
+    /// Where the account `id` is in `accounts`, sorted by bytes.
+    static func index(ofAccount id: String, in accounts: [String]) -> Int? {
+        var low = 0
+        var high = accounts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if accounts[middle].bytesPrecede(id) { low = middle + 1 } else { high = middle }
+        }
+        guard low < accounts.count, accounts[low].utf8.elementsEqual(id.utf8) else { return nil }
+        return low
+    }
+
     package func transaction(_ id: String) -> LedgerTransaction? {
         index(of: id).map { transactions[$0] }
     }
 
+    /// Where the link of the FAMILY_SHARED transaction `member` is in `familyLinks`.
+    ///
+    /// A binary search (the links are in their members' order), not a table by member: the
+    /// figures look up the members of refunded purchases alone.
+    package func familyLink(ofMember member: Int) -> Int? {
+        var low = 0
+        var high = familyLinks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if familyLinks[middle].member < member { low = middle + 1 } else { high = middle }
+        }
+        return low < familyLinks.count && familyLinks[low].member == member ? low : nil
+    }
+
     /// The purchase a FAMILY_SHARED transaction is linked to, if the evidence was clear.
     package func purchaser(ofMember member: Int) -> Int? {
-        familyLinkByMember[member].flatMap { familyLinks[$0].purchaser }
+        familyLink(ofMember: member).flatMap { familyLinks[$0].purchaser }
     }
 
     /// The FAMILY_SHARED transactions linked to a PURCHASED one.

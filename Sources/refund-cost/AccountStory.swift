@@ -9,7 +9,7 @@ enum AccountStory {
         -> String
     {
         let declared = links.filter { $0.accountID == accountID }
-        guard let account = ledger.accountIndex[accountID] else {
+        guard let account = ledger.accountIndex(of: accountID) else {
             var out: String
             if rejects.rows > 0 {
                 // Refused lines may hold its transactions: never call it unlinked on partial data.
@@ -115,7 +115,7 @@ enum AccountStory {
             ledger.transactions[transaction].account.map { ledger.accounts[$0] } ?? "an unknown account"
         }
         var out = ""
-        if ledger.transactions[index].ownership == .familyShared, let linkIndex = ledger.familyLinkByMember[index] {
+        if ledger.transactions[index].ownership == .familyShared, let linkIndex = ledger.familyLink(ofMember: index) {
             let link = ledger.familyLinks[linkIndex]
             if let purchaser = link.purchaser {
                 out +=
@@ -126,7 +126,7 @@ enum AccountStory {
             }
         }
         for member in ledger.members(ofPurchase: index) {
-            let method = ledger.familyLinkByMember[member].map { ledger.familyLinks[$0].method.rawValue } ?? ""
+            let method = ledger.familyLink(ofMember: member).map { ledger.familyLinks[$0].method.rawValue } ?? ""
             out += "      shared with \(owner(member)) through \(ledger.transactions[member].id) (\(method))\n"
         }
         return out

@@ -46,7 +46,7 @@ enum ExplainCommand: Command {
             consequence: "No account is explained from data with rows left out, since its transactions may be among them.")
         let tally = pipeline.rejects.tally
         let links = loaded.appStore.accountLinks
-        if loaded.ledger.accountIndex[accountID] == nil, costs.rows == 0, playOrders.isEmpty,
+        if loaded.ledger.accountIndex(of: accountID) == nil, costs.rows == 0, playOrders.isEmpty,
             !links.contains(where: { $0.accountID == accountID })
         {
             writeStandardError(AccountStory.unknown(accountID, ledger: loaded.ledger, links: links))

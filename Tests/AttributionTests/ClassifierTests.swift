@@ -17,7 +17,7 @@ struct ClassifierTests {
     let minute: Int64 = 60_000
 
     func classify(_ classifier: Classifier, _ account: String, _ t: Int64) -> Classification {
-        let index = classifier.ledger.accountIndex[account].map { Int32($0) }
+        let index = classifier.ledger.accountIndex(of: account).map { Int32($0) }
         return classifier.classify(account: index, at: Timestamp(milliseconds: t))
     }
 

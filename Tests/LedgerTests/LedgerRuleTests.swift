@@ -27,7 +27,7 @@ struct LedgerRuleTests {
             #expect(end.kind == .familyRefund)
             #expect(end.noticedAt.milliseconds == t0 + 10 * d + 4 * 60_000)
             #expect(ledger.purchaser(ofMember: ledger.index(member)) == ledger.index("100"))
-            #expect(ledger.familyLinks[ledger.familyLinkByMember[ledger.index(member)] ?? -1].method == .revocationMatch)
+            #expect(ledger.familyLinks[ledger.familyLink(ofMember: ledger.index(member)) ?? -1].method == .revocationMatch)
         }
         #expect(ledger.members(ofPurchase: ledger.index("100")) == [ledger.index("201"), ledger.index("202")])
         #expect(ledger.access("acct-m1", at: t0 + 5 * d) == .entitled(transaction: ledger.index("201")))
@@ -209,7 +209,7 @@ struct LedgerRuleTests {
         #expect(ledger.access("acct-m1", at: t0 - h + 1) == .premature(transaction: ledger.index("201")))
         #expect(ledger.access("acct-m1", at: t0 - h - 1) == .none)
         #expect(ledger.access("nobody", at: t0) == .none)
-        #expect(ledger.accountIndex["nobody"] == nil)
+        #expect(ledger.accountIndex(of: "nobody") == nil)
     }
 
     @Test func ambiguousPurchasesLeaveTheMemberUnlinked() throws {
@@ -257,9 +257,9 @@ struct LedgerRuleTests {
         fixture.link("acct-a", "", token: "tok-a")
         fixture.link("acct-c", "120")
         let (ledger, _, rejects) = try buildLedger(try fixture.write())
-        #expect(ledger.transaction("100")?.account == ledger.accountIndex["acct-a"])
-        #expect(ledger.transaction("110")?.account == ledger.accountIndex["acct-b"])
-        #expect(ledger.transaction("120")?.account == ledger.accountIndex["acct-c"])
+        #expect(ledger.transaction("100")?.account == ledger.accountIndex(of: "acct-a"))
+        #expect(ledger.transaction("110")?.account == ledger.accountIndex(of: "acct-b"))
+        #expect(ledger.transaction("120")?.account == ledger.accountIndex(of: "acct-c"))
         #expect(ledger.linkConflicts.count == 1)
         #expect(rejects.firstRejects.first?.reason.contains("held by account acct-c") == true)
     }

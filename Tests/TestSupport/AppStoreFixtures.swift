@@ -219,7 +219,7 @@ func buildLedger(
 
 extension Ledger {
     func access(_ account: String, at milliseconds: Int64) -> Access {
-        guard let index = accountIndex[account] else { return .none }
+        guard let index = accountIndex(of: account) else { return .none }
         return access(account: index, at: Timestamp(milliseconds: milliseconds))
     }
 

@@ -58,7 +58,7 @@ package struct RefundFigure: Sendable {
         let record = ledger.transactions[index].record
         let kind = EndKind.ofRefund(record)
         let members = ledger.members(ofPurchase: index)
-        let methods = Set(members.compactMap { ledger.familyLinkByMember[$0].map { ledger.familyLinks[$0].method } })
+        let methods = Set(members.compactMap { ledger.familyLink(ofMember: $0).map { ledger.familyLinks[$0].method } })
         var price: Money?
         var refunded: Money?
         var refundedReport: Money?
