@@ -87,16 +87,7 @@ package struct Ledger: Sendable {
     /// Where the transaction `id` is in `transactions`, sorted by id.
     static func index(of id: String, in transactions: [LedgerTransaction]) -> Int? {
         let key = TransactionID.sortKey(id)
-        var low = 0
-        var high = transactions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if TransactionID.sortKey(transactions[middle].box.record.transactionID) < key {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
+        let low = transactions.firstPlace { TransactionID.sortKey($0.box.record.transactionID) < key }
         guard low < transactions.count, transactions[low].box.record.transactionID.utf8.elementsEqual(id.utf8) else { return nil }
         return low
     }
@@ -110,12 +101,7 @@ package struct Ledger: Sendable {
 
     /// Where the account `id` is in `accounts`, sorted by bytes.
     static func index(ofAccount id: String, in accounts: [String]) -> Int? {
-        var low = 0
-        var high = accounts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if accounts[middle].bytesPrecede(id) { low = middle + 1 } else { high = middle }
-        }
+        let low = accounts.firstPlace { $0.bytesPrecede(id) }
         guard low < accounts.count, accounts[low].utf8.elementsEqual(id.utf8) else { return nil }
         return low
     }
@@ -129,12 +115,7 @@ package struct Ledger: Sendable {
     /// A binary search (the links are in their members' order), not a table by member: the
     /// figures look up the members of refunded purchases alone.
     package func familyLink(ofMember member: Int) -> Int? {
-        var low = 0
-        var high = familyLinks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if familyLinks[middle].member < member { low = middle + 1 } else { high = middle }
-        }
+        let low = familyLinks.firstPlace { $0.member < member }
         return low < familyLinks.count && familyLinks[low].member == member ? low : nil
     }
 

@@ -45,12 +45,7 @@ package struct BlockList<Element: Codable & Sendable & Hashable>: Sendable, Hash
     /// The element at `index`, counted from the first: its block found by a binary search.
     package subscript(index: Int) -> Element {
         precondition(index >= 0 && index < count, "index \(index) out of a list of \(count)")
-        var low = 0
-        var high = ends.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if ends[middle] <= index { low = middle + 1 } else { high = middle }
-        }
+        let low = ends.firstPlace { $0 <= index }
         return blocks[low][index - (low == 0 ? 0 : ends[low - 1])]
     }
 
