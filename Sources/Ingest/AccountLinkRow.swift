@@ -81,6 +81,7 @@ package enum AccountLinkReader {
             transactionColumn = try columns.require("original_transaction_id", file: path, purpose: purpose)
             tokenColumn = columns.index("app_account_token")
         }
-        return rows
+        // Copied to its size: filled as it grew, the array held up to twice its rows until the ledger is built.
+        return rows.withUnsafeBufferPointer { Array($0) }
     }
 }

@@ -15,7 +15,14 @@ extension Ledger {
         self.options = options
         self.products = products
         // Every notification has told the ledger what it had to; the figures read only these.
-        notifications = input.notifications.filter { $0.type.map(Ledger.notificationTypesForFigures.contains) ?? false }
+        // Counted first: an array filled as it grows holds up to twice its rows.
+        let forFigures = { (notification: NotificationRecord) in
+            notification.type.map(Ledger.notificationTypesForFigures.contains) ?? false
+        }
+        var notifications: [NotificationRecord] = []
+        notifications.reserveCapacity(input.notifications.count(where: forFigures))
+        notifications.append(contentsOf: input.notifications.lazy.filter(forFigures))
+        self.notifications = notifications
         var (transactions, purchases) = Ledger.latestStates(
             input, products: products, asOf: options.asOf, refundsOfEveryAccount: refundsOfEveryAccount)
         for held in input.playOrders {
@@ -85,6 +92,7 @@ extension Ledger {
         let directory = AccountDirectory(links)
         var conflicts: [Reject] = []
         var holder: [String?] = []
+        holder.reserveCapacity(transactions.count)
         var unmatchedTokens = 0
         for index in transactions.indices {
             if let held = play[index] {

@@ -93,3 +93,59 @@ struct LedgerFamilyLinkLookupTests {
         #expect(ledger.familyLinks.count == 2)
     }
 }
+
+/// Who holds each transaction, found in accounts.csv's rows by original transaction id, then
+/// by `appAccountToken` (a declared token, or an account id itself).
+@Suite("Ledger lookup of a transaction's holder")
+struct LedgerHolderLookupTests {
+    typealias F = AppStoreFixture
+
+    /// accounts.csv, in this order: acct-a holds 100 with token tok-a; acct-b holds "07" (text:
+    /// not the number 7); acct-c holds 7 with token tok-c; acct-b declares tok-b; acct-a
+    /// declares tok-a again; acct-e holds "abc"; acct-f holds 999, which Apple never sent.
+    ///
+    /// Worked out by hand: 100 → acct-a (listed); 07 → acct-b (listed, not acct-c's 7); 7 with
+    /// tok-c → acct-c; 200 with tok-b → acct-b (its token); 210 with token acct-e → acct-e (an
+    /// account id); 220 with tok-z → no one, one token matched nothing; abc with tok-a → acct-e,
+    /// which lists it, and a conflict naming acct-a; 240 → no one. acct-f holds nothing.
+    @Test func eachTransactionIsHeldByTheAccountItsRowOrTokenNames() throws {
+        var fixture = F()
+        for (number, (id, token)) in [
+            ("100", nil), ("07", nil), ("7", "tok-c"), ("200", "tok-b"), ("210", "acct-e"), ("220", "tok-z"),
+            ("abc", "tok-a"), ("240", nil),
+        ].enumerated() {
+            let at = F.october + Int64(number) * F.hour
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: "n-\(number)", signed: at,
+                transaction: F.transaction(
+                    id, product: "credits.500", type: "Consumable", purchase: at, signed: at,
+                    extra: token.map { ["appAccountToken": $0] } ?? [:]))
+        }
+        fixture.link("acct-a", "100", token: "tok-a")
+        fixture.link("acct-b", "07")
+        fixture.link("acct-c", "7", token: "tok-c")
+        fixture.link("acct-b", "", token: "tok-b")
+        fixture.link("acct-a", "", token: "tok-a")
+        fixture.link("acct-e", "abc")
+        fixture.link("acct-f", "999")
+        let (ledger, _, rejects) = try buildLedger(try fixture.write())
+        #expect(ledger.accounts == ["acct-a", "acct-b", "acct-c", "acct-e"])
+        func holder(_ id: String) -> String? { ledger.transaction(id)?.account.map { ledger.accounts[$0] } }
+        let expected: [(String, String?)] = [
+            ("100", "acct-a"), ("07", "acct-b"), ("7", "acct-c"), ("200", "acct-b"), ("210", "acct-e"), ("220", nil),
+            ("abc", "acct-e"), ("240", nil),
+        ]
+        for (id, account) in expected {
+            #expect(ledger.transaction(id) != nil, "\(id) is held")
+            #expect(holder(id) == account, "\(id)")
+        }
+        #expect(ledger.unmatchedAppAccountTokens == 1)
+        #expect(ledger.accountsWithoutTransactions == ["acct-f"])
+        #expect(ledger.linkConflicts.count == 1)
+        let conflict = try #require(ledger.linkConflicts.first)
+        #expect(conflict.field == "appAccountToken" && conflict.value == "tok-a")
+        #expect(conflict.reason.contains("transaction abc is held by account acct-e"))
+        #expect(conflict.reason.contains("points to acct-a"))
+        #expect(rejects.firstRejects.map(\.reason) == [conflict.reason])
+    }
+}

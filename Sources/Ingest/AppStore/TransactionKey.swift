@@ -35,3 +35,12 @@ package struct TransactionKey: Hashable, Sendable {
         return value
     }
 }
+
+extension TransactionKey: Comparable {
+    /// An order that agrees with `==`, for a sorted list of keys searched by halves: numbers
+    /// first, by value, then ids kept as text, in `String`'s order.
+    package static func < (lhs: TransactionKey, rhs: TransactionKey) -> Bool {
+        if lhs.number != rhs.number { return lhs.number < rhs.number }
+        return (lhs.text ?? "") < (rhs.text ?? "")
+    }
+}
