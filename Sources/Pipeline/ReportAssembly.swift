@@ -25,10 +25,11 @@ enum ReportAssembly {
     /// Settles, works out, checks and writes the report of `costs`; every reject, the App Store
     /// side's and the cost files', is already in `rejects`.
     ///
-    /// `attributor` is the one the costs were read with (building one indexes every transaction).
-    /// `costs` is consumed: its totals are settled in place, not copied.
+    /// `attributor` is the one the costs were read with (building one indexes every transaction),
+    /// let go once the credits are settled: the figures do not read it. `costs` is consumed: its
+    /// totals are settled in place, not copied.
     package static func run(
-        _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord],
+        _ loaded: LedgerLoad, attributor: consuming Attributor, appStoreInputs: [InputFileRecord],
         costs reading: consuming ParallelCostReading.Result, options: RunOptions, folder: OutputFolder,
         rejects: RejectLog, warnings: [Diagnostic], timings: Timings
     ) throws -> ReportOutcome {
@@ -58,6 +59,8 @@ enum ReportAssembly {
         }
         let pipeline = Pipeline(options, rejects: rejects)
         let settled = try pipeline.settle(&costs, with: attributor)
+        // Its index of every transaction is let go before the figures are worked out beside the ledger.
+        _ = consume attributor
         let journal = try options.journal.map { try ConsumptionJournal(path: $0) }
         try journal?.requireStore(nil, reading: true)
         let playJournal = try options.playJournal.map { try ConsumptionJournal(path: $0) }

@@ -81,11 +81,11 @@ package enum ReportRun {
 
         // 3. Settled, figures, reconciliation and every file.
         let outcome = try ReportAssembly.run(
-            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: consume reading, options: options,
+            loaded, attributor: consume attributor, appStoreInputs: appStoreInputs, costs: consume reading, options: options,
             folder: folder, rejects: rejects, warnings: pipeline.warnings, timings: timings)
         // The reading is the assembly's, which settles its totals in place (a reference kept
         // here would make that a copy).
-        if options.endsProcess { ProcessLifetime.keepUntilExit(loaded, attributor) }
+        if options.endsProcess { ProcessLifetime.keepUntilExit(loaded) }
         return outcome
     }
 }

@@ -24,6 +24,7 @@ package struct SubscriptionLossFigure: Sendable {
         var keys = Set(totals.subscriptionLeaks.filter { $0.value.inWindow != .zero }.keys)
         keys.formUnion(totals.billingGrace.filter { $0.value != .zero }.keys)
         var figures: [SubscriptionLossFigure] = []
+        figures.reserveCapacity(keys.count)
         for key in keys.sorted(by: { ($0.account, $0.transaction) < ($1.account, $1.transaction) }) {
             let transaction = Int(key.transaction)
             let cell = totals.subscriptionLeaks[key].flatMap { $0.inWindow != .zero ? $0 : nil } ?? SubscriptionLeakCell()

@@ -638,7 +638,8 @@ package enum DistributedRun {
             let timings = ReportAssembly.Timings(
                 started: started, appStore: Clock.monotonicSeconds() - started, costRows: 0)
             return try ReportMerge.run(
-                pipeline, loaded, attributor: attributor, appStoreInputs: snapshot.inputs, partials: partials, totals: totals,
+                pipeline, loaded, attributor: consume attributor, appStoreInputs: snapshot.inputs, partials: partials,
+                totals: totals,
                 folder: folder, warnings: loaded.warnings, timings: timings)
         }
     }

@@ -12,9 +12,10 @@ enum ReportMerge {
     /// rejects of the App Store side are already in the pipeline's log, the partials' follow
     /// them as one reading lists them (every unusable header first, then the rows).
     ///
-    /// `attributor` is the partials' (building one indexes every transaction).
+    /// `attributor` is the partials' (building one indexes every transaction); the assembly lets
+    /// it go once the credits are settled.
     package static func run(
-        _ pipeline: Pipeline, _ loaded: LedgerLoad, attributor: Attributor, appStoreInputs: [InputFileRecord],
+        _ pipeline: Pipeline, _ loaded: LedgerLoad, attributor: consuming Attributor, appStoreInputs: [InputFileRecord],
         partials: [CostPartial], totals: AttributionTotals, folder: OutputFolder, warnings: [Diagnostic],
         timings: ReportAssembly.Timings
     ) throws -> ReportOutcome {
@@ -30,7 +31,7 @@ enum ReportMerge {
         costs.rowRejects = stableSorted(costs.rowRejects, by: precedes)
         try pipeline.record(costs)
         return try ReportAssembly.run(
-            loaded, attributor: attributor, appStoreInputs: appStoreInputs, costs: costs, options: pipeline.options,
+            loaded, attributor: consume attributor, appStoreInputs: appStoreInputs, costs: costs, options: pipeline.options,
             folder: folder, rejects: pipeline.rejects, warnings: warnings, timings: timings)
     }
 
