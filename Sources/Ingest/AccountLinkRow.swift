@@ -82,6 +82,6 @@ package enum AccountLinkReader {
             tokenColumn = columns.index("app_account_token")
         }
         // Copied to its size: filled as it grew, the array held up to twice its rows until the ledger is built.
-        return rows.withUnsafeBufferPointer { Array($0) }
+        return rows.fitted()
     }
 }

@@ -10,6 +10,8 @@ enum FamilyLinker {
 
     private static func link(_ transactions: UnsafeBufferPointer<LedgerTransaction>, index: PurchaseIndex) -> [FamilyLink] {
         var links: [FamilyLink] = []
+        // A link for every member: room for them all at once, not doubled as they come.
+        links.reserveCapacity(transactions.count(where: { $0.ownership == .familyShared }))
         for memberIndex in transactions.indices where transactions[memberIndex].ownership == .familyShared {
             let box = transactions[memberIndex].box
             let account = transactions[memberIndex].account

@@ -110,19 +110,10 @@ package struct AppStoreInput: Sendable, Codable {
     /// would weigh at its peak.
     package mutating func finishKeeping() {
         index = [:]
-        transactions = Self.fitted(transactions)
-        copyCounts = Self.fitted(copyCounts)
-        firstRevokedCopies = Self.fitted(firstRevokedCopies)
-        notifications = Self.fitted(notifications)
-    }
-
-    /// `array` in a buffer of its own size.
-    private static func fitted<Element>(_ array: [Element]) -> [Element] {
-        guard array.capacity > array.count else { return array }
-        var copy: [Element] = []
-        copy.reserveCapacity(array.count)
-        copy.append(contentsOf: array)
-        return copy
+        transactions = transactions.fitted()
+        copyCounts = copyCounts.fitted()
+        firstRevokedCopies = firstRevokedCopies.fitted()
+        notifications = notifications.fitted()
     }
 
     /// Lets go of the records once the ledger holds what it needs of them: from then on only the
