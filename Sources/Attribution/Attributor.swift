@@ -18,6 +18,9 @@ package struct Attributor: CostRowSink {
     /// Account ids of the ledger, in ledger order, so a table id is the ledger's account index.
     private let accounts: ByteKeyTable
     package private(set) var totals: AttributionTotals
+    /// Set in the copies of a template `sharingTransactionSums()` made: their rows' sums per
+    /// transaction go there, with every other thread's, and `totals` holds none.
+    package private(set) var sharedSums: SharedTransactionSums?
     private let periodMilliseconds: [Int64]
     package let credits: CreditLedger
     /// When set, rows of accounts of other groups are left to the attributors of theirs.
@@ -60,8 +63,18 @@ package struct Attributor: CostRowSink {
     /// A fresh attributor for another share of the rows: same ledger and options, empty totals.
     package func emptyCopy() -> Attributor {
         var copy = self
-        copy.totals = AttributionTotals(products: products.keys.count, transactions: classifier.ledger.transactions.count)
+        copy.totals = AttributionTotals(
+            products: products.keys.count, transactions: sharedSums == nil ? classifier.ledger.transactions.count : 0)
         return copy
+    }
+
+    /// This template, whose copies (one a reading thread) add their sums per transaction into
+    /// one set shared by all: `SharedTransactionSums.store` then puts them in the threads'
+    /// merged totals.
+    package func sharingTransactionSums() -> Attributor {
+        var template = self
+        template.sharedSums = SharedTransactionSums(transactions: classifier.ledger.transactions.count)
+        return template
     }
 
     /// Rows are attributed the same whatever part they come from.
@@ -110,6 +123,21 @@ package struct Attributor: CostRowSink {
     ///
     /// A row whose first credit comes from a valid pack is `paid`, tied to it; from a pack refunded
     /// before the row, `after_refund`; a row no credits cover is classified by access like any other.
+    /// Adds `cost` to a sum of `transaction`: the threads' shared sums, or these totals' own.
+    private mutating func add(
+        _ cost: Money, to column: SharedTransactionSums.Column, of transaction: Int
+    ) throws(MoneyError) {
+        if let sharedSums { return try sharedSums.add(cost, to: column, of: transaction) }
+        switch column {
+        case .entitledInWindow: totals.entitledInWindow[transaction] = try totals.entitledInWindow[transaction].adding(cost)
+        case .afterEndInWindow: totals.afterEndInWindow[transaction] = try totals.afterEndInWindow[transaction].adding(cost)
+        case .granted: totals.grantedByTransaction[transaction] = try totals.grantedByTransaction[transaction].adding(cost)
+        case .afterRefund:
+            totals.afterRefundByTransaction[transaction] = try totals.afterRefundByTransaction[transaction].adding(cost)
+        case .tied: totals.tiedByTransaction[transaction] = try totals.tiedByTransaction[transaction].adding(cost)
+        }
+    }
+
     package mutating func settle(_ external: inout AttributionTotals) throws -> CreditDraws {
         swap(&totals, &external)
         defer { swap(&totals, &external) }
@@ -208,9 +236,9 @@ package struct Attributor: CostRowSink {
             }
             if let transaction = decided.transaction {
                 if costClass.isEntitled {
-                    totals.entitledInWindow[transaction] = try totals.entitledInWindow[transaction].adding(cost)
+                    try add(cost, to: .entitledInWindow, of: transaction)
                 } else if costClass.isAfterEnd {
-                    totals.afterEndInWindow[transaction] = try totals.afterEndInWindow[transaction].adding(cost)
+                    try add(cost, to: .afterEndInWindow, of: transaction)
                 }
             }
             if costClass == .billingGrace, let account, let transaction = decided.transaction {
@@ -233,12 +261,16 @@ package struct Attributor: CostRowSink {
         }
 
         guard t <= asOf, let transaction = decided.transaction else { return }
-        totals.tiedByTransaction[transaction] = try totals.tiedByTransaction[transaction].adding(cost)
-        totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
+        try add(cost, to: .tied, of: transaction)
+        if let sharedSums {
+            sharedSums.tie(transaction, at: t.milliseconds)
+        } else {
+            totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
+        }
         if costClass.isEntitled {
-            totals.grantedByTransaction[transaction] = try totals.grantedByTransaction[transaction].adding(cost)
+            try add(cost, to: .granted, of: transaction)
         } else if costClass == .afterRefund {
-            totals.afterRefundByTransaction[transaction] = try totals.afterRefundByTransaction[transaction].adding(cost)
+            try add(cost, to: .afterRefund, of: transaction)
         }
         if costClass.isLeak, let account, classifier.ledger.transactions[transaction].type == .autoRenewable,
             let end = classifier.ledger.transactions[transaction].end

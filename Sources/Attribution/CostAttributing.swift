@@ -30,13 +30,17 @@ extension ParallelCostReading {
         func attribute(_ plans: [FileSplitter], threads: Int) throws -> Attributed {
             guard let template else { return try check(plans, threads: threads) }
             guard !bill.index.isEmpty else {
+                // The threads add their sums per transaction into one set, not one each.
+                let sharing = threads > 1 ? template.sharingTransactionSums() : template
                 var read = try ParallelCostReading.readParts(
-                    plans, mapping: mapping, prices: prices, pooled: bill.categories, template: template, threads: threads,
+                    plans, mapping: mapping, prices: prices, pooled: bill.categories, template: sharing, threads: threads,
                     requests: registry(), progress: progress)
                 let sinks = read.sinks
                 read.sinks = []
+                var totals = try Self.merged(consume sinks, sharing)
+                sharing.sharedSums?.store(in: &totals)
                 return Attributed(
-                    totals: try Self.merged(consume sinks, template), summaries: read.summaries,
+                    totals: totals, summaries: read.summaries,
                     headerRejects: read.headerRejects, rowRejects: read.rowRejects,
                     allocation: bill.files.isEmpty ? nil : try bill.outcome(plan: nil, allocated: []))
             }

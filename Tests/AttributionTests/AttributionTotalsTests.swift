@@ -15,6 +15,18 @@ struct AttributionTotalsTests {
     /// The sample's September seen from its window: rows before it (August), in it, and after
     /// it (October), refunds, family members, leaks, subscriptions, billing grace and credits.
     func attribute(into parts: Int) throws -> (whole: AttributionTotals, parts: [AttributionTotals]) {
+        let (attributor, files) = try sample()
+        var whole = attributor
+        var split = (0..<parts).map { _ in whole.emptyCopy() }
+        try Self.read(files) { index, row in
+            try whole.add(row)
+            try split[index % parts].add(row)
+        }
+        return (whole.totals, split.map(\.totals))
+    }
+
+    /// An attributor of the sample's ledger for September, and the sample's cost files.
+    func sample() throws -> (attributor: Attributor, costFiles: [String]) {
         let root = TestFiles.packageRoot + "/Data/sample"
         let window = try #require(ReportWindow(month: "2026-09"))
         let asOf = try #require(ReportWindow(month: "2026-10")).end
@@ -28,18 +40,20 @@ struct AttributionTotalsTests {
             input: load.input, accountLinks: load.accountLinks, products: load.products, options: LedgerOptions(asOf: asOf),
             rejects: rejects)
         let rates = try ExchangeRates.read(path: layout.exchangeRates, reportCurrency: .usd, rejects: rejects)
-        var whole = Attributor(ledger: ledger, window: window, grace: .hours(1), rates: rates)
-        var split = (0..<parts).map { _ in whole.emptyCopy() }
-        let reader = CostFileReader(rejects: rejects)
+        return (Attributor(ledger: ledger, window: window, grace: .hours(1), rates: rates), layout.costFiles)
+    }
+
+    /// Hands each row of `files`, in file order, with its place, to `body` (a row lives only
+    /// while `body` runs).
+    static func read(_ files: [String], _ body: (Int, CostRow) throws -> Void) throws {
+        let reader = CostFileReader(rejects: RejectLog())
         var index = 0
-        for path in layout.costFiles {
+        for path in files {
             _ = try reader.read(path: path) { row in
-                try whole.add(row)
-                try split[index % parts].add(row)
+                try body(index, row)
                 index += 1
             }
         }
-        return (whole.totals, split.map(\.totals))
     }
 
     @Test func everyFieldOfTheHalvesMergesIntoTheWhole() throws {
@@ -55,6 +69,28 @@ struct AttributionTotalsTests {
             // The sample fills every field: a field added later is checked as soon as it exists.
             #expect(try encoded(whole, field) != encoded(empty, field), "the sample leaves \(field) empty")
             #expect(try canonical(merged, field) == canonical(whole, field), "\(field) differs after the merge")
+        }
+    }
+
+    /// Three threads reading at once add their sums per transaction into one shared set
+    /// (`sharingTransactionSums`); their totals merged, with the shared sums stored in them, are
+    /// the one pass's, every field.
+    @Test func threadsSharingTheirSumsPerTransactionGiveTheWhole() throws {
+        let (whole, _) = try attribute(into: 1)
+        let (template, files) = try sample()
+        let sharing = template.sharingTransactionSums()
+        // Each thread reads every row and adds every third, at the same time as the others.
+        let parts = try Parallel.map(3, threads: 3) { part in
+            var attributor = sharing.emptyCopy()
+            try Self.read(files) { index, row in if index % 3 == part { try attributor.add(row) } }
+            return attributor.totals
+        }
+        #expect(parts.allSatisfy { $0.tiedByTransaction.isEmpty && $0.firstTiedAt.isEmpty }, "the sums are shared")
+        var merged = try #require(parts.last)
+        for part in parts.dropLast().reversed() { try merged.merge(part) }
+        (try #require(sharing.sharedSums)).store(in: &merged)
+        for field in Mirror(reflecting: whole).children.compactMap(\.label) where field != "touchedTransactions" {
+            #expect(try canonical(merged, field) == canonical(whole, field), "\(field) differs")
         }
     }
 
