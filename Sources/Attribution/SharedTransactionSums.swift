@@ -4,7 +4,8 @@ import Support
 ///
 /// They are `AttributionTotals`' arrays (`entitledInWindow` ... `firstTiedAt`), added in place
 /// by atomic instructions: one set of 48 bytes a transaction for the run instead of one a
-/// thread (77 MB a thread at a million accounts). The sums are the same whichever thread adds a row: whole nanos add up exactly in any order.
+/// thread (77 MB a thread at a million accounts). The sums are the same whichever thread adds
+/// a row: whole nanos add up exactly in any order.
 package final class SharedTransactionSums: @unchecked Sendable {
     /// The sums of money, one a transaction each.
     enum Column: Int, CaseIterable {
