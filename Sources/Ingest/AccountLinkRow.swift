@@ -17,6 +17,11 @@ package enum AccountLinkReader {
     static let purpose = "accounts.csv needs account_id,original_transaction_id and may have app_account_token"
 
     package static func read(path: String, rejects: RejectLog) throws -> [AccountLinkRow] {
+        // Fitted once the tables of claims are gone: not the rows, their copy and the tables at once.
+        try rows(path: path, rejects: rejects).fitted()
+    }
+
+    private static func rows(path: String, rejects: RejectLog) throws -> [AccountLinkRow] {
         var rows: [AccountLinkRow] = []
         var claimedBy: [String: (account: String, line: Int)] = [:]
         var tokenHeldBy: [String: (account: String, line: Int)] = [:]
@@ -81,7 +86,6 @@ package enum AccountLinkReader {
             transactionColumn = try columns.require("original_transaction_id", file: path, purpose: purpose)
             tokenColumn = columns.index("app_account_token")
         }
-        // Copied to its size: filled as it grew, the array held up to twice its rows until the ledger is built.
-        return rows.fitted()
+        return rows
     }
 }

@@ -1,10 +1,12 @@
 extension Array {
-    /// The array in a buffer of its own size.
+    /// The array in a buffer of its own size, when it has more than an eighth of its count to
+    /// spare.
     ///
     /// An array filled as it grew keeps up to as much room again as it holds, for as long as it
-    /// lives: worth a copy for one that is kept through the run.
+    /// lives: worth a copy for one kept through the run. With little to spare, the copy (held
+    /// beside the array for a moment) would cost more than it saves.
     package func fitted() -> [Element] {
-        guard capacity > count else { return self }
+        guard capacity - count > count / 8 else { return self }
         var copy: [Element] = []
         copy.reserveCapacity(count)
         copy.append(contentsOf: self)
