@@ -68,12 +68,6 @@ package struct AccessTimelines: Sendable {
     ///
     /// The answer only changes where a grant starts or ends, or where the premature window
     /// before a start opens, so it is worked out once at each of those points.
-    /// Lets go of the room the segments grew by, once every account's are appended.
-    mutating func fit() {
-        segments = segments.fitted()
-        offsets = offsets.fitted()
-    }
-
     mutating func append(grants: [LedgerTransaction], indices: [Int], prematureWindow: TimeSpan) {
         var points = Set<Int64>()
         for (grant, _) in zip(grants, indices) where grant.grantsAccess {

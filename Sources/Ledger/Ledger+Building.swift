@@ -47,7 +47,6 @@ extension Ledger {
             let indices = holders.byAccount[account]
             timelines.append(grants: indices.map { transactions[$0] }, indices: indices, prematureWindow: options.prematureWindow)
         }
-        timelines.fit()
         self.timelines = timelines
         self.transactions = transactions
     }
