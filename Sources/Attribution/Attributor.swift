@@ -117,12 +117,6 @@ package struct Attributor: CostRowSink {
         try record(decided, account: account, at: t, cost: cost, original: row.cost, currency: row.currency, category: category)
     }
 
-    /// Settles the credit-metered rows (docs/domain.md rule 7) into `totals`, once all rows are in
-    /// (after merging partial totals): per account in time order, each row draws its quantity
-    /// from the oldest pack with credits left.
-    ///
-    /// A row whose first credit comes from a valid pack is `paid`, tied to it; from a pack refunded
-    /// before the row, `after_refund`; a row no credits cover is classified by access like any other.
     /// Adds `cost` to a sum of `transaction`: the threads' shared sums, or these totals' own.
     private mutating func add(
         _ cost: Money, to column: SharedTransactionSums.Column, of transaction: Int
@@ -138,6 +132,12 @@ package struct Attributor: CostRowSink {
         }
     }
 
+    /// Settles the credit-metered rows (docs/domain.md rule 7) into `totals`, once all rows are in
+    /// (after merging partial totals): per account in time order, each row draws its quantity
+    /// from the oldest pack with credits left.
+    ///
+    /// A row whose first credit comes from a valid pack is `paid`, tied to it; from a pack refunded
+    /// before the row, `after_refund`; a row no credits cover is classified by access like any other.
     package mutating func settle(_ external: inout AttributionTotals) throws -> CreditDraws {
         swap(&totals, &external)
         defer { swap(&totals, &external) }
