@@ -7,12 +7,13 @@ import Support
 /// It keeps accounts.csv's rows in three orders (by original transaction id, by token, by
 /// account), each searched by halves, instead of a table by each: the tables took about 230
 /// bytes an account, these 40. Among rows naming the same id or token, the first in the file
-/// is the one found, as accounts.csv's first claim stands.
+/// is the one found, as accounts.csv's first claim stands. Tokens and account ids are compared
+/// by their bytes, as cost rows find their account.
 struct AccountDirectory {
     private let rows: [AccountLinkRow]
     /// The rows naming an original transaction, by its key, then by place.
     private let byOriginalTransaction: [(key: TransactionKey, row: Int32)]
-    /// The rows declaring a token, by the token (`String`'s order, which agrees with `==`), then by place.
+    /// The rows declaring a token, by the token's bytes, then by place.
     private let byToken: [Int32]
     /// Every row, by account id, then by place.
     private let byAccount: [Int32]
@@ -29,13 +30,13 @@ struct AccountDirectory {
         var tokens = rows.indices.filter { rows[$0].appAccountToken != nil }.map(Int32.init)
         tokens.sort { first, second in
             let (one, other) = (Self.token(of: first, in: rows), Self.token(of: second, in: rows))
-            return one != other ? one < other : first < second
+            return one.bytesEqual(other) ? first < second : one.bytesPrecede(other)
         }
         byToken = tokens
         var accounts = rows.indices.map(Int32.init)
         accounts.sort { first, second in
             let (one, other) = (rows[Int(first)].accountID, rows[Int(second)].accountID)
-            return one != other ? one < other : first < second
+            return one.bytesEqual(other) ? first < second : one.bytesPrecede(other)
         }
         byAccount = accounts
     }
@@ -52,7 +53,7 @@ struct AccountDirectory {
             unmatched = byToken == nil
         }
         guard let listed else { return (byToken, nil, unmatched) }
-        if let byToken, byToken != listed.accountID {
+        if let byToken, !byToken.bytesEqual(listed.accountID) {
             let conflict = Reject(
                 file: box.record.source.file, line: box.record.source.line, field: "appAccountToken",
                 value: box.record.appAccountToken ?? "",
@@ -73,15 +74,15 @@ struct AccountDirectory {
 
     /// The first row declaring `token`.
     private func tokenRow(of token: String) -> Int? {
-        let place = byToken.firstPlace { Self.token(of: $0, in: rows) < token }
-        guard place < byToken.count, Self.token(of: byToken[place], in: rows) == token else { return nil }
+        let place = byToken.firstPlace { Self.token(of: $0, in: rows).bytesPrecede(token) }
+        guard place < byToken.count, Self.token(of: byToken[place], in: rows).bytesEqual(token) else { return nil }
         return Int(byToken[place])
     }
 
     /// Whether `id` is an account of accounts.csv.
     private func holdsAccount(_ id: String) -> Bool {
-        let place = byAccount.firstPlace { rows[Int($0)].accountID < id }
-        return place < byAccount.count && rows[Int(byAccount[place])].accountID == id
+        let place = byAccount.firstPlace { rows[Int($0)].accountID.bytesPrecede(id) }
+        return place < byAccount.count && rows[Int(byAccount[place])].accountID.bytesEqual(id)
     }
 
     /// The token of `row`, one of the rows declaring one.

@@ -33,8 +33,8 @@ extension Ledger {
         let holders = try Ledger.holders(of: &transactions, links: accountLinks, play: playOrders, rejects: rejects)
         accounts = holders.accounts
         transactionsByAccount = holders.byAccount
-        accountsWithoutTransactions = Set(accountLinks.map(\.accountID)).subtracting(accounts)
-            .sorted { $0.bytesPrecede($1) }
+        accountsWithoutTransactions = accountLinks.map(\.accountID).sortedUniqueByBytes()
+            .filter { Ledger.index(ofAccount: $0, in: holders.accounts) == nil }
         linkConflicts = holders.conflicts
         unmatchedAppAccountTokens = holders.unmatchedTokens
 
@@ -107,7 +107,8 @@ extension Ledger {
             }
             holder.append(resolution.account)
         }
-        let accounts = Set(holder.compactMap { $0 }).sorted { $0.bytesPrecede($1) }
+        // Account ids are told apart by their bytes, as cost rows find theirs (`Attributor`).
+        let accounts = holder.compactMap { $0 }.sortedUniqueByBytes()
         // Each holder's place found in the sorted names: no table of every account is built.
         var places: [Int32?] = []
         places.reserveCapacity(holder.count)

@@ -18,4 +18,22 @@ extension String {
             }
         }
     }
+
+    /// True when the string's UTF-8 bytes are `other`'s: ids compare so, not as Unicode text
+    /// (where "é" as one scalar equals "e" and a combining accent).
+    package func bytesEqual(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+}
+
+extension Array where Element == String {
+    /// The strings sorted by their bytes, each byte string once.
+    package func sortedUniqueByBytes() -> [String] {
+        var sorted = self.sorted { $0.bytesPrecede($1) }
+        var kept = 0
+        for index in sorted.indices where kept == 0 || !sorted[index].bytesEqual(sorted[kept - 1]) {
+            sorted.swapAt(kept, index)
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
+    }
 }

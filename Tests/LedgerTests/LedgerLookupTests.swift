@@ -148,4 +148,29 @@ struct LedgerHolderLookupTests {
         #expect(conflict.reason.contains("points to acct-a"))
         #expect(rejects.firstRejects.map(\.reason) == [conflict.reason])
     }
+
+    /// Two account names that are one text in two Unicode forms are two accounts.
+    ///
+    /// "acct-é" as one scalar (bytes C3 A9) holds 100, and as "e" and a combining accent (65 CC
+    /// 81) holds 200. Account ids are compared by their bytes, as cost rows find their account:
+    /// two accounts, the second spelling first (65 before C3), each holding its own transaction.
+    @Test func namesInTwoUnicodeFormsAreTwoAccounts() throws {
+        let composed = "acct-\u{E9}"
+        let decomposed = "acct-e\u{301}"
+        var fixture = F()
+        for (number, id) in ["100", "200"].enumerated() {
+            let at = F.october + Int64(number) * F.hour
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: "n-\(id)", signed: at,
+                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
+        }
+        fixture.link(composed, "100")
+        fixture.link(decomposed, "200")
+        let ledger = try buildLedger(try fixture.write()).ledger
+        #expect(ledger.accounts.map { Array($0.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+        #expect(ledger.transaction("100")?.account == 1)
+        #expect(ledger.transaction("200")?.account == 0)
+        #expect(ledger.accountIndex(of: composed) == 1 && ledger.accountIndex(of: decomposed) == 0)
+        #expect(ledger.accountsWithoutTransactions.isEmpty)
+    }
 }

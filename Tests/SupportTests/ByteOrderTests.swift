@@ -18,4 +18,12 @@ struct ByteOrderTests {
         // Canonically equal, different bytes: String's own < calls them equal, bytes do not.
         #expect("e\u{301}".bytesPrecede("é"))
     }
+
+    /// Each byte string once, in byte order: "é" in its two forms stays twice, "b" and "a" once.
+    @Test func uniqueByBytesKeepsBothFormsOfOneText() {
+        let sorted = ["b", "é", "a", "b", "e\u{301}", "a", "é", ""].sortedUniqueByBytes()
+        #expect(sorted.map { Array($0.utf8) } == ["", "a", "b", "e\u{301}", "é"].map { Array($0.utf8) })
+        #expect([String]().sortedUniqueByBytes().isEmpty)
+        #expect("é".bytesEqual("é") && !"é".bytesEqual("e\u{301}"))
+    }
 }
