@@ -132,6 +132,13 @@ package struct Attributor: CostRowSink {
         }
     }
 
+    /// Makes `t` the first tied time of `transaction` when it is earlier: in the threads' shared
+    /// sums, or these totals' own.
+    private mutating func tie(_ transaction: Int, at t: Timestamp) {
+        if let sharedSums { return sharedSums.tie(transaction, at: t.milliseconds) }
+        totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
+    }
+
     /// Settles the credit-metered rows (docs/domain.md rule 7) into `totals`, once all rows are in
     /// (after merging partial totals): per account in time order, each row draws its quantity
     /// from the oldest pack with credits left.
@@ -262,11 +269,7 @@ package struct Attributor: CostRowSink {
 
         guard t <= asOf, let transaction = decided.transaction else { return }
         try add(cost, to: .tied, of: transaction)
-        if let sharedSums {
-            sharedSums.tie(transaction, at: t.milliseconds)
-        } else {
-            totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
-        }
+        tie(transaction, at: t)
         if costClass.isEntitled {
             try add(cost, to: .granted, of: transaction)
         } else if costClass == .afterRefund {

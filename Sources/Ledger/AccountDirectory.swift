@@ -74,15 +74,12 @@ struct AccountDirectory {
 
     /// The first row declaring `token`.
     private func tokenRow(of token: String) -> Int? {
-        let place = byToken.firstPlace { Self.token(of: $0, in: rows).bytesPrecede(token) }
-        guard place < byToken.count, Self.token(of: byToken[place], in: rows).bytesEqual(token) else { return nil }
-        return Int(byToken[place])
+        byToken.place(ofBytes: token) { Self.token(of: $0, in: rows) }.map { Int(byToken[$0]) }
     }
 
     /// Whether `id` is an account of accounts.csv.
     private func holdsAccount(_ id: String) -> Bool {
-        let place = byAccount.firstPlace { rows[Int($0)].accountID.bytesPrecede(id) }
-        return place < byAccount.count && rows[Int(byAccount[place])].accountID.bytesEqual(id)
+        byAccount.place(ofBytes: id) { rows[Int($0)].accountID } != nil
     }
 
     /// The token of `row`, one of the rows declaring one.

@@ -101,9 +101,7 @@ package struct Ledger: Sendable {
 
     /// Where the account `id` is in `accounts`, sorted by bytes.
     static func index(ofAccount id: String, in accounts: [String]) -> Int? {
-        let low = accounts.firstPlace { $0.bytesPrecede(id) }
-        guard low < accounts.count, accounts[low].utf8.elementsEqual(id.utf8) else { return nil }
-        return low
+        accounts.place(ofBytes: id) { $0 }
     }
 
     package func transaction(_ id: String) -> LedgerTransaction? {

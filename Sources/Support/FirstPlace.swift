@@ -12,4 +12,11 @@ extension RandomAccessCollection where Index == Int {
         }
         return low
     }
+
+    /// The first place whose text, `text` of its element, has the bytes of `id`, in a
+    /// collection sorted by those bytes; nil when there is none.
+    package func place(ofBytes id: String, text: (Element) -> String) -> Int? {
+        let place = firstPlace { text($0).bytesPrecede(id) }
+        return place < endIndex && text(self[place]).bytesEqual(id) ? place : nil
+    }
 }
