@@ -21,6 +21,8 @@ package struct Attributor: CostRowSink {
     /// Set in the copies of a template `sharingTransactionSums()` made: their rows' sums per
     /// transaction go there, with every other thread's, and `totals` holds none.
     package private(set) var sharedSums: SharedTransactionSums?
+    /// `sharedSums`' cells by address, what each row adds through.
+    private var sharedAdder: SharedTransactionSums.Adder?
     private let periodMilliseconds: [Int64]
     package let credits: CreditLedger
     /// When set, rows of accounts of other groups are left to the attributors of theirs.
@@ -73,7 +75,9 @@ package struct Attributor: CostRowSink {
     /// merged totals.
     package func sharingTransactionSums() -> Attributor {
         var template = self
-        template.sharedSums = SharedTransactionSums(transactions: classifier.ledger.transactions.count)
+        let sums = SharedTransactionSums(transactions: classifier.ledger.transactions.count)
+        template.sharedSums = sums
+        template.sharedAdder = sums.adder
         return template
     }
 
@@ -121,7 +125,7 @@ package struct Attributor: CostRowSink {
     private mutating func add(
         _ cost: Money, to column: SharedTransactionSums.Column, of transaction: Int
     ) throws(MoneyError) {
-        if let sharedSums { return try sharedSums.add(cost, to: column, of: transaction) }
+        if let sharedAdder { return try sharedAdder.add(cost, to: column, of: transaction) }
         switch column {
         case .entitledInWindow: totals.entitledInWindow[transaction] = try totals.entitledInWindow[transaction].adding(cost)
         case .afterEndInWindow: totals.afterEndInWindow[transaction] = try totals.afterEndInWindow[transaction].adding(cost)
@@ -135,7 +139,7 @@ package struct Attributor: CostRowSink {
     /// Makes `t` the first tied time of `transaction` when it is earlier: in the threads' shared
     /// sums, or these totals' own.
     private mutating func tie(_ transaction: Int, at t: Timestamp) {
-        if let sharedSums { return sharedSums.tie(transaction, at: t.milliseconds) }
+        if let sharedAdder { return sharedAdder.tie(transaction, at: t.milliseconds) }
         totals.firstTiedAt[transaction] = min(totals.firstTiedAt[transaction], t.milliseconds)
     }
 

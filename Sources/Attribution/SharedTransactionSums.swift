@@ -23,14 +23,46 @@ package final class SharedTransactionSums: @unchecked Sendable {
         firstTiedAt = AtomicCells(count: transactions, value: .max)
     }
 
-    /// Adds `cost` to `column` of `transaction`; throws when the sum would leave Money's range.
-    func add(_ cost: Money, to column: Column, of transaction: Int) throws(MoneyError) {
-        guard money[column.rawValue].add(cost.nanos, at: transaction) else { throw .outOfRange }
+    /// What the reading threads add through, valid until `store`.
+    var adder: Adder {
+        Adder(
+            entitledInWindow: money[Column.entitledInWindow.rawValue].unretained,
+            afterEndInWindow: money[Column.afterEndInWindow.rawValue].unretained,
+            granted: money[Column.granted.rawValue].unretained, afterRefund: money[Column.afterRefund.rawValue].unretained,
+            tied: money[Column.tied.rawValue].unretained, firstTiedAt: firstTiedAt.unretained)
     }
 
-    /// Makes `milliseconds` the first tied time of `transaction` when it is earlier.
-    func tie(_ transaction: Int, at milliseconds: Int64) {
-        firstTiedAt.lower(transaction, to: milliseconds)
+    /// The sums' cells by address, which every reading thread adds through.
+    ///
+    /// Adding through them touches no reference count, which every thread would otherwise write
+    /// for every row (a reference to these sums, and to each column, retained and released
+    /// around each addition). Held beside the sums themselves (`Attributor`), which keep the
+    /// cells alive; used only before `store`.
+    struct Adder: Sendable {
+        fileprivate let entitledInWindow: UnretainedAtomicCells
+        fileprivate let afterEndInWindow: UnretainedAtomicCells
+        fileprivate let granted: UnretainedAtomicCells
+        fileprivate let afterRefund: UnretainedAtomicCells
+        fileprivate let tied: UnretainedAtomicCells
+        fileprivate let firstTiedAt: UnretainedAtomicCells
+
+        /// Adds `cost` to `column` of `transaction`; throws when the sum would leave Money's range.
+        func add(_ cost: Money, to column: Column, of transaction: Int) throws(MoneyError) {
+            let cells =
+                switch column {
+                case .entitledInWindow: entitledInWindow
+                case .afterEndInWindow: afterEndInWindow
+                case .granted: granted
+                case .afterRefund: afterRefund
+                case .tied: tied
+                }
+            guard cells.add(cost.nanos, at: transaction) else { throw .outOfRange }
+        }
+
+        /// Makes `milliseconds` the first tied time of `transaction` when it is earlier.
+        func tie(_ transaction: Int, at milliseconds: Int64) {
+            firstTiedAt.lower(transaction, to: milliseconds)
+        }
     }
 
     /// Moves the sums into the arrays of `totals`, which hold none, once every thread is done:

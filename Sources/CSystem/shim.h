@@ -58,15 +58,21 @@ static inline int refund_cost_base64_alphabet_only(const unsigned char *bytes, s
     return outside == 0;
 }
 
-// Tells malloc to keep what the process frees for its own later requests: blocks up to 64 MB
-// come from the heap instead of a mapping of their own, and up to 256 MB free at the heap's top
-// stay mapped. Without this, every large buffer the run allocates again and again (a gzip App
-// Store file's 4 MB pieces, the growing tables) is a fresh mapping whose pages the kernel zeroes
-// on first touch (about 40% of a report's page faults at 100,000 accounts, measured before plain
-// files were mapped), and the peak memory is the same either way.
-static inline void refund_cost_keep_freed_memory(void) {
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+// Tells malloc how to keep what the process frees. A block of 1 MB or more gets a mapping of
+// its own, given back to the system when it is freed: an array or a table that doubles, or a
+// buffer of rows, left in the heap, leaves a hole that the small blocks allocated after it keep
+// from being given back, and the next stage's blocks rarely fit: with a 64 MB threshold a
+// report held a tenth more memory in the same time (docs/performance.md, "Freed memory given
+// back"). Up to 256 MB free at the heap's top stays mapped for the next requests; between
+// stages, `refund_cost_give_back_freed_memory` hands every free page back.
+static inline void refund_cost_set_freed_memory_policy(void) {
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
+// Gives the pages of every free block in the heap back to the system (malloc_trim).
+static inline void refund_cost_give_back_freed_memory(void) {
+    malloc_trim(0);
 }
 
 // Where `needle` first occurs in `haystack` (GNU memmem), or NULL.

@@ -23,8 +23,9 @@ package enum AccountLinkReader {
 
     private static func rows(path: String, rejects: RejectLog) throws -> [AccountLinkRow] {
         var rows: [AccountLinkRow] = []
-        var claimedBy: [String: (account: String, line: Int)] = [:]
-        var tokenHeldBy: [String: (account: String, line: Int)] = [:]
+        // By bytes, as ids are told apart everywhere (docs/inputs.md, "Identifiers").
+        var claimedBy: [BytesKey: (account: String, line: Int)] = [:]
+        var tokenHeldBy: [BytesKey: (account: String, line: Int)] = [:]
         var accountColumn = 0
         var transactionColumn = 0
         var tokenColumn: Int?
@@ -57,8 +58,10 @@ package enum AccountLinkReader {
                     "neither an original_transaction_id nor an app_account_token to link")
                 return
             }
-            if !original.isEmpty, let claim = claimedBy[original] {
-                if claim.account != account {
+            let originalKey = BytesKey(original)
+            let tokenKey = token.map(BytesKey.init)
+            if !original.isEmpty, let claim = claimedBy[originalKey] {
+                if !claim.account.bytesEqual(account) {
                     try reject(
                         transactionColumn, "original_transaction_id",
                         "conflict: already claimed by account \(claim.account) on line \(claim.line); a transaction belongs to one account"
@@ -66,7 +69,8 @@ package enum AccountLinkReader {
                 }
                 return
             }
-            if let token, let holder = tokenHeldBy[token], holder.account != account {
+            let holder = tokenKey.flatMap { tokenHeldBy[$0] }
+            if let holder, !holder.account.bytesEqual(account) {
                 // One token names one account: a second holder would take the first one's
                 // transactions silently, so the row is refused, naming both.
                 try reject(
@@ -75,8 +79,8 @@ package enum AccountLinkReader {
                 )
                 return
             }
-            if !original.isEmpty { claimedBy[original] = (account, record.line) }
-            if let token, tokenHeldBy[token] == nil { tokenHeldBy[token] = (account, record.line) }
+            if !original.isEmpty { claimedBy[originalKey] = (account, record.line) }
+            if let tokenKey, holder == nil { tokenHeldBy[tokenKey] = (account, record.line) }
             rows.append(
                 AccountLinkRow(
                     accountID: account, originalTransactionID: original, appAccountToken: token,

@@ -64,6 +64,12 @@ package struct AccessTimelines: Sendable {
         }
     }
 
+    /// Lets go of the room the segments grew by, once every account's are appended.
+    mutating func fit() {
+        segments = segments.fitted()
+        offsets = offsets.fitted()
+    }
+
     /// Adds the next account's timeline, computed from its transactions.
     ///
     /// The answer only changes where a grant starts or ends, or where the premature window

@@ -8,8 +8,13 @@ extension Ledger {
     ///
     /// A ledger of some accounts (a distributed run cut by account) is given the refunds of
     /// every account, `refundsOfEveryAccount`: what ended a member's access depends on them.
+    ///
+    /// `input` and `accountLinks` are let go as soon as each has been read: when the caller
+    /// handed them over rather than kept a copy, their arrays are freed before the access
+    /// timelines are built (the transactions' records live on in the ledger's boxes).
     package init(
-        input: AppStoreInput, accountLinks: [AccountLinkRow], products: [String: Product], options: LedgerOptions,
+        input: consuming AppStoreInput, accountLinks: consuming [AccountLinkRow], products: [String: Product],
+        options: LedgerOptions,
         rejects: RejectLog, refundsOfEveryAccount: RefundTimes? = nil
     ) throws {
         self.options = options
@@ -30,11 +35,13 @@ extension Ledger {
                 playOrders[index] = held
             }
         }
+        _ = consume input
         let holders = try Ledger.holders(of: &transactions, links: accountLinks, play: playOrders, rejects: rejects)
         accounts = holders.accounts
         transactionsByAccount = holders.byAccount
         accountsWithoutTransactions = accountLinks.map(\.accountID).sortedUniqueByBytes()
             .filter { Ledger.index(ofAccount: $0, in: holders.accounts) == nil }
+        _ = consume accountLinks
         linkConflicts = holders.conflicts
         unmatchedAppAccountTokens = holders.unmatchedTokens
 
@@ -47,6 +54,7 @@ extension Ledger {
             let indices = holders.byAccount[account]
             timelines.append(grants: indices.map { transactions[$0] }, indices: indices, prematureWindow: options.prematureWindow)
         }
+        timelines.fit()
         self.timelines = timelines
         self.transactions = transactions
     }

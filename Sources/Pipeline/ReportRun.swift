@@ -71,11 +71,13 @@ package enum ReportRun {
         let loaded = try pipeline.load(progress: progress)
         let appStoreInputs = try loaded.appStoreInputRecords(root: options.data)
         let appStoreSeconds = Clock.monotonicSeconds() - started
+        FreedMemory.giveBack()
 
         // 2. The cost rows, each given its class (a bill spread over its usage on the way).
         let costStarted = Clock.monotonicSeconds()
         let attributor = pipeline.attributor(loaded)
         let reading = try pipeline.attribute(loaded, with: attributor, countsRequestsFirst: true, progress: progress)
+        FreedMemory.giveBack()
         let timings = ReportAssembly.Timings(
             started: started, appStore: appStoreSeconds, costRows: Clock.monotonicSeconds() - costStarted)
 

@@ -27,6 +27,24 @@ package final class AtomicCells: Sendable {
     }
 
     /// Adds `amount` to cell `index`; false, the cell unchanged, when the sum would not fit.
+    package func add(_ amount: Int64, at index: Int) -> Bool { unretained.add(amount, at: index) }
+
+    /// Makes cell `index` `value` when that is less than what it holds.
+    package func lower(_ index: Int, to value: Int64) { unretained.lower(index, to: value) }
+
+    /// The cells' address, for a path every thread takes for every row.
+    ///
+    /// A reference to this object would be retained and released there, a write each time to
+    /// the one count every thread shares. Valid while this object lives.
+    package var unretained: UnretainedAtomicCells { UnretainedAtomicCells(cells: cells, count: count) }
+}
+
+/// `AtomicCells` by address alone: copied and passed without touching a reference count.
+package struct UnretainedAtomicCells: @unchecked Sendable {
+    fileprivate let cells: UnsafeMutablePointer<Atomic<Int64>>
+    package let count: Int
+
+    /// Adds `amount` to cell `index`; false, the cell unchanged, when the sum would not fit.
     package func add(_ amount: Int64, at index: Int) -> Bool {
         precondition(index >= 0 && index < count, "a cell of the table")
         var old = cells[index].load(ordering: .relaxed)

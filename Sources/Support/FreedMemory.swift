@@ -2,14 +2,21 @@ internal import CSystem
 
 /// How the process's freed memory is kept.
 package enum FreedMemory {
-    /// Keeps freed blocks in the process for its later requests rather than giving them back to
-    /// the system at once.
+    /// Gives a block of 1 MB or more a mapping of its own, handed back when it is freed.
     ///
-    /// A batch run allocates and frees the same large buffers over and over (a gzip App Store
-    /// file's pieces of about 4 MB, tables that grow): given back, each one comes again as pages
-    /// the kernel zeroes on first touch. Kept, they are reused as they are. Called once, first
-    /// thing in `main`.
-    package static func keepForReuse() {
-        refund_cost_keep_freed_memory()
+    /// Smaller blocks are kept for the process's later requests. Called once, first thing in
+    /// `main`.
+    ///
+    /// An array or a table that doubles, left in the heap, leaves a hole when it moves that the
+    /// small blocks allocated after it keep from being given back: the process's memory becomes
+    /// the sum of its stages' largest blocks instead of the largest stage.
+    package static func setPolicy() {
+        refund_cost_set_freed_memory_policy()
+    }
+
+    /// Gives the pages of every free block back to the system, once a stage's large structures
+    /// are let go, so the next stage's peak is what it holds, not what the last one held.
+    package static func giveBack() {
+        refund_cost_give_back_freed_memory()
     }
 }

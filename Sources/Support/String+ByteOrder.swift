@@ -37,3 +37,19 @@ extension Array where Element == String {
         return sorted
     }
 }
+
+/// A text as a dictionary key, told apart by its bytes: as a `String` key, "é" as one scalar and
+/// "e" with a combining accent would be one key, where ids are two (docs/inputs.md,
+/// "Identifiers").
+package struct BytesKey: Hashable, Sendable {
+    package let text: String
+
+    package init(_ text: String) { self.text = text }
+
+    package static func == (lhs: BytesKey, rhs: BytesKey) -> Bool { lhs.text.bytesEqual(rhs.text) }
+
+    package func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

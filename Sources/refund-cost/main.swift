@@ -10,5 +10,5 @@ import Synthetic
     import Glibc
 #endif
 
-FreedMemory.keepForReuse()
+FreedMemory.setPolicy()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

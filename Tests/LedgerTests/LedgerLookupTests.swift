@@ -35,6 +35,31 @@ struct LedgerLookupTests {
             #expect(ledger.index(of: absent) == nil, "\(absent) is not held")
         }
     }
+
+    /// Ids are told apart by their bytes (docs/inputs.md, "Identifiers"): two transactions whose
+    /// ids are one text in two Unicode forms are two transactions, each in its account, and two
+    /// notifications whose ids are are two notifications, neither a retry of the other.
+    @Test func idsInTwoUnicodeFormsAreTwoTransactions() throws {
+        let composed = "tx-\u{E9}"
+        let decomposed = "tx-e\u{301}"
+        var fixture = F()
+        for (number, id) in [composed, decomposed].enumerated() {
+            let at = F.october + Int64(number) * F.hour
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: number == 0 ? "n-\u{E9}" : "n-e\u{301}", signed: at,
+                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
+        }
+        fixture.link("acct-1", composed)
+        fixture.link("acct-2", decomposed)
+        let built = try buildLedger(try fixture.write())
+        #expect(built.load.input.counts.duplicateNotifications == 0)
+        let ledger = built.ledger
+        #expect(ledger.transactions.count == 2)
+        #expect(ledger.transaction(composed).map { Array($0.id.utf8) } == Array(composed.utf8))
+        #expect(ledger.transaction(decomposed).map { Array($0.id.utf8) } == Array(decomposed.utf8))
+        #expect(ledger.transaction(composed)?.account == ledger.accountIndex(of: "acct-1"))
+        #expect(ledger.transaction(decomposed)?.account == ledger.accountIndex(of: "acct-2"))
+    }
 }
 
 /// The ledger's accounts are found by name in their byte order, and each account's

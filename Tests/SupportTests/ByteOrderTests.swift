@@ -26,4 +26,17 @@ struct ByteOrderTests {
         #expect([String]().sortedUniqueByBytes().isEmpty)
         #expect("é".bytesEqual("é") && !"é".bytesEqual("e\u{301}"))
     }
+
+    /// As dictionary keys, "é" in its two forms is two keys, where `String` keys make one.
+    @Test func bytesKeysKeepBothFormsOfOneText() {
+        var places: [BytesKey: Int] = [:]
+        for (place, text) in ["\u{E9}", "e\u{301}", "a", "\u{E9}", ""].enumerated() where places[BytesKey(text)] == nil {
+            places[BytesKey(text)] = place
+        }
+        #expect(places.count == 4)
+        #expect(places[BytesKey("\u{E9}")] == 0 && places[BytesKey("e\u{301}")] == 1)
+        #expect(places[BytesKey("a")] == 2 && places[BytesKey("")] == 4)
+        #expect(places[BytesKey("b")] == nil)
+        #expect(Set(["\u{E9}", "e\u{301}"]).count == 1)
+    }
 }

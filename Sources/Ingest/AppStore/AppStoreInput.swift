@@ -15,7 +15,7 @@ package struct AppStoreInput: Sendable, Codable {
     package var firstRevokedCopies: [Timestamp?] = []
     /// Where each transaction is in `transactions`; not written with the rest (a snapshot is
     /// not added to), built again when a copy is kept into an input read back.
-    private var index: [TransactionKey: Int] = [:]
+    private var index = PlaceTable<TransactionKey>()
     /// The texts many records repeat (products), one string each for all the records
     /// kept: memory follows the transactions' ids, not their copies of the same words.
     private var repeated = RepeatedStrings()
@@ -26,11 +26,9 @@ package struct AppStoreInput: Sendable, Codable {
         // A first purchase is its own original transaction: one string for both.
         if copy.originalTransactionID == copy.transactionID { copy.originalTransactionID = copy.transactionID }
         if index.count != transactions.count { reindex() }
-        // One lookup a copy, by number: the key is found, or added with the next place, in the
-        // same probe.
-        let next = transactions.count
-        let position = Self.claim(&index[TransactionKey(copy.transactionID), default: -1], next: next)
-        if position == next {
+        // One lookup a copy, by number: the id is found, or given the next place, in the same
+        // probe.
+        guard let position = index.claim(copy.transactionID, place: transactions.count) else {
             copyCounts.append(1)
             firstRevokedCopies.append(copy.revocationDate == nil ? nil : copy.signedDate)
             transactions.append(RecordBox(copy))
@@ -49,17 +47,9 @@ package struct AppStoreInput: Sendable, Codable {
         }
     }
 
-    /// The place in `slot`, set to `next` when the slot is new (-1).
-    @inline(__always)
-    private static func claim(_ slot: inout Int, next: Int) -> Int {
-        if slot < 0 { slot = next }
-        return slot
-    }
-
     private mutating func reindex() {
-        index = Dictionary(
-            transactions.enumerated().map { (TransactionKey($1.record.transactionID), $0) },
-            uniquingKeysWith: { first, _ in first })
+        index = PlaceTable()
+        for (place, box) in transactions.enumerated() { _ = index.claim(box.record.transactionID, place: place) }
     }
 
     /// The earliest `signedDate` of a copy showing a revocation, by transaction id, for the few
@@ -105,11 +95,11 @@ package struct AppStoreInput: Sendable, Codable {
 
     /// Lets go of what only keeping needs, once every file is read.
     ///
-    /// The index by id (about 40 bytes a transaction, rebuilt if a copy is kept again) and the
+    /// The index by id (up to about 36 bytes a transaction, rebuilt if a copy is kept again) and the
     /// spare capacity the arrays grew by doubling: the ledger is built beside the input, so both
     /// would weigh at its peak.
     package mutating func finishKeeping() {
-        index = [:]
+        index = PlaceTable()
         transactions = transactions.fitted()
         copyCounts = copyCounts.fitted()
         firstRevokedCopies = firstRevokedCopies.fitted()
@@ -120,7 +110,7 @@ package struct AppStoreInput: Sendable, Codable {
     /// counts, checksums and verified files are read, and the copies would double the memory.
     package mutating func releaseRecords() {
         transactions = []
-        index = [:]
+        index = PlaceTable()
         copyCounts = []
         firstRevokedCopies = []
         renewals = [:]
@@ -136,11 +126,10 @@ package struct AppStoreInput: Sendable, Codable {
         if index.count != transactions.count { reindex() }
         var clashing: [PlayHeldOrder] = []
         for (held, record) in orders {
-            guard index[TransactionKey(record.transactionID)] == nil else {
+            guard index.claim(record.transactionID, place: transactions.count) == nil else {
                 clashing.append(held)
                 continue
             }
-            index[TransactionKey(record.transactionID)] = transactions.count
             copyCounts.append(1)
             firstRevokedCopies.append(record.revocationDate == nil ? nil : record.signedDate)
             transactions.append(RecordBox(record))

@@ -43,4 +43,12 @@ package struct AppStoreLoad: Sendable {
         input.releaseRecords()
         accountLinks = []
     }
+
+    /// The records and accounts.csv's rows, handed over to whoever builds the ledger from them:
+    /// this load keeps only the counts and checksums, as after `releaseRecords`, so the ledger
+    /// is their only holder and lets each go as soon as it is built from it.
+    package mutating func handOverRecords() -> (input: AppStoreInput, accountLinks: [AccountLinkRow]) {
+        defer { releaseRecords() }
+        return (input, accountLinks)
+    }
 }

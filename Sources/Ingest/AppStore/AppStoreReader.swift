@@ -15,7 +15,7 @@ package final class AppStoreReader {
     let rejects: RejectLog
     private(set) var input = AppStoreInput()
     /// Where each notification read is in `input.notifications`, or -1 when it was left out.
-    private var notificationIndexByUUID: [NotificationKey: Int] = [:]
+    private var notificationIndexByUUID = PlaceTable<NotificationKey>()
     /// Which notifications are kept whole once counted (the others' transaction copies are kept).
     let keepsNotification: (NotificationRecord) -> Bool
     /// Product ids, types and the like repeat in every record: each is kept once.
@@ -80,8 +80,8 @@ package final class AppStoreReader {
         }
         // What only reading needs is let go before the arrays are fitted (a copy each, for a
         // moment), and before the next inputs are read: a table of every notification's id
-        // (170 MB at a million accounts) and the strings' (the records hold their strings).
-        notificationIndexByUUID = [:]
+        // (84 MB at a million accounts) and the strings' (the records hold their strings).
+        notificationIndexByUUID = PlaceTable()
         strings = StringInterner()
         input.finishKeeping()
         // Handed over, not shared: the caller letting go of the records frees them.
@@ -183,8 +183,9 @@ package final class AppStoreReader {
         if leavesOut(environment: environment, signed: notification.signedDate, afterAsOf: \.notificationsSignedAfterAsOf) {
             return
         }
-        let key = NotificationKey(notification.uuid)
-        if let index = notificationIndexByUUID[key] {
+        let kept = keepsNotification(notification)
+        // One lookup: the id is found, or given its place (-1 for one left out).
+        if let index = notificationIndexByUUID.claim(notification.uuid, place: kept ? input.notifications.count : -1) {
             input.counts.duplicateNotifications += 1
             // A retry tells nothing new but may have been received earlier than the copy kept.
             if index >= 0, let received = notification.receivedAt,
@@ -194,12 +195,9 @@ package final class AppStoreReader {
             }
             return
         }
-        if keepsNotification(notification) {
-            notificationIndexByUUID[key] = input.notifications.count
+        if kept {
             for value in notification.newValues { input.counts.newValues[value, default: 0] += 1 }
             input.notifications.append(notification.interned(&strings))
-        } else {
-            notificationIndexByUUID[key] = -1
         }
         input.counts.notificationsByType[notification.rawType, default: 0] += 1
         if notification.version == "1" { input.counts.v1Notifications += 1 }

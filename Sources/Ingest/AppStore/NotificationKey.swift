@@ -1,23 +1,12 @@
 import Support
 
-/// A `notificationUUID` as a dictionary key, to drop retries.
+/// A `notificationUUID` as the reader's table keeps it, to drop retries (`PlaceTable`).
 ///
 /// Apple's are lowercase UUIDs, 36 bytes a `String` keeps in memory of its own: each lookup
-/// that finds one follows it to compare the bytes. A lowercase UUID is kept as its 128 bits
+/// that finds one would follow it to compare the bytes. A lowercase UUID is kept as its 128 bits
 /// instead (two are equal exactly when their bits are); any other text keeps its text.
-package struct NotificationKey: Hashable, Sendable {
-    private let bits: UInt128
-    private let text: String?
-
-    package init(_ uuid: String) {
-        if let bits = NotificationKey.bits(uuid) {
-            self.bits = bits
-            text = nil
-        } else {
-            bits = 0
-            text = uuid
-        }
-    }
+enum NotificationKey: CompactKey {
+    static func compact(_ uuid: String) -> UInt128? { bits(uuid) }
 
     /// The 128 bits of `uuid` written as 8-4-4-4-12 lowercase hexadecimal digits, else nil (an
     /// uppercase digit is other text: "A" and "a" are different ids to a byte comparison).
