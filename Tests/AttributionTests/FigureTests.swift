@@ -120,6 +120,22 @@ struct FigureTests {
         #expect(spend == ["purchaser acct-p 100 2.000000 5.000000", "member acct-m1 201 3.000000 0.500000"])
     }
 
+    /// The page's family counts tell accounts apart by their bytes, as the ledger does
+    /// (docs/inputs.md, "Identifiers"): two members whose account ids are one name in two
+    /// Unicode forms are two members, each served 1.00 while entitled, of one shared purchase.
+    @Test func membersInTwoUnicodeFormsAreTwoMembers() throws {
+        let (composed, decomposed) = ("acct-\u{E9}", "acct-e\u{301}")
+        var fixture = F.familyRefund(members: [composed, decomposed])
+        fixture.cost(composed, at: t0 + 5 * d, "1.00")
+        fixture.cost(decomposed, at: t0 + 5 * d, "1.00")
+        let figures = try reportFigures(fixture)
+        #expect(figures.familySpend.filter { $0.role == .member }.count == 2)
+        #expect(figures.counts.familyMembers == 2)
+        #expect(figures.counts.familyMembersServed == 2)
+        #expect(figures.counts.familyMembersUnlinked == 0)
+        #expect(figures.counts.sharedPurchases == 1)
+    }
+
     /// A family subscription renewed once, each person one row over every renewal and link.
     ///
     /// acct-p's 500 (September 11 to October 11) and its renewal 510, acct-m's share 600 an
