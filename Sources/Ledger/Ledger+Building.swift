@@ -21,13 +21,14 @@ extension Ledger {
         self.products = products
         // Every notification has told the ledger what it had to; the figures read only these.
         // Counted first: an array filled as it grows holds up to twice its rows.
-        let forFigures = { (notification: NotificationRecord) in
-            notification.type.map(Ledger.notificationTypesForFigures.contains) ?? false
+        let keptWhole = { (notification: NotificationRecord) in
+            notification.type.map(Ledger.notificationTypesKeptWhole.contains) ?? false
         }
         var notifications: [NotificationRecord] = []
-        notifications.reserveCapacity(input.notifications.count(where: forFigures))
-        notifications.append(contentsOf: input.notifications.lazy.filter(forFigures))
+        notifications.reserveCapacity(input.notifications.count(where: keptWhole))
+        notifications.append(contentsOf: input.notifications.lazy.filter(keptWhole))
         self.notifications = notifications
+        refundDecisions = RefundDecision.sorted(input.notifications)
         var (transactions, purchases) = Ledger.latestStates(
             input, products: products, asOf: options.asOf, refundsOfEveryAccount: refundsOfEveryAccount)
         for held in input.playOrders {

@@ -28,13 +28,15 @@ package struct Ledger: Sendable {
     /// One per FAMILY_SHARED transaction, in transaction order: `familyLink(ofMember:)`
     /// searches them.
     package var familyLinks: [FamilyLink]
-    /// The notifications the figures read (consumption requests, refund decisions, reversals),
-    /// one per `notificationUUID`, in input order: the others are in the transactions' states.
+    /// The notifications whose whole record the figures read (consumption requests and
+    /// reversals), one per `notificationUUID`, in input order: the others are in the
+    /// transactions' states and in `refundDecisions`.
     package var notifications: [NotificationRecord]
-    /// A REVOKE decides a refund request on its transaction as a REFUND does, dated or not.
-    static let notificationTypesForFigures: Set<NotificationType> = [
-        .consumptionRequest, .refund, .revoke, .refundDeclined, .refundReversed,
-    ]
+    /// What each REFUND, REVOKE and REFUND_DECLINED decided, one per `notificationUUID`, by
+    /// transaction: `refundDecisions(of:)` finds a transaction's.
+    package var refundDecisions: [RefundDecision]
+    static let notificationTypesKeptWhole: Set<NotificationType> = [.consumptionRequest, .refundReversed]
+    static let notificationTypesForFigures = notificationTypesKeptWhole.union(RefundDecision.types)
 
     package var products: [String: Product]
     /// The Google Play orders among `transactions`, by index: whose each is, what was voided of
@@ -128,6 +130,14 @@ package struct Ledger: Sendable {
     }
 
     var membersByPurchase: [Int: [Int]] = [:]
+
+    /// The refund decisions on the transaction `id` (compared by bytes), in input order.
+    package func refundDecisions(of id: String) -> ArraySlice<RefundDecision> {
+        let first = refundDecisions.firstPlace { $0.transactionID.bytesPrecede(id) }
+        var end = first
+        while end < refundDecisions.endIndex && refundDecisions[end].transactionID.bytesEqual(id) { end += 1 }
+        return refundDecisions[first..<end]
+    }
 
     /// `REFUND_REVERSED` notifications, counted once each.
     package var reversalNotifications: [NotificationRecord] {

@@ -50,9 +50,9 @@ struct EmptyWindowError: DiagnosticError {
             note(record.purchaseDate)
             note(record.revocationDate)
         }
-        for notification in ledger.notifications {
-            if inWindow(notification.signedDate) { return }
-            note(notification.signedDate)
+        for signed in ledger.notifications.map(\.signedDate) + ledger.refundDecisions.map(\.signedDate) {
+            if inWindow(signed) { return }
+            note(signed)
         }
         let earliest = summaries.compactMap(\.earliest).min()
         let latest = summaries.compactMap(\.latest).max()

@@ -198,4 +198,36 @@ struct LedgerHolderLookupTests {
         #expect(ledger.accountIndex(of: composed) == 1 && ledger.accountIndex(of: decomposed) == 0)
         #expect(ledger.accountsWithoutTransactions.isEmpty)
     }
+
+    /// A transaction's refund decisions are found by its id's bytes, in the order they came;
+    /// ids not decided on find none.
+    @Test func refundDecisionsAreFoundByTheirTransactionInTheirOrder() throws {
+        let (composed, decomposed) = ("tx-\u{E9}", "tx-e\u{301}")
+        var fixture = F()
+        for (number, id) in ["10", "9", composed, decomposed].enumerated() {
+            let at = F.october + Int64(number) * F.hour
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: "buy-\(number)", signed: at,
+                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
+        }
+        // In this order: 10 declined, 9 refunded, 10 refunded, é (composed) refunded, 10 revoked.
+        for (number, (type, id)) in [
+            ("REFUND_DECLINED", "10"), ("REFUND", "9"), ("REFUND", "10"), ("REFUND", composed), ("REVOKE", "10"),
+        ].enumerated() {
+            let at = F.october + F.day + Int64(number) * F.hour
+            fixture.notify(
+                type, uuid: "decision-\(number)", signed: at,
+                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: F.october, signed: at))
+        }
+        let ledger = try buildLedger(try fixture.write()).ledger
+        func decisions(_ id: String) -> [String] {
+            ledger.refundDecisions(of: id).map {
+                "\(($0.signedDate.milliseconds - F.october - F.day) / F.hour) \($0.declined ? "declined" : "granted")"
+            }
+        }
+        #expect(decisions("10") == ["0 declined", "2 granted", "4 granted"])
+        #expect(decisions("9") == ["1 granted"])
+        #expect(decisions(composed) == ["3 granted"])
+        for none in [decomposed, "1", "100", "09", ""] { #expect(decisions(none).isEmpty, "\(none)") }
+    }
 }

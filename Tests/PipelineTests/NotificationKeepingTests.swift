@@ -74,9 +74,15 @@ struct NotificationKeepingTests {
         #expect(kept.transactions.map(\.end) == full.transactions.map(\.end))
         #expect(kept.transactions.map(\.reversals) == full.transactions.map(\.reversals))
         #expect(kept.familyLinks == full.familyLinks)
-        // The figures read the refund decisions (a REVOKE decides a request as a REFUND does) and the request.
-        #expect(kept.notifications.map(\.uuid) == ["refund", "left", "ask"])
+        // The figures read the request whole, and the refund decisions (a REVOKE decides a
+        // request as a REFUND does) as their transaction, time and kind.
+        #expect(kept.notifications.map(\.uuid) == ["ask"])
         #expect(kept.notifications == full.notifications)
+        #expect(
+            kept.refundDecisions.map { "\($0.transactionID) \($0.signedDate.milliseconds - t0) \($0.declined)" } == [
+                "100 \(10 * d + 1000) false", "201 \(5 * d) false",
+            ])
+        #expect(kept.refundDecisions == full.refundDecisions)
         #expect(
             AccessSegmentFigure.all(kept, grace: .hours(1)).map { "\($0)" }
                 == AccessSegmentFigure.all(full, grace: .hours(1)).map { "\($0)" })

@@ -2,34 +2,21 @@ import Ingest
 import Ledger
 import Support
 
-/// REFUND, REVOKE and REFUND_DECLINED notifications by transaction: how each request ended.
+/// How each refund request ended, from the ledger's REFUND, REVOKE and REFUND_DECLINED
+/// decisions on its transaction.
 struct RefundDecisions {
-    /// What the outcome reads of a decision: whether it declined, and when it was signed.
-    private struct Decision {
-        var declined: Bool
-        var signedDate: Timestamp
-    }
-
-    /// Each transaction's decisions, in the ledger's order: a copy of each notification would
-    /// weigh its whole record for the two fields read.
-    private var byTransaction: [String: [Decision]] = [:]
+    let ledger: Ledger
 
     init(_ ledger: Ledger) {
-        for notification in ledger.notifications
-        where notification.type == .refund || notification.type == .revoke || notification.type == .refundDeclined {
-            if let id = notification.transaction?.transactionID {
-                byTransaction[id, default: []].append(
-                    Decision(declined: notification.type == .refundDeclined, signedDate: notification.signedDate))
-            }
-        }
+        self.ledger = ledger
     }
 
     /// A later REFUND or REVOKE (or a revocation) grants; a later REFUND_DECLINED declines; else pending.
     func outcome(of request: NotificationRecord, transaction: LedgerTransaction?) -> (ConsumptionOutcome, Timestamp?) {
         var outcome = ConsumptionOutcome.pending
         var outcomeAt: Timestamp?
-        let later = request.transaction.flatMap { byTransaction[$0.transactionID] } ?? []
-        for decision in later where decision.signedDate >= request.signedDate {
+        let decisions = request.transaction.map { ledger.refundDecisions(of: $0.transactionID) } ?? []
+        for decision in decisions where decision.signedDate >= request.signedDate {
             if !decision.declined && (outcomeAt.map { decision.signedDate < $0 } ?? true) {
                 outcome = .granted
                 outcomeAt = decision.signedDate
