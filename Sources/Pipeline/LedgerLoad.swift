@@ -157,18 +157,13 @@ package struct LedgerLoad: Sendable {
             // Kept for the commands that show it; a report needs only the ledger's orders.
             if keepingRecords || keepingPlay { play = input }
         }
-        if keepingRecords {
-            ledger = try Ledger(
-                input: appStore.input, accountLinks: appStore.accountLinks, products: appStore.products,
-                options: options.ledgerOptions, rejects: rejects)
-        } else {
-            // Handed over, not shared: the ledger lets the records' arrays and accounts.csv's
-            // rows go as soon as it is done with each, before its access timelines, its peak.
-            let (input, accountLinks) = appStore.handOverRecords()
-            ledger = try Ledger(
-                input: consume input, accountLinks: consume accountLinks, products: appStore.products,
-                options: options.ledgerOptions, rejects: rejects)
-        }
+        // Unless kept, handed over rather than shared: the ledger lets the records' arrays and
+        // accounts.csv's rows go as soon as it is done with each, before its access timelines,
+        // its peak.
+        let (input, accountLinks) = keepingRecords ? (appStore.input, appStore.accountLinks) : appStore.handOverRecords()
+        ledger = try Ledger(
+            input: consume input, accountLinks: consume accountLinks, products: appStore.products,
+            options: options.ledgerOptions, rejects: rejects)
         rates = try options.rates(layout, rejects: rejects)
         evidence = try ConsumptionEvidence.read(consent: layout.consent, deliveries: layout.deliveries, rejects: rejects)
     }
