@@ -57,8 +57,27 @@ struct PlaceTableTests {
                 "002E14D5-51F5-4503-B5A8-C3A1AF68EB20", "002e14d551f54503b5a8c3a1af68eb20",
                 "002e14d5-51f5-4503-b5a8-c3a1af68eb2", "002e14d5-51f5-4503-b5a8-c3a1af68eb20 ",
                 "002e14d5_51f5-4503-b5a8-c3a1af68eb20", "00000000-0000-0000-0000-000000000000", "retry-1", "",
-                "n-\u{E9}", "n-e\u{301}",
+                "n-\u{E9}", "n-e\u{301}", "002E14D5-51F5-4503-B5A8-C3A1AF68EB21", "002E14D5-51f5-4503-b5a8-c3a1af68eb20",
+                "002e14d5-51F5-4503-B5A8-C3A1AF68EB20", "002G14D5-51F5-4503-B5A8-C3A1AF68EB20",
+                "002g14d5-51f5-4503-b5a8-c3a1af68eb20", "12345678-1234-1234-1234-123456789012",
             ], NotificationKey.self)
+    }
+
+    /// A UUID in lowercase or in uppercase is kept as its bits, the uppercase one in a table of
+    /// its own; one without letters has the lowercase form (the table looks no further); mixed
+    /// case has neither.
+    @Test func uuidsInEitherCaseHaveACompactForm() {
+        let lower = "002e14d5-51f5-4503-b5a8-c3a1af68eb20"
+        let upper = "002E14D5-51F5-4503-B5A8-C3A1AF68EB20"
+        let bits: UInt128 = 0x002e_14d5_51f5_4503_b5a8_c3a1_af68_eb20
+        #expect(NotificationKey.compact(lower) == bits)
+        #expect(NotificationKey.otherCompact(lower) == nil)
+        #expect(NotificationKey.compact(upper) == nil)
+        #expect(NotificationKey.otherCompact(upper) == bits)
+        #expect(NotificationKey.compact("12345678-1234-1234-1234-123456789012") == 0x1234_5678_1234_1234_1234_1234_5678_9012)
+        for mixed in ["002E14D5-51f5-4503-b5a8-c3a1af68eb20", "002e14d5-51F5-4503-B5A8-C3A1AF68EB20"] {
+            #expect(NotificationKey.compact(mixed) == nil && NotificationKey.otherCompact(mixed) == nil, "\(mixed)")
+        }
     }
 
     /// A place of -1 (a notification left out) is a place like any other: the id claimed again

@@ -2,15 +2,22 @@ import Support
 
 /// A `notificationUUID` as the reader's table keeps it, to drop retries (`PlaceTable`).
 ///
-/// Apple's are lowercase UUIDs, 36 bytes a `String` keeps in memory of its own: each lookup
-/// that finds one would follow it to compare the bytes. A lowercase UUID is kept as its 128 bits
-/// instead (two are equal exactly when their bits are); any other text keeps its text.
+/// A UUID is 36 bytes a `String` keeps in memory of its own (64 bytes a string, and a million
+/// accounts' exports hold millions of notifications), and each lookup that found one would
+/// follow it to compare the bytes. A UUID written in lowercase, Apple's way, is kept as its 128
+/// bits instead; one written in uppercase, as some servers store them, as its bits in a table of
+/// its own (two are equal exactly when their bits are, and an uppercase one is never the same id
+/// as its lowercase form). Any other text, mixed case too, keeps its text.
 enum NotificationKey: CompactKey {
-    static func compact(_ uuid: String) -> UInt128? { bits(uuid) }
+    static func compact(_ uuid: String) -> UInt128? { bits(uuid, letters: UInt8(ascii: "a")) }
 
-    /// The 128 bits of `uuid` written as 8-4-4-4-12 lowercase hexadecimal digits, else nil (an
-    /// uppercase digit is other text: "A" and "a" are different ids to a byte comparison).
-    private static func bits(_ uuid: String) -> UInt128? {
+    static func otherCompact(_ uuid: String) -> UInt128? { bits(uuid, letters: UInt8(ascii: "A")) }
+
+    /// The 128 bits of `uuid`, else nil.
+    ///
+    /// `uuid` must be 8-4-4-4-12 hexadecimal digits whose letters run from `letters` (`a` or
+    /// `A`). One without letters has the lowercase form, so the uppercase table never sees it.
+    private static func bits(_ uuid: String, letters: UInt8) -> UInt128? {
         let utf8 = uuid.utf8
         guard utf8.count == 36 else { return nil }
         var bits: UInt128 = 0
@@ -22,7 +29,7 @@ enum NotificationKey: CompactKey {
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case letters...(letters + 5): digit = byte - letters + 10
             default: return nil
             }
             bits = bits << 4 | UInt128(digit)

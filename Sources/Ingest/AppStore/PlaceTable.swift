@@ -6,8 +6,15 @@ import Support
 /// when their forms are equal.
 protocol CompactKey {
     associatedtype Compact: Hashable & Sendable
-    /// The compact form of `id`, or nil when it has none (it is then kept as text).
+    /// The compact form of `id`, or nil when it has none.
     static func compact(_ id: String) -> Compact?
+    /// A second compact form, for an id that has no first one (an uppercase UUID), kept in a
+    /// table of its own; nil when it has neither (it is then kept as text).
+    static func otherCompact(_ id: String) -> Compact?
+}
+
+extension CompactKey {
+    static func otherCompact(_ id: String) -> Compact? { nil }
 }
 
 /// Where each id is, for the reader's tables over everything it reads.
@@ -23,18 +30,22 @@ protocol CompactKey {
 /// records, would stop the process: a hundred million accounts hold about 160 million.)
 struct PlaceTable<Key: CompactKey>: Sendable {
     private var compact: [Key.Compact: Int32] = [:]
+    /// The ids that have only the second compact form: two ids with the same bits, one in each
+    /// table, are two ids.
+    private var otherCompact: [Key.Compact: Int32] = [:]
     /// The other ids, by their bytes.
     private var texts: [BytesKey: Int32] = [:]
 
     init() {}
 
-    var count: Int { compact.count + texts.count }
+    var count: Int { compact.count + otherCompact.count + texts.count }
 
     /// The place `id` already has, or nil when it had none and is given `place`.
     ///
     /// `place` may be any value, -1 too. One lookup either way.
     mutating func claim(_ id: String, place: Int) -> Int? {
         if let form = Key.compact(id) { return Self.claim(&compact[form, default: Self.absent], place: place) }
+        if let form = Key.otherCompact(id) { return Self.claim(&otherCompact[form, default: Self.absent], place: place) }
         return Self.claim(&texts[BytesKey(id), default: Self.absent], place: place)
     }
 
