@@ -69,9 +69,15 @@ extension Ledger {
         // ledger shares the boxes, it does not copy the records.
         let records = input.transactions
         let kept = records.indices.filter { records[$0].record.signedDate <= asOf }
-        let order = kept.map { TransactionID.sortKey(records[$0].record.transactionID) }
+        // Each id's number worked out once; the text is read only when two numbers tie (ids that
+        // are not numbers), so no key holds an id's text for every transaction.
+        let numbers = kept.map { TransactionID.number(records[$0].record.transactionID) }
         let facts = NotificationFacts(input.notifications, firstRevokedCopy: input.firstRevokedCopyByID())
-        var transactions = kept.indices.sorted { order[$0] < order[$1] }.map { position -> LedgerTransaction in
+        var transactions = kept.indices.sorted { a, b in
+            numbers[a] != numbers[b]
+                ? numbers[a] < numbers[b]
+                : records[kept[a]].record.transactionID.bytesPrecede(records[kept[b]].record.transactionID)
+        }.map { position -> LedgerTransaction in
             let box = records[kept[position]]
             // Raw fields read straight from the box (a computed property would copy the record).
             let type = box.record.rawType.flatMap(ProductType.init(rawValue:)) ?? products[box.record.productID]?.type

@@ -107,7 +107,8 @@ struct TransactionRecordTests {
         #expect(input.transactions[1].record.transactionID == "2000000123456790")
     }
 
-    /// A renewal's original id and its subscription's first transaction's ids are one string.
+    /// A renewal's original id and its subscription's first transaction's ids are one string
+    /// when they are text (Apple's ids of digits are packed, with no memory to share).
     ///
     /// The renewal is kept before the first transaction: the sharing does not depend on the
     /// order. A one-time purchase's id is not put in the table.
@@ -119,14 +120,14 @@ struct TransactionRecordTests {
             return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
         }
         var first = record(expires: nil, revoked: nil, reason: nil, percentage: nil, price: 100, ownership: nil)
-        first.transactionID = text("2000000123456780")
-        first.originalTransactionID = text("2000000123456780")
+        first.transactionID = text("sub-2000000123456780")
+        first.originalTransactionID = text("sub-2000000123456780")
         var renewal = first
-        renewal.transactionID = text("2000000123456789")
-        renewal.originalTransactionID = text("2000000123456780")
+        renewal.transactionID = text("sub-2000000123456789")
+        renewal.originalTransactionID = text("sub-2000000123456780")
         var oneTime = first
         oneTime.rawType = "Consumable"
-        oneTime.transactionID = text("2000000123456799")
+        oneTime.transactionID = text("one-2000000123456799")
         oneTime.originalTransactionID = oneTime.transactionID
         #expect(buffer(renewal.originalTransactionID) != buffer(first.transactionID))
 
@@ -140,7 +141,20 @@ struct TransactionRecordTests {
         #expect(buffer(keptRenewal.transactionID) != buffer(keptRenewal.originalTransactionID))
         // The one-time purchase's id went through untouched, and is not in the table.
         #expect(buffer(keptOneTime.transactionID) == buffer(oneTime.transactionID))
-        #expect(buffer(strings(text("2000000123456799"))) != buffer(keptOneTime.transactionID))
+        #expect(buffer(strings(text("one-2000000123456799"))) != buffer(keptOneTime.transactionID))
+    }
+
+    /// Apple's 16-digit ids are kept packed in the record, inside the field (`PackedID`), and
+    /// read back as their text.
+    @Test func idsOfDigitsArePackedInTheRecord() {
+        var record = record(expires: nil, revoked: nil, reason: nil, percentage: nil, price: 100, ownership: nil)
+        record.transactionID = "2000000123456789"
+        record.originalTransactionID = "0000000000000000"
+        #expect(Array(record.packedTransactionID.form.utf8) == [0, 21, 1, 1, 2, 24, 46, 68, 90])
+        #expect(record.packedOriginalTransactionID.form.utf8.count == 9)
+        #expect(record.transactionID == "2000000123456789" && record.originalTransactionID == "0000000000000000")
+        let notified = NotifiedTransaction(record)
+        #expect(notified.transactionID == "2000000123456789")
     }
 
     @Test func valuesAtTheEdgesStayWhatTheyMean() {

@@ -12,12 +12,16 @@ package struct FamilySpendFigure: Sendable {
 
     /// The purchase the family shares: for a subscription the purchaser's original transaction
     /// id, so every renewal counts in one family; empty for members linked to no purchase.
-    package var purchaserTransactionID: String
+    package var purchaserTransactionID: String { purchase.text }
     package var productID: String
     package var role: Role
     package var account: String?
     /// The person's own transaction (its original id for a subscription).
-    package var transactionID: String
+    package var transactionID: String { person.text }
+    /// The two ids as the ledger's records keep them (`PackedID`): a figure holds no memory of
+    /// its own for them, and there are about as many figures as family members.
+    package private(set) var purchase: PackedID
+    private var person: PackedID
     /// How the member's transactions were linked, each method once, sorted; empty for the purchaser.
     package var linkMethods: [FamilyLinkMethod] {
         FamilyLinkMethod.allCases.filter { methods & Self.bit($0) != 0 }.sorted { $0.rawValue < $1.rawValue }
@@ -41,12 +45,12 @@ package struct FamilySpendFigure: Sendable {
     ///
     /// There are about as many people as family members. Each transaction that counts for a
     /// person is a few numbers (`Share`), sorted in the order of the rows: a person's shares
-    /// are then side by side and are added up in one pass, and a figure, with its ids (shared
-    /// with the ledger's records), is made only for a person with cost. No table by person is
-    /// held.
+    /// are then side by side and are added up in one pass, and a figure, with its ids (packed
+    /// as the ledger's records keep them), is made only for a person with cost. No table by
+    /// person is held.
     static func all(ledger: Ledger, totals: AttributionTotals) throws -> [FamilySpendFigure] {
         var shares: [Share] = []
-        var families = Set<String>()
+        var families = Set<PackedID>()
         for link in ledger.familyLinks {
             if let purchaser = link.purchaser { families.insert(personalID(ledger, purchaser)) }
             shares.append(
@@ -100,9 +104,8 @@ package struct FamilySpendFigure: Sendable {
             let transaction = Int(share.transaction)
             let (account, productID) = ledger.withTransactions { ($0[transaction].account, $0[transaction].box.record.productID) }
             var figure = FamilySpendFigure(
-                purchaserTransactionID: share.family < 0 ? "" : personalID(ledger, Int(share.family)),
                 productID: productID, role: share.role, account: account.map { ledger.accounts[$0] },
-                transactionID: personalID(ledger, transaction))
+                purchase: familyID(share, ledger), person: personalID(ledger, transaction))
             figure.methods = methods
             figure.costEntitled = entitled
             figure.costAfterEnd = afterEnd
@@ -128,8 +131,8 @@ package struct FamilySpendFigure: Sendable {
         // Each id's number worked out once; the text is read only when two numbers tie.
         let numbers = shares.map { share in
             (
-                family: share.family < 0 ? UInt64.max : TransactionID.number(personalID(ledger, Int(share.family))),
-                person: TransactionID.number(personalID(ledger, Int(share.transaction)))
+                family: share.family < 0 ? UInt64.max : TransactionID.number(personalID(ledger, Int(share.family)).text),
+                person: TransactionID.number(personalID(ledger, Int(share.transaction)).text)
             )
         }
         let accounts = ledger.withTransactions { transactions in shares.map { transactions[Int($0.transaction)].account ?? -1 } }
@@ -139,22 +142,22 @@ package struct FamilySpendFigure: Sendable {
             // Shares of one family mostly name the same purchase: its id is then not read.
             if left.family != right.family {
                 let leftFamily = familyID(left, ledger), rightFamily = familyID(right, ledger)
-                if !leftFamily.utf8.elementsEqual(rightFamily.utf8) { return leftFamily.bytesPrecede(rightFamily) }
+                if leftFamily != rightFamily { return leftFamily.text.bytesPrecede(rightFamily.text) }
             }
             if left.role != right.role { return left.role == .purchaser }
             if accounts[a] != accounts[b] { return accounts[a] < accounts[b] }
             if numbers[a].person != numbers[b].person { return numbers[a].person < numbers[b].person }
             if left.transaction != right.transaction {
                 let leftID = personalID(ledger, Int(left.transaction)), rightID = personalID(ledger, Int(right.transaction))
-                if !leftID.utf8.elementsEqual(rightID.utf8) { return leftID.bytesPrecede(rightID) }
+                if leftID != rightID { return leftID.text.bytesPrecede(rightID.text) }
             }
             return a < b
         }
     }
 
     /// The family's id: its purchase's, or empty for a member linked to none.
-    private static func familyID(_ share: Share, _ ledger: Ledger) -> String {
-        share.family < 0 ? "" : personalID(ledger, Int(share.family))
+    private static func familyID(_ share: Share, _ ledger: Ledger) -> PackedID {
+        share.family < 0 ? PackedID("") : personalID(ledger, Int(share.family))
     }
 
     /// Whether two shares are the same person's: the same family id, role, account and id.
@@ -163,17 +166,18 @@ package struct FamilySpendFigure: Sendable {
             ledger.withTransactions({ $0[Int(left.transaction)].account == $0[Int(right.transaction)].account })
         else { return false }
         // The same purchase, or the same transaction, has the same id: only other ones are read.
-        return (left.family == right.family || familyID(left, ledger).utf8.elementsEqual(familyID(right, ledger).utf8))
+        return (left.family == right.family || familyID(left, ledger) == familyID(right, ledger))
             && (left.transaction == right.transaction
-                || personalID(ledger, Int(left.transaction)).utf8.elementsEqual(personalID(ledger, Int(right.transaction)).utf8))
+                || personalID(ledger, Int(left.transaction)) == personalID(ledger, Int(right.transaction)))
     }
 
     /// The id a person's transaction counts under: the original for a subscription.
-    private static func personalID(_ ledger: Ledger, _ index: Int) -> String {
+    private static func personalID(_ ledger: Ledger, _ index: Int) -> PackedID {
         ledger.withTransactions { transactions in
             // Stored fields only: a computed one (`id`) would copy the transaction to call its getter.
             let record = transactions[index].box
-            return transactions[index].type == .autoRenewable ? record.record.originalTransactionID : record.record.transactionID
+            return transactions[index].type == .autoRenewable
+                ? record.record.packedOriginalTransactionID : record.record.packedTransactionID
         }
     }
 }

@@ -56,14 +56,15 @@ package struct FigureCounts: Sendable {
         expiryAccounts = expired.sortedUniqueByBytes().count
         refunds = figures.refunds.count
         chargebacks = figures.chargebacks.count
-        var purchases: [String] = []
+        var purchases: [PackedID] = []
         var members: [(account: String, served: Bool, unlinked: Bool)] = []
         for person in figures.familySpend {
-            if !person.purchaserTransactionID.isEmpty { purchases.append(person.purchaserTransactionID) }
+            if !person.purchase.isEmpty { purchases.append(person.purchase) }
             guard person.role == .member, let account = person.account else { continue }
-            members.append((account, person.costEntitled > .zero, person.purchaserTransactionID.isEmpty))
+            members.append((account, person.costEntitled > .zero, person.purchase.isEmpty))
         }
-        sharedPurchases = purchases.sortedUniqueByBytes().count
+        purchases.sort()
+        sharedPurchases = purchases.indices.count { $0 == 0 || purchases[$0] != purchases[$0 - 1] }
         // A member is served (or unlinked) when any of their rows is.
         members.sort { $0.account.bytesPrecede($1.account) }
         var start = 0

@@ -24,7 +24,9 @@ package struct AppStoreInput: Sendable, Codable {
     mutating func keep(_ copy: consuming TransactionRecord) {
         copy.productID = repeated.interned(copy.productID)
         // A first purchase is its own original transaction: one string for both.
-        if copy.originalTransactionID == copy.transactionID { copy.originalTransactionID = copy.transactionID }
+        if copy.packedOriginalTransactionID == copy.packedTransactionID {
+            copy.packedOriginalTransactionID = copy.packedTransactionID
+        }
         if index.count != transactions.count { reindex() }
         // One lookup a copy, by number: the id is found, or given the next place, in the same
         // probe.

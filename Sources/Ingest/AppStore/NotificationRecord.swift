@@ -5,16 +5,42 @@ import Support
 ///
 /// A notification keeps only these, not a whole copy: millions of them are held at once.
 package struct NotifiedTransaction: Sendable, Hashable, Codable {
-    package var transactionID: String
+    package var transactionID: String {
+        get { packedTransactionID.text }
+        set { packedTransactionID = PackedID(newValue) }
+    }
     package var productID: String
     package var revocationDate: Timestamp?
     package var rawOwnership: String?
+    /// `transactionID` as the record keeps it (`PackedID`).
+    private var packedTransactionID: PackedID
 
     package init(_ record: TransactionRecord) {
-        transactionID = record.transactionID
+        packedTransactionID = record.packedTransactionID
         productID = record.productID
         revocationDate = record.revocationDate
         rawOwnership = record.rawOwnership
+    }
+
+    // Coded as when the id was stored as text: the same keys, in the same order.
+    private enum CodingKeys: String, CodingKey {
+        case transactionID, productID, revocationDate, rawOwnership
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        packedTransactionID = PackedID(try container.decode(String.self, forKey: .transactionID))
+        productID = try container.decode(String.self, forKey: .productID)
+        revocationDate = try container.decodeIfPresent(Timestamp.self, forKey: .revocationDate)
+        rawOwnership = try container.decodeIfPresent(String.self, forKey: .rawOwnership)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transactionID, forKey: .transactionID)
+        try container.encode(productID, forKey: .productID)
+        try container.encodeIfPresent(revocationDate, forKey: .revocationDate)
+        try container.encodeIfPresent(rawOwnership, forKey: .rawOwnership)
     }
 
     package var ownership: Ownership? { rawOwnership.flatMap(Ownership.init(rawValue:)) }

@@ -12,10 +12,13 @@ extension TransactionRecord {
         kept.appAccountToken = strings(kept.appAccountToken)
         // Every renewal names its subscription's first transaction: one string for all of them
         // and for that transaction's own id. (A first purchase's original id is its own id,
-        // shared as the input keeps it.)
-        if kept.type == .autoRenewable || kept.originalTransactionID != kept.transactionID {
-            kept.originalTransactionID = strings(kept.originalTransactionID)
-            if kept.originalTransactionID == kept.transactionID { kept.transactionID = kept.originalTransactionID }
+        // shared as the input keeps it; Apple's ids of 16 digits are packed, with no memory of
+        // their own to share.)
+        if kept.type == .autoRenewable || kept.packedOriginalTransactionID != kept.packedTransactionID {
+            kept.packedOriginalTransactionID = kept.packedOriginalTransactionID.interned(&strings)
+            if kept.packedOriginalTransactionID == kept.packedTransactionID {
+                kept.packedTransactionID = kept.packedOriginalTransactionID
+            }
         }
         return kept
     }

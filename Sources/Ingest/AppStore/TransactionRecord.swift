@@ -11,8 +11,18 @@ import Support
 /// Apple documents a few values of in a byte each (`RecordTexts`). The fields read and write,
 /// and a record is coded, as they always have been.
 package struct TransactionRecord: Sendable, Hashable, Codable {
-    package var transactionID: String
-    package var originalTransactionID: String
+    package var transactionID: String {
+        get { packedTransactionID.text }
+        set { packedTransactionID = PackedID(newValue) }
+    }
+    package var originalTransactionID: String {
+        get { packedOriginalTransactionID.text }
+        set { packedOriginalTransactionID = PackedID(newValue) }
+    }
+    /// `transactionID` and `originalTransactionID`, Apple's 16 digits kept inside the field:
+    /// one block of memory less a transaction for the whole run (`PackedID`).
+    package internal(set) var packedTransactionID: PackedID
+    package internal(set) var packedOriginalTransactionID: PackedID
     package var productID: String
     package var appAccountToken: String?
     package var source: SourceLocation
@@ -57,8 +67,8 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
         revocationPercentage: Int?, isUpgraded: Bool, rawEnvironment: String?, price: Int64?, currency: String?,
         source: SourceLocation, sampledFirst: Bool = false, store: Store = .appStore
     ) {
-        self.transactionID = transactionID
-        self.originalTransactionID = originalTransactionID
+        packedTransactionID = PackedID(transactionID)
+        packedOriginalTransactionID = PackedID(originalTransactionID)
         self.productID = productID
         self.appAccountToken = appAccountToken
         self.source = source
@@ -183,8 +193,8 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        transactionID = try container.decode(String.self, forKey: .transactionID)
-        originalTransactionID = try container.decode(String.self, forKey: .originalTransactionID)
+        packedTransactionID = PackedID(try container.decode(String.self, forKey: .transactionID))
+        packedOriginalTransactionID = PackedID(try container.decode(String.self, forKey: .originalTransactionID))
         productID = try container.decode(String.self, forKey: .productID)
         let rawType = try container.decodeIfPresent(String.self, forKey: .rawType)
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
