@@ -35,13 +35,28 @@ package struct ProductIndex: Sendable {
     let ofTransaction: [Int32]
 
     package init(ledger: Ledger) {
-        // Fields read in place: a key path through the record would copy it whole.
-        let products = ledger.withTransactions { transactions in
-            transactions.map { ProductKey(id: $0.box.record.productID, store: $0.box.record.store) }
-        }
-        keys = [.none] + Set(products).sorted { $0.precedes($1) }
+        keys = Self.keys(of: ledger)
         let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, Int32($0)) })
-        ofTransaction = products.map { index[$0] ?? 0 }
+        ofTransaction = ledger.withTransactions { transactions in
+            transactions.map { index[Self.key(of: $0)] ?? 0 }
+        }
+    }
+
+    /// The products of `ledger`'s transactions, in their order, after the empty product: the
+    /// index's `keys`, without the index.
+    package static func keys(of ledger: Ledger) -> [ProductKey] {
+        // Gathered one by one: a set made from a list of every transaction's product would be
+        // given room for all of them (a table of millions of slots for a few products).
+        var distinct = Set<ProductKey>()
+        ledger.withTransactions { transactions in
+            for transaction in transactions { distinct.insert(key(of: transaction)) }
+        }
+        return [.none] + distinct.sorted { $0.precedes($1) }
+    }
+
+    private static func key(of transaction: LedgerTransaction) -> ProductKey {
+        // Fields read in place: a key path through the record would copy it whole.
+        ProductKey(id: transaction.box.record.productID, store: transaction.box.record.store)
     }
 
     /// The product of a transaction; the empty product (index 0) for none.

@@ -65,8 +65,8 @@ static inline int refund_cost_base64_alphabet_only(const unsigned char *bytes, s
 // report held a tenth more memory in the same time (docs/performance.md, "Freed memory given
 // back"). Up to 256 MB free at the heap's top stays mapped for the next requests; between
 // stages, `refund_cost_give_back_freed_memory` hands every free page back.
-static inline void refund_cost_set_freed_memory_policy(void) {
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+static inline void refund_cost_set_freed_memory_policy(int own_mapping_bytes) {
+    mallopt(M_MMAP_THRESHOLD, own_mapping_bytes);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 

@@ -4,9 +4,43 @@ import Support
 package struct AccountLinkRow: Sendable, Hashable, Codable {
     package var accountID: String
     /// Empty when the row only declares the account's `appAccountToken`.
-    package var originalTransactionID: String
+    package var originalTransactionID: String {
+        get { packedOriginalTransactionID.text }
+        set { packedOriginalTransactionID = PackedID(newValue) }
+    }
     package var appAccountToken: String?
     package var source: SourceLocation
+    /// `originalTransactionID` as the row keeps it (`PackedID`): a row is held for every
+    /// account, while the ledger is built and in a snapshot.
+    private var packedOriginalTransactionID: PackedID
+
+    package init(accountID: String, originalTransactionID: String, appAccountToken: String?, source: SourceLocation) {
+        self.accountID = accountID
+        packedOriginalTransactionID = PackedID(originalTransactionID)
+        self.appAccountToken = appAccountToken
+        self.source = source
+    }
+
+    // Coded as when the id was stored as text: the same keys, in the same order.
+    private enum CodingKeys: String, CodingKey {
+        case accountID, originalTransactionID, appAccountToken, source
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accountID = try container.decode(String.self, forKey: .accountID)
+        packedOriginalTransactionID = PackedID(try container.decode(String.self, forKey: .originalTransactionID))
+        appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
+        source = try container.decode(SourceLocation.self, forKey: .source)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accountID, forKey: .accountID)
+        try container.encode(originalTransactionID, forKey: .originalTransactionID)
+        try container.encodeIfPresent(appAccountToken, forKey: .appAccountToken)
+        try container.encode(source, forKey: .source)
+    }
 }
 
 /// Reads `accounts.csv` (`account_id,original_transaction_id[,app_account_token]`).

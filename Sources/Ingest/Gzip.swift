@@ -31,16 +31,20 @@ package enum Gzip {
         return output
     }
 
-    /// gzip made as the content comes, piece by piece, into pieces of about a megabyte: what is
-    /// held is the compressed bytes, never the whole content.
+    /// gzip made as the content comes, handed to a sink a piece of about a megabyte at a time:
+    /// neither the content nor the compressed bytes are ever held whole.
     package final class Deflater {
         private var stream = z_stream()
         private let name: String
-        private(set) var pieces: [[UInt8]] = []
+        private let sink: ([UInt8]) throws -> Void
+        /// Compressed bytes not yet handed to the sink.
+        private var pending: [UInt8] = []
+        private var out = [UInt8](repeating: 0, count: Deflater.pieceBytes)
         private static let pieceBytes = 1 << 20
 
-        package init(name: String) throws {
+        package init(name: String, sink: @escaping ([UInt8]) throws -> Void) throws {
             self.name = name
+            self.sink = sink
             // The same settings as `compress`.
             guard
                 deflateInit2_(
@@ -54,10 +58,11 @@ package enum Gzip {
         /// Compresses `bytes`, the content's next piece.
         package func add(_ bytes: [UInt8]) throws { try run(bytes, flush: Z_NO_FLUSH) }
 
-        /// Ends the stream; the compressed pieces, in order.
-        package func finish() throws -> [[UInt8]] {
+        /// Ends the stream, handing the sink what is left.
+        package func finish() throws {
             try run([], flush: Z_FINISH)
-            return pieces
+            if !pending.isEmpty { try sink(pending) }
+            pending = []
         }
 
         private func run(_ bytes: [UInt8], flush: Int32) throws {
@@ -65,20 +70,16 @@ package enum Gzip {
                 stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
                 stream.avail_in = uInt(input.count)
                 while true {
-                    if pieces.isEmpty || pieces[pieces.count - 1].count == Self.pieceBytes {
-                        var piece: [UInt8] = []
-                        piece.reserveCapacity(Self.pieceBytes)
-                        pieces.append(piece)
-                    }
-                    let last = pieces.count - 1
-                    let room = Self.pieceBytes - pieces[last].count
-                    var out = [UInt8](repeating: 0, count: room)
                     let status = out.withUnsafeMutableBufferPointer { out in
                         stream.next_out = out.baseAddress
-                        stream.avail_out = uInt(room)
+                        stream.avail_out = uInt(out.count)
                         return deflate(&stream, flush)
                     }
-                    pieces[last] += out.prefix(room - Int(stream.avail_out))
+                    pending += out.prefix(out.count - Int(stream.avail_out))
+                    if pending.count >= Self.pieceBytes {
+                        try sink(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    }
                     if status == Z_STREAM_END { return }
                     guard status == Z_OK || status == Z_BUF_ERROR else {
                         throw PackedFileError(path: name, problem: "zlib could not compress (\(status))")

@@ -36,31 +36,48 @@ package enum PackedFile {
     }
 
     /// The same file, authenticated under `secret`, its content handed piece by piece to the
-    /// sink `content` is given (compressed as it comes: the content is never held whole).
+    /// sink `content` is given, compressed and written as it comes: neither the content nor the
+    /// compressed bytes are held whole.
+    ///
+    /// The MAC, known only at the end, is written over a placeholder of its length in the
+    /// header before the file is renamed into place.
     @discardableResult
     package static func write(
         kind: String, version: Int, to path: String, secret: StepSecret,
         content: (_ sink: @escaping ([UInt8]) throws -> Void) throws -> Void
     ) throws -> String {
         let first = "refund-cost \(kind) \(version)\n"
-        let deflater = try Gzip.Deflater(name: path)
+        let file = try create(path, ownerOnly: false)
+        try file.append(first + "hmac-sha256 " + String(repeating: "0", count: 64) + "\n")
+        let mac = HMACSHA256(key: secret.key)
+        Array(first.utf8).withUnsafeBytes { mac.update($0) }
+        let deflater = try Gzip.Deflater(name: path) { compressed in
+            compressed.withUnsafeBytes { mac.update($0) }
+            try file.append(compressed)
+        }
         try content { try deflater.add($0) }
-        let compressed = try deflater.finish()
-        let check = "hmac-sha256 " + HMACSHA256.mac(key: secret.key, [Array(first.utf8)] + compressed)
-        try store(first + check + "\n", compressed, to: path, ownerOnly: false)
+        try deflater.finish()
+        let check = "hmac-sha256 " + mac.finish()
+        try file.overwrite(Array((check + "\n").utf8), at: first.utf8.count)
+        try file.commit()
         return check
     }
 
     /// Writes the header lines, then the gzipped content's pieces, whole or not at all.
     private static func store(_ header: String, _ compressed: [[UInt8]], to path: String, ownerOnly: Bool) throws {
+        let file = try create(path, ownerOnly: ownerOnly)
+        try file.append(Array(header.utf8))
+        for piece in compressed { try file.append(piece) }
+        try file.commit()
+    }
+
+    /// A file to write at `path`, renamed into place when committed, its folder made first.
+    private static func create(_ path: String, ownerOnly: Bool) throws -> AtomicFileWriter {
         // A step's work folder is made as the report's output folder is: the user names it, the tool makes it.
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try FileSystem.createDirectory(String(path[..<slash]))
         }
-        let file = try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
-        try file.append(Array(header.utf8))
-        for piece in compressed { try file.append(piece) }
-        try file.commit()
+        return try AtomicFileWriter(path: path, ownerOnly: ownerOnly)
     }
 
     /// The content and the check that held (what `write` returned for it).
@@ -84,31 +101,96 @@ package enum PackedFile {
     /// inflated, then to inflate it.
     package static func contentDigest(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
         let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
-        let inflater = try Gzip.Inflater(path: path)
+        return try digest(ContentStream(file: file, header: header, path: path, secret: secret, size: nil)).sha256
+    }
+
+    /// The content of the authenticated `kind` file at `path`, pulled by `read` a chunk at a time
+    /// (`ContentStream.read(into:)`) and never held whole, and the content's SHA-256.
+    ///
+    /// The file is read three times, a megabyte at a time: once for its MAC, checked before a
+    /// byte is inflated; then inflated for the content's SHA-256 and size, so that `read` is
+    /// never handed more than was authenticated; then inflated again for `read`, authenticated
+    /// again as it goes. What `read` returns is handed back only once that last MAC held: a file
+    /// rewritten between the readings is refused, whatever `read` made of it.
+    package static func readStreaming<T>(
+        _ path: String, kind: String, version: Int, secret: StepSecret, _ read: (_ content: ContentStream) throws -> T
+    ) throws -> (value: T, sha256: String) {
+        let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
+        let (sha256, size) = try digest(ContentStream(file: file, header: header, path: path, secret: secret, size: nil))
+        let content = try ContentStream(file: file, header: header, path: path, secret: secret, size: size)
+        let value = try read(content)
+        try content.finish()
+        return (value, sha256)
+    }
+
+    /// The SHA-256 and the size of what `content` inflates, once its MAC held again.
+    private static func digest(_ content: ContentStream) throws -> (sha256: String, size: Int) {
         let hasher = SHA256()
-        var offset = header.contentStart
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        // The bytes inflated are authenticated again as they are read: a file rewritten between
-        // the two readings is refused as such.
-        try requireMAC(header, path: path, secret: secret, problem: changedWhileRead) { mac in
+        var size = 0
+        while true {
+            let produced = try chunk.withUnsafeMutableBytes { try content.read(into: $0) }
+            if produced == 0 { break }
+            size += produced
+            chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<produced])) }
+        }
+        try content.finish()
+        return (hasher.finish(), size)
+    }
+
+    /// The content of an authenticated packed file, inflated as it is pulled, and authenticated
+    /// again as its gzipped bytes are read (`finish` checks the MAC).
+    package final class ContentStream {
+        /// How many bytes the content holds, when an earlier reading counted them: no more are
+        /// handed out.
+        package let size: Int?
+        private let file: FileDescriptor
+        private let header: Header
+        private let path: String
+        private let inflater: Gzip.Inflater
+        private let mac: HMACSHA256
+        private var offset: Int
+        private var produced = 0
+
+        fileprivate init(file: FileDescriptor, header: Header, path: String, secret: StepSecret, size: Int?) throws {
+            self.file = file
+            self.header = header
+            self.path = path
+            self.size = size
+            inflater = try Gzip.Inflater(path: path)
+            let mac = HMACSHA256(key: secret.key)
+            Array((header.first + "\n").utf8).withUnsafeBytes { mac.update($0) }
+            self.mac = mac
+            offset = header.contentStart
+        }
+
+        /// Inflates the next bytes of the content into `buffer`; 0 at its end.
+        package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let got: Int
             do {
-                while true {
-                    let produced = try chunk.withUnsafeMutableBytes { out in
-                        try inflater.inflate(into: out) { input in
-                            let read = try file.read(into: input, at: offset)
-                            mac.update(UnsafeRawBufferPointer(rebasing: input[..<read]))
-                            offset += read
-                            return read
-                        }
-                    }
-                    if produced == 0 { break }
-                    chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<produced])) }
+                got = try inflater.inflate(into: buffer) { input in
+                    let read = try file.read(into: input, at: offset)
+                    mac.update(UnsafeRawBufferPointer(rebasing: input[..<read]))
+                    offset += read
+                    return read
                 }
             } catch is InputStreamError {
                 throw PackedFileError(path: path, problem: "its content is not complete gzip data (a cut file?)")
             }
+            produced += got
+            if let size, produced > size { throw PackedFileError(path: path, problem: PackedFile.changedWhileRead) }
+            return got
         }
-        return hasher.finish()
+
+        /// Refuses the content unless the rest of it inflates to nothing more than was counted
+        /// and its gzipped bytes, read to their end, still have the MAC of the file's header.
+        fileprivate func finish() throws {
+            var rest = [UInt8](repeating: 0, count: 1 << 16)
+            while try rest.withUnsafeMutableBytes({ try read(into: $0) }) > 0 {}
+            guard size == nil || produced == size,
+                HMACSHA256.equal(header.check, "hmac-sha256 " + mac.finish())
+            else { throw PackedFileError(path: path, problem: PackedFile.changedWhileRead) }
+        }
     }
 
     /// Refuses the file at `path` unless it is a `kind` file of `version` authenticated under
@@ -140,7 +222,7 @@ package enum PackedFile {
     }
 
     /// The first two lines of a packed file and where its gzipped content starts.
-    private struct Header {
+    fileprivate struct Header {
         var first: String
         var check: String
         var contentStart: Int
@@ -167,7 +249,7 @@ package enum PackedFile {
     }
 
     /// What a file that no longer holds what was authenticated a moment before says.
-    private static let changedWhileRead = "it changed while it was read (written by another process?): make it again"
+    fileprivate static let changedWhileRead = "it changed while it was read (written by another process?): make it again"
 
     /// Refuses `header` unless its check is a MAC under `secret` of its first line and the
     /// gzipped content, which `content` hands to the MAC (`problem` says why it is refused,

@@ -39,6 +39,17 @@ package final class AtomicFileWriter {
         if buffer.count >= AtomicFileWriter.flushThreshold { try flush() }
     }
 
+    /// Writes `bytes` over what was appended at `offset` (a header whose content is known only
+    /// at the end, given its length up front), once what is buffered is written out.
+    package func overwrite(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+        try flush()
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) { try file.write(raw, at: offset) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     /// Flushes, syncs and renames the file into place.
     package func commit() throws(SystemError) {
         try flush()

@@ -31,7 +31,19 @@ package enum CompactCoder {
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         let decoder = CompactDecoder(bytes)
         let value = try decoder.decodeValue(type)
-        guard decoder.position == bytes.count else { throw CompactCodingError.trailingBytes }
+        guard decoder.isAtEnd else { throw CompactCodingError.trailingBytes }
+        return value
+    }
+
+    /// The value coded in the `size` bytes `source` hands out, a chunk at a time (it fills the
+    /// buffer it is given and says how many bytes it put there, 0 at the end): the coded form is
+    /// never held whole, only the part being read.
+    package static func decode<T: Decodable>(
+        _ type: T.Type, size: Int, from source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws -> T {
+        let decoder = CompactDecoder(size: size, source: source)
+        let value = try decoder.decodeValue(type)
+        guard decoder.isAtEnd else { throw CompactCodingError.trailingBytes }
         return value
     }
 }

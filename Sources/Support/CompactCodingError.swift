@@ -1,4 +1,4 @@
-package enum CompactCodingError: Error, CustomStringConvertible {
+package enum CompactCodingError: Error, Equatable, CustomStringConvertible {
     case truncated
     case trailingBytes
     case invalid(String)

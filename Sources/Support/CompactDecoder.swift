@@ -1,6 +1,14 @@
 final class CompactDecoder: Decoder {
-    let bytes: [UInt8]
-    var position = 0
+    /// The content at hand: all of it, or, when it is pulled from `source`, the part being read.
+    private var bytes: [UInt8]
+    /// Where the next value starts in `bytes`.
+    private var position = 0
+    /// How many bytes of the content came before `bytes`.
+    private var before = 0
+    /// How many bytes the content holds.
+    private let size: Int
+    /// Fills a buffer with the next bytes of the content, returning how many (0 at its end).
+    private let source: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     /// A record's repeated texts (its file's path, its product) share one string.
     private var strings = RepeatedStrings()
     var codingPath: [any CodingKey] { [] }
@@ -8,7 +16,23 @@ final class CompactDecoder: Decoder {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        size = bytes.count
+        source = nil
     }
+
+    /// A decoder of the `size` bytes `source` hands out, a chunk at a time: the content is never
+    /// held whole.
+    init(size: Int, source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+        bytes = []
+        self.size = size
+        self.source = source
+    }
+
+    /// How many bytes of the content were read.
+    var consumed: Int { before + position }
+
+    /// Whether the content is read to its end.
+    var isAtEnd: Bool { consumed == size }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if let collection = type as? any CompactCollection.Type, let value = try collection.decodeCompact(self) as? T {
@@ -17,8 +41,36 @@ final class CompactDecoder: Decoder {
         return try T(from: self)
     }
 
+    /// Makes the next `count` bytes of the content be in `bytes` from `position` on, pulling
+    /// them from the source (a megabyte or more at a time) when they are not.
+    @inline(__always)
+    private func require(_ count: Int) throws {
+        if count > bytes.count - position { try pull(count) }
+    }
+
+    private func pull(_ count: Int) throws {
+        guard let source, count <= size - consumed else { throw CompactCodingError.truncated }
+        // What is read is let go; what is left moves to the front.
+        bytes.removeSubrange(0..<position)
+        before += position
+        position = 0
+        let start = bytes.count
+        let wanted = min(max(count - start, 1 << 20), size - before - start)
+        bytes.append(contentsOf: repeatElement(0, count: wanted))
+        var filled = 0
+        while filled < wanted {
+            let got = try bytes.withUnsafeMutableBytes {
+                try source(UnsafeMutableRawBufferPointer(rebasing: $0[(start + filled)...]))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeLast(wanted - filled)
+        guard bytes.count >= count else { throw CompactCodingError.truncated }
+    }
+
     func readByte() throws -> UInt8 {
-        guard position < bytes.count else { throw CompactCodingError.truncated }
+        try require(1)
         defer { position += 1 }
         return bytes[position]
     }
@@ -42,19 +94,19 @@ final class CompactDecoder: Decoder {
 
     func readCount() throws -> Int {
         let count = try readUnsigned()
-        guard count <= UInt64(bytes.count - position) * 8 + 8 else { throw CompactCodingError.invalid("a count beyond the data") }
+        guard count <= UInt64(size - consumed) * 8 + 8 else { throw CompactCodingError.invalid("a count beyond the data") }
         return Int(count)
     }
 
     func readBytes(_ count: Int) throws -> [UInt8] {
-        guard count <= bytes.count - position else { throw CompactCodingError.truncated }
+        try require(count)
         defer { position += count }
         return Array(bytes[position..<position + count])
     }
 
     func readString() throws -> String {
         let count = try readCount()
-        guard count <= bytes.count - position else { throw CompactCodingError.truncated }
+        try require(count)
         defer { position += count }
         let start = position
         return bytes.withUnsafeBytes { strings.string(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }

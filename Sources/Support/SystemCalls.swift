@@ -208,6 +208,20 @@ package final class FileDescriptor {
         }
     }
 
+    /// Writes at an absolute offset without moving the file position.
+    package func write(_ bytes: UnsafeRawBufferPointer, at start: Int) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = pwrite(fd, base + offset, bytes.count - offset, off_t(start + offset))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(operation: "write", path: path, code: errno)
+            }
+            offset += n
+        }
+    }
+
     package func synchronize() throws(SystemError) {
         if fsync(fd) != 0 { throw SystemError(operation: "flush to disk", path: path, code: errno) }
     }

@@ -46,4 +46,93 @@ struct GzipDigestTests {
             try PackedFile.contentDigest(path, kind: "other content", version: 1, secret: secret)
         }
     }
+
+    /// The content pulled through `readStreaming` a chunk at a time is the content, its digest
+    /// the content's.
+    @Test(arguments: [0, 1, 3 * (1 << 20) + 17])
+    func theContentPulledAChunkAtATimeIsTheContent(bytes: Int) throws {
+        var random = SeededRandom(seed: UInt64(bytes) + 1)
+        let content = (0..<bytes).map { $0 % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : UInt8($0 % 5) }
+        let path = try packed(content, "streamed-\(bytes)")
+        let (pulled, digest) = try PackedFile.readStreaming(
+            path, kind: "test content", version: 1, secret: try StepSecret(testStepSecret)
+        ) { stream in
+            #expect(stream.size == bytes)
+            var pulled: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1000)
+            while case let got = try chunk.withUnsafeMutableBytes({ try stream.read(into: $0) }), got > 0 {
+                pulled += chunk[..<got]
+            }
+            return pulled
+        }
+        #expect(pulled == content)
+        #expect(digest == content.withUnsafeBytes(SHA256.digest))
+    }
+
+    /// A file changed in place after its MAC held, while it is pulled, is refused: what was made
+    /// of it is never handed back.
+    @Test func aFileChangedWhileItIsPulledIsRefused() throws {
+        var random = SeededRandom(seed: 11)
+        let content = (0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let path = try packed(content, "streamed-changed")
+        let secret = try StepSecret(testStepSecret)
+        #expect(throws: PackedFileError.self) {
+            _ = try PackedFile.readStreaming(path, kind: "test content", version: 1, secret: secret) { stream in
+                var chunk = [UInt8](repeating: 0, count: 1000)
+                _ = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+                // A byte near the end of the gzipped content, written over in place (the same inode).
+                let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+                let end = try file.seekToEnd()
+                try file.seek(toOffset: end - 100)
+                let byte = try file.read(upToCount: 1) ?? Data()
+                try file.seek(toOffset: end - 100)
+                try file.write(contentsOf: Data([byte[byte.startIndex] ^ 0x40]))
+                try file.close()
+                while try chunk.withUnsafeMutableBytes({ try stream.read(into: $0) }) > 0 {}
+                return 0
+            }
+        }
+    }
+
+    /// Written as its content comes, the file holds the MAC of its header line and its gzipped
+    /// content in its header (written over a placeholder at the end), and reads back whole.
+    @Test func aFileWrittenAsItsContentComesReadsBack() throws {
+        let path = try TestFiles.temporaryDirectory("streamed-write") + "/file.packed"
+        let secret = try StepSecret(testStepSecret)
+        var random = SeededRandom(seed: 5)
+        let pieces = (0..<7).map { _ in (0..<700_000).map { _ in UInt8(truncatingIfNeeded: random.next() % 16) } }
+        let check = try PackedFile.write(kind: "test content", version: 1, to: path, secret: secret) { sink in
+            for piece in pieces { try sink(piece) }
+        }
+        #expect(try PackedFile.read(path, kind: "test content", version: 1, secret: secret) == Array(pieces.joined()))
+        #expect(try PackedFile.authenticate(path, kind: "test content", version: 1, secret: secret) == check)
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+        #expect(String(decoding: lines[0], as: UTF8.self) == "refund-cost test content 1")
+        #expect(String(decoding: lines[1], as: UTF8.self) == check)
+        #expect(
+            check == "hmac-sha256 "
+                + HMACSHA256.mac(key: secret.key, [Array("refund-cost test content 1\n".utf8), Array(lines[2])]))
+    }
+
+    /// A content that fails part way leaves no file, and an earlier file as it was.
+    @Test func aContentThatFailsLeavesNoFile() throws {
+        struct Failed: Error {}
+        let folder = try TestFiles.temporaryDirectory("streamed-fail")
+        let path = folder + "/file.packed"
+        let secret = try StepSecret(testStepSecret)
+        #expect(throws: Failed.self) {
+            try PackedFile.write(kind: "test content", version: 1, to: path, secret: secret) { sink in
+                try sink(Array(repeating: 1, count: 3 << 20))
+                throw Failed()
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        try PackedFile.write(kind: "test content", version: 1, to: path, secret: secret) { try $0([1, 2, 3]) }
+        #expect(throws: Failed.self) {
+            try PackedFile.write(kind: "test content", version: 1, to: path, secret: secret) { _ in throw Failed() }
+        }
+        #expect(try PackedFile.read(path, kind: "test content", version: 1, secret: secret) == [1, 2, 3])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file.packed"])
+    }
 }

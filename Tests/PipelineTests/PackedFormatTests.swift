@@ -60,8 +60,7 @@ struct PackedFormatTests {
                 GroupSnapshot.kind, GroupSnapshot.version,
                 try CodingShape.of(
                     GroupSnapshot(
-                        snapshot, ledger: try snapshot.load().ledger,
-                        cut: GroupSnapshot.Cut(try snapshot.load().ledger, groups: 2), sha256: "",
+                        snapshot, cut: GroupSnapshot.Cut(try snapshot.load().ledger, groups: 2), sha256: "",
                         group: AccountGroup(group: 0, groups: 2))),
                 "PackedVersions.groupSnapshot"
             ),

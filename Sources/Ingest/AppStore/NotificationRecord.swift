@@ -13,7 +13,7 @@ package struct NotifiedTransaction: Sendable, Hashable, Codable {
     package var revocationDate: Timestamp?
     package var rawOwnership: String?
     /// `transactionID` as the record keeps it (`PackedID`).
-    private var packedTransactionID: PackedID
+    package private(set) var packedTransactionID: PackedID
 
     package init(_ record: TransactionRecord) {
         packedTransactionID = record.packedTransactionID

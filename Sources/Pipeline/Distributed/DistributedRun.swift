@@ -37,17 +37,24 @@ package enum DistributedRun {
                 options: options.appStore)
         }
         let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
-        // The ledger it was made from cuts it in groups; without groups it is let go at once.
-        let (snapshot, ledger): (LedgerSnapshot, Ledger?) = try {
+        // The ledger it was made from cuts it in groups: what the cut needs of it is taken, and
+        // the ledger let go, before anything is written.
+        let (snapshot, grouped): (LedgerSnapshot, (cut: GroupSnapshot.Cut?, accounts: Int)?) = try {
             let loaded = try pipeline.load(keepingRecords: true, decoded: pieces)
-            return (try LedgerSnapshot(pipeline, loaded: loaded), grouping == .groups(1) ? nil : loaded.ledger)
+            let snapshot = try LedgerSnapshot(pipeline, loaded: loaded)
+            guard grouping != .groups(1) else { return (snapshot, nil) }
+            let accounts = loaded.ledger.accounts.count
+            let groups = grouping.groups(accounts: accounts)
+            return (snapshot, (groups > 1 ? GroupSnapshot.Cut(loaded.ledger, groups: groups) : nil, accounts))
         }()
+        // What building the ledger held goes back before the snapshot is coded.
+        FreedMemory.giveBack()
         try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
         let sha256 = try StepFiles.write(snapshot, to: path, secret: secret)
-        if let ledger {
-            let accountGroups = grouping.groups(accounts: ledger.accounts.count)
-            guard accountGroups > 1 else { return (snapshot, 1, ledger.accounts.count) }
-            let cut = GroupSnapshot.Cut(ledger, groups: accountGroups)
+        FreedMemory.giveBack()
+        if let (cut, accounts) = grouped {
+            guard let cut else { return (snapshot, 1, accounts) }
+            let accountGroups = cut.groups
             for group in 0..<accountGroups {
                 try StepOutput.requireOwnKind(
                     GroupSnapshot.path(besides: path, group: AccountGroup(group: group, groups: accountGroups)),
@@ -56,10 +63,10 @@ package enum DistributedRun {
             for group in 0..<accountGroups {
                 let part = AccountGroup(group: group, groups: accountGroups)
                 try StepFiles.write(
-                    GroupSnapshot(snapshot, ledger: ledger, cut: cut, sha256: sha256, group: part),
+                    GroupSnapshot(snapshot, cut: cut, sha256: sha256, group: part),
                     to: GroupSnapshot.path(besides: path, group: part), secret: secret)
             }
-            return (snapshot, accountGroups, ledger.accounts.count)
+            return (snapshot, accountGroups, accounts)
         }
         return (snapshot, 1, nil)
     }
@@ -180,9 +187,7 @@ package enum DistributedRun {
         // Its own rows against the limit, with the snapshot's; the merge adds up every partial's.
         let pipeline = Pipeline(options)
         for reject in snapshot.rejects { try pipeline.rejects.record(reject) }
-        let loaded = try snapshot.load()
-        // The ledger holds what it needs of the records.
-        snapshot.releaseRecords()
+        let loaded = try snapshot.loadHandingOverRecords()
         let partial = try CostPartial.run(
             pipeline, loaded, files: ordered, piece: piece, settings: PartialSettings(snapshot: sha256, options: options),
             requestKey: snapshot.requestKey, seeds: seeds.map(\.entry), recordClaims: true, progress: progress)
@@ -216,8 +221,7 @@ package enum DistributedRun {
                 totals = part.emptyWholeTotals()
             }
             guard let whole else { continue }
-            let loaded = try part.load()
-            part.snapshot.releaseRecords()
+            let loaded = try part.loadHandingOverRecords()
             var attributor = pipeline.attributor(loaded).emptyCopy()
             let groupTotals: AttributionTotals
             if index == 0 {
@@ -301,8 +305,7 @@ package enum DistributedRun {
         try part.snapshot.check(options.appStore, data: options.data)
         let (ordered, piece, seeds) = try partialInputs(part.snapshot, sha256: part.whole, wanted: wanted, secret: secret)
         for reject in part.snapshot.rejects { try pipeline.rejects.record(reject) }
-        let loaded = try part.load()
-        part.snapshot.releaseRecords()
+        let loaded = try part.loadHandingOverRecords()
         let spills = try UsageSpillFolder()
         defer { spills.remove() }
         var attributor = pipeline.attributor(loaded).emptyCopy()
@@ -373,8 +376,7 @@ package enum DistributedRun {
         var part = try groupPart(besides: path, group, of: nil, secret: secret)
         try part.snapshot.check(options.appStore, data: options.data)
         let pipeline = Pipeline(options)
-        let loaded = try part.load()
-        part.snapshot.releaseRecords()
+        let loaded = try part.loadHandingOverRecords()
         var attributor = pipeline.attributor(loaded).emptyCopy()
         var routings: [String: String] = [:]
         for name in names {
@@ -590,9 +592,9 @@ package enum DistributedRun {
             var (snapshot, sha256) = try StepFiles.readSnapshot(path, secret: secret)
             try snapshot.check(options.appStore, data: options.data)
             try snapshot.checkCostFiles(snapshot.layout.costFiles, listingAgain: true)
-            let loaded = try snapshot.load()
-            // The ledger holds what it needs of the records.
-            snapshot.releaseRecords()
+            let loaded = try snapshot.loadHandingOverRecords()
+            // The records' memory goes back before the partials' totals are read.
+            FreedMemory.giveBack()
             let pipeline = Pipeline(options, rejects: rejects)
             let attributor = pipeline.attributor(loaded)
             // One partial at a time: its totals are added in and let go (sums merge in any order),
@@ -619,6 +621,8 @@ package enum DistributedRun {
                 partials.append(partial)
                 checks.append(check)
             }
+            // Each partial's coded content went as it was read: its memory goes back before the figures.
+            FreedMemory.giveBack()
             // What is missing or read twice is said before what is claimed twice follows from it.
             try ReportMerge.checkCoverage(partials.map { ($0.files, $0.piece) }, layout: loaded.layout)
             try ReportMerge.checkRouting(partials.indices.map { (paths[$0], partials[$0], checks[$0]) })

@@ -35,82 +35,91 @@ package struct GroupSnapshot: Sendable, Codable {
         "\(path).group-\(group.group)-of-\(group.groups)"
     }
 
-    /// What every group's part shares, worked out once from the whole ledger: every account's
-    /// refunds, the products, and each account's group.
+    /// What every group's part is cut by, worked out once from the whole ledger, which can go
+    /// before the parts are written: every account's refunds, the products, each account's
+    /// group, and each transaction's account and ids.
     struct Cut {
+        let groups: Int
         let refunds: RefundTimes
         let products: [ProductKey]
         let groupOfAccount: [Int]
+        /// The ledger's accounts (their ids), in its order.
+        let accounts: [String]
+        /// Of each transaction of the ledger, in its order: the account holding it (-1 for
+        /// none), and its record (the box the snapshot's records share: no copy).
+        let holders: [Int32]
+        let records: [RecordBox]
 
         init(_ ledger: Ledger, groups: Int) {
+            self.groups = groups
             refunds = RefundTimes(ledger)
-            products = ProductIndex(ledger: ledger).keys
+            products = ProductIndex.keys(of: ledger)
             groupOfAccount = ledger.accounts.map { AccountGroup.of($0, groups: groups) }
+            accounts = ledger.accounts
+            (holders, records) = ledger.withTransactions { transactions in
+                (transactions.map { $0.account.map(Int32.init) ?? -1 }, transactions.map(\.box))
+            }
         }
     }
 
-    /// The part of `whole` (whose ledger is `ledger`, cut as `cut`, and content digest `sha256`)
-    /// for `group`.
-    init(_ whole: LedgerSnapshot, ledger: Ledger, cut: Cut, sha256: String, group: AccountGroup) {
+    /// The part of `whole` (cut as `cut`, from the ledger built from it, and whose content
+    /// digest is `sha256`) for `group`.
+    init(_ whole: LedgerSnapshot, cut: Cut, sha256: String, group: AccountGroup) {
         self.group = group
         self.whole = sha256
         refunds = cut.refunds
         products = cut.products
         let inGroup = cut.groupOfAccount.map { $0 == group.group }
+        func ofGroup(_ transaction: Int) -> Bool { cut.holders[transaction] >= 0 && inGroup[Int(cut.holders[transaction])] }
         // Every transaction of the group's accounts, and every other transaction of the same
         // original transaction (a renewal another account or no account holds): what ended a
         // transaction's grace is read across its subscription.
-        var originals = Set<TransactionKey>()
-        ledger.withTransactions { transactions in
-            for index in transactions.indices {
-                guard let account = transactions[index].account, inGroup[account] else { continue }
-                originals.insert(TransactionKey(transactions[index].box.record.originalTransactionID))
-            }
+        var originals = Set<PackedID>()
+        for index in cut.holders.indices where ofGroup(index) {
+            originals.insert(cut.records[index].record.packedOriginalTransactionID)
         }
-        var ids = Set<TransactionKey>()
+        var ids = Set<PackedID>()
         var chosen: [Int32] = []
         var holders = Set<Int>()
-        ledger.withTransactions { transactions in
-            for index in transactions.indices {
-                let account = transactions[index].account
-                guard
-                    account.map({ inGroup[$0] }) ?? false
-                        || originals.contains(TransactionKey(transactions[index].box.record.originalTransactionID))
-                else { continue }
-                chosen.append(Int32(index))
-                ids.insert(TransactionKey(transactions[index].box.record.transactionID))
-                if let account { holders.insert(account) }
-            }
+        for index in cut.holders.indices
+        where ofGroup(index) || originals.contains(cut.records[index].record.packedOriginalTransactionID) {
+            chosen.append(Int32(index))
+            ids.insert(cut.records[index].record.packedTransactionID)
+            if cut.holders[index] >= 0 { holders.insert(Int(cut.holders[index])) }
         }
         // The accounts holding them, in the whole ledger's order: the group ledger's accounts.
         accounts = holders.sorted().map { Int32($0) }
         transactions = chosen
         var part = whole
         var input = whole.input
-        let kept = input.transactions.indices.filter { ids.contains(TransactionKey(input.transactions[$0].record.transactionID)) }
+        // Ids are told apart by their bytes, as their packed forms are (`PackedID`).
+        let kept = input.transactions.indices.filter { ids.contains(input.transactions[$0].record.packedTransactionID) }
         input.transactions = kept.map { input.transactions[$0] }
         input.copyCounts = kept.map { input.copyCounts[$0] }
         input.firstRevokedCopies = kept.map { input.firstRevokedCopies[$0] }
         input.notifications = input.notifications.filter { notification in
-            notification.transaction.map { ids.contains(TransactionKey($0.transactionID)) } ?? false
+            notification.transaction.map { ids.contains($0.packedTransactionID) } ?? false
         }
         func about(_ renewal: RenewalRecord) -> Bool {
-            renewal.transactionID.map { ids.contains(TransactionKey($0)) }
-                ?? originals.contains(TransactionKey(renewal.originalTransactionID))
+            renewal.transactionID.map { ids.contains(PackedID($0)) }
+                ?? originals.contains(PackedID(renewal.originalTransactionID))
         }
         input.renewals = input.renewals.filter { about($0.value) }
         input.graceRenewals = input.graceRenewals.filter { about($0.value) }
-        input.playOrders = input.playOrders.filter { ids.contains(TransactionKey($0.order.orderID)) }
+        input.playOrders = input.playOrders.filter { ids.contains(PackedID($0.order.orderID)) }
         part.input = input
-        let names = Set(accounts.map { ledger.accounts[Int($0)] })
+        let names = Set(accounts.map { cut.accounts[Int($0)] })
         part.accountLinks = whole.accountLinks.filter { names.contains($0.accountID) }
         // Attribution reads no consent or delivery: the merge answers from the whole snapshot's.
         part.evidence = ConsumptionEvidence()
         snapshot = part
     }
 
-    /// The ledger of the group's accounts.
-    func load() throws -> LedgerLoad { try snapshot.load(refundsOfEveryAccount: refunds) }
+    /// The ledger of the group's accounts, the part's records handed over to it (the part keeps
+    /// none).
+    mutating func loadHandingOverRecords() throws -> LedgerLoad {
+        try snapshot.loadHandingOverRecords(refundsOfEveryAccount: refunds)
+    }
 
     /// Empty totals at the whole ledger's indices that keep, per transaction, only what rows
     /// touched: never an array over every transaction.

@@ -59,15 +59,24 @@ package struct LedgerSnapshot: Codable, Sendable {
     /// The ledger built again from the snapshot: the same ledger the snapshot was made from.
     ///
     /// As in a report, the records are let go from what it returns once the ledger is built;
-    /// a caller done with the snapshot lets go of its own (`releaseRecords`).
+    /// the snapshot keeps its own (`loadHandingOverRecords` lets them go).
     package func load(refundsOfEveryAccount: RefundTimes? = nil) throws -> LedgerLoad {
+        var copy = self
+        return try copy.loadHandingOverRecords(refundsOfEveryAccount: refundsOfEveryAccount)
+    }
+
+    /// The same ledger, the snapshot's records and accounts.csv's rows handed over to it, as a
+    /// report does: the ledger lets each array go once it is done with it, before its access
+    /// timelines, its peak, instead of holding them beside it until it is built.
+    package mutating func loadHandingOverRecords(refundsOfEveryAccount: RefundTimes? = nil) throws -> LedgerLoad {
         // Its rejects were found when the snapshot was made; they are in `rejects`.
         let again = RejectLog()
         var appStore = AppStoreLoad(input: input, accountLinks: accountLinks, products: products)
+        releaseRecords()
+        let (records, links) = appStore.handOverRecords()
         let ledger = try Ledger(
-            input: input, accountLinks: accountLinks, products: products,
+            input: consume records, accountLinks: consume links, products: products,
             options: options.ledgerOptions, rejects: again, refundsOfEveryAccount: refundsOfEveryAccount)
-        appStore.releaseRecords()
         return LedgerLoad(layout: layout, appStore: appStore, ledger: ledger, rates: rates, evidence: evidence)
     }
 

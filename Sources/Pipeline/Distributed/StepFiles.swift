@@ -37,10 +37,16 @@ package enum StepFiles {
     }
 
     /// The snapshot and the SHA-256 of its content (what partials name it by).
+    ///
+    /// Decoded as it is inflated: the coded content, several times the size of the file, is
+    /// never held whole.
     package static func readSnapshot(_ path: String, secret: StepSecret) throws -> (snapshot: LedgerSnapshot, sha256: String) {
-        let content = try PackedFile.read(path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
-        let snapshot = try decode(LedgerSnapshot.self, from: content, path: path)
-        return (snapshot, content.withUnsafeBytes(SHA256.digest))
+        let (snapshot, sha256) = try PackedFile.readStreaming(
+            path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret
+        ) { content in
+            try decode(path: path) { try CompactCoder.decode(LedgerSnapshot.self, size: content.size ?? 0, from: content.read) }
+        }
+        return (snapshot, sha256)
     }
 
     /// Writes the partial (without its claims) to `path`, then its claims and the seeds it was
@@ -140,8 +146,16 @@ package enum StepFiles {
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from content: [UInt8], path: String) throws -> T {
+        try decode(path: path) { try CompactCoder.decode(type, from: content) }
+    }
+
+    /// What `decoding` returns, its error said as the file's (an error of the file itself, read as
+    /// it is decoded, as it is).
+    private static func decode<T>(path: String, _ decoding: () throws -> T) throws -> T {
         do {
-            return try CompactCoder.decode(type, from: content)
+            return try decoding()
+        } catch let error as PackedFileError {
+            throw error
         } catch {
             throw PackedFileError(path: path, problem: "its content cannot be read (\(error))")
         }
