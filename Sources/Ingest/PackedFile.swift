@@ -101,23 +101,27 @@ package enum PackedFile {
     /// inflated, then to inflate it.
     package static func contentDigest(_ path: String, kind: String, version: Int, secret: StepSecret) throws -> String {
         let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
-        return try digest(ContentStream(file: file, header: header, path: path, secret: secret, size: nil)).sha256
+        return try digest(ContentStream(file: file, header: header, path: path, secret: secret, checked: nil)).sha256
     }
 
     /// The content of the authenticated `kind` file at `path`, pulled by `read` a chunk at a time
     /// (`ContentStream.read(into:)`) and never held whole, and the content's SHA-256.
     ///
     /// The file is read three times, a megabyte at a time: once for its MAC, checked before a
-    /// byte is inflated; then inflated for the content's SHA-256 and size, so that `read` is
-    /// never handed more than was authenticated; then inflated again for `read`, authenticated
-    /// again as it goes. What `read` returns is handed back only once that last MAC held: a file
-    /// rewritten between the readings is refused, whatever `read` made of it.
+    /// byte is inflated; then inflated for the content's size, its SHA-256 and that of each of
+    /// its megabytes, authenticated again as it is read; then inflated again for `read`, each
+    /// megabyte handed out only once its digest is the one the second reading took. So `read`
+    /// acts on nothing but what was authenticated (a count or a length written into the file in
+    /// place between the readings is refused before it is read), and what it returns is handed
+    /// back only once the third reading's MAC held too.
     package static func readStreaming<T>(
         _ path: String, kind: String, version: Int, secret: StepSecret, _ read: (_ content: ContentStream) throws -> T
     ) throws -> (value: T, sha256: String) {
         let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
-        let (sha256, size) = try digest(ContentStream(file: file, header: header, path: path, secret: secret, size: nil))
-        let content = try ContentStream(file: file, header: header, path: path, secret: secret, size: size)
+        let counted = try ContentStream(file: file, header: header, path: path, secret: secret, checked: nil)
+        let (sha256, size) = try digest(counted)
+        let content = try ContentStream(
+            file: file, header: header, path: path, secret: secret, checked: (size, counted.chunkDigests))
         let value = try read(content)
         try content.finish()
         return (value, sha256)
@@ -126,7 +130,7 @@ package enum PackedFile {
     /// The SHA-256 and the size of what `content` inflates, once its MAC held again.
     private static func digest(_ content: ContentStream) throws -> (sha256: String, size: Int) {
         let hasher = SHA256()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var chunk = [UInt8](repeating: 0, count: ContentStream.chunkBytes)
         var size = 0
         while true {
             let produced = try chunk.withUnsafeMutableBytes { try content.read(into: $0) }
@@ -138,25 +142,39 @@ package enum PackedFile {
         return (hasher.finish(), size)
     }
 
-    /// The content of an authenticated packed file, inflated as it is pulled, and authenticated
-    /// again as its gzipped bytes are read (`finish` checks the MAC).
+    /// The content of an authenticated packed file, inflated a megabyte at a time as it is
+    /// pulled, and authenticated again as its gzipped bytes are read (`finish` checks the MAC).
+    ///
+    /// The SHA-256 of each megabyte is taken as it is inflated: a first reading records them
+    /// (`chunkDigests`, vouched for by its MAC once `finish` checked it), and a reading given
+    /// them hands a megabyte out only once its digest is the one recorded.
     package final class ContentStream {
-        /// How many bytes the content holds, when an earlier reading counted them: no more are
-        /// handed out.
-        package let size: Int?
+        static let chunkBytes = 1 << 20
+        /// How many bytes the content holds, when an earlier reading counted them.
+        package var size: Int? { checked?.size }
+        /// What an earlier reading counted: the size and each megabyte's digest.
+        private let checked: (size: Int, digests: [[UInt8]])?
+        /// Each megabyte's digest, as this reading inflated it.
+        fileprivate private(set) var chunkDigests: [[UInt8]] = []
         private let file: FileDescriptor
         private let header: Header
         private let path: String
         private let inflater: Gzip.Inflater
         private let mac: HMACSHA256
         private var offset: Int
+        /// The megabyte being handed out: its bytes, how many, how many are handed out.
+        private var chunk = [UInt8](repeating: 0, count: ContentStream.chunkBytes)
+        private var chunkCount = 0
+        private var chunkPosition = 0
         private var produced = 0
 
-        fileprivate init(file: FileDescriptor, header: Header, path: String, secret: StepSecret, size: Int?) throws {
+        fileprivate init(
+            file: FileDescriptor, header: Header, path: String, secret: StepSecret, checked: (size: Int, digests: [[UInt8]])?
+        ) throws {
             self.file = file
             self.header = header
             self.path = path
-            self.size = size
+            self.checked = checked
             inflater = try Gzip.Inflater(path: path)
             let mac = HMACSHA256(key: secret.key)
             Array((header.first + "\n").utf8).withUnsafeBytes { mac.update($0) }
@@ -164,22 +182,49 @@ package enum PackedFile {
             offset = header.contentStart
         }
 
-        /// Inflates the next bytes of the content into `buffer`; 0 at its end.
+        /// Copies the next bytes of the content into `buffer`; 0 at its end.
         package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            let got: Int
+            if chunkPosition == chunkCount {
+                try inflateChunk()
+                if chunkCount == 0 { return 0 }
+            }
+            let count = min(buffer.count, chunkCount - chunkPosition)
+            let start = chunkPosition
+            chunk.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+            chunkPosition += count
+            return count
+        }
+
+        /// Inflates the next megabyte (less at the end, nothing past it), refused unless it is
+        /// the one an earlier reading counted.
+        private func inflateChunk() throws {
             do {
-                got = try inflater.inflate(into: buffer) { input in
-                    let read = try file.read(into: input, at: offset)
-                    mac.update(UnsafeRawBufferPointer(rebasing: input[..<read]))
-                    offset += read
-                    return read
+                chunkCount = try chunk.withUnsafeMutableBytes { out in
+                    try inflater.inflate(into: out) { input in
+                        let read = try file.read(into: input, at: offset)
+                        mac.update(UnsafeRawBufferPointer(rebasing: input[..<read]))
+                        offset += read
+                        return read
+                    }
                 }
             } catch is InputStreamError {
                 throw PackedFileError(path: path, problem: "its content is not complete gzip data (a cut file?)")
             }
-            produced += got
-            if let size, produced > size { throw PackedFileError(path: path, problem: PackedFile.changedWhileRead) }
-            return got
+            chunkPosition = 0
+            let index = chunkDigests.count
+            guard chunkCount > 0 else {
+                if let checked, index != checked.digests.count { throw PackedFileError(path: path, problem: changedWhileRead) }
+                return
+            }
+            produced += chunkCount
+            let hasher = SHA256()
+            let count = chunkCount
+            chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            chunkDigests.append(hasher.finishBytes())
+            if let checked {
+                guard produced <= checked.size, index < checked.digests.count, checked.digests[index] == chunkDigests[index]
+                else { throw PackedFileError(path: path, problem: changedWhileRead) }
+            }
         }
 
         /// Refuses the content unless the rest of it inflates to nothing more than was counted
@@ -187,9 +232,9 @@ package enum PackedFile {
         fileprivate func finish() throws {
             var rest = [UInt8](repeating: 0, count: 1 << 16)
             while try rest.withUnsafeMutableBytes({ try read(into: $0) }) > 0 {}
-            guard size == nil || produced == size,
+            guard checked.map({ produced == $0.size }) ?? true,
                 HMACSHA256.equal(header.check, "hmac-sha256 " + mac.finish())
-            else { throw PackedFileError(path: path, problem: PackedFile.changedWhileRead) }
+            else { throw PackedFileError(path: path, problem: changedWhileRead) }
         }
     }
 
@@ -249,7 +294,7 @@ package enum PackedFile {
     }
 
     /// What a file that no longer holds what was authenticated a moment before says.
-    fileprivate static let changedWhileRead = "it changed while it was read (written by another process?): make it again"
+    private static let changedWhileRead = "it changed while it was read (written by another process?): make it again"
 
     /// Refuses `header` unless its check is a MAC under `secret` of its first line and the
     /// gzipped content, which `content` hands to the MAC (`problem` says why it is refused,

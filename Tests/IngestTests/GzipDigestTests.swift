@@ -69,29 +69,39 @@ struct GzipDigestTests {
         #expect(digest == content.withUnsafeBytes(SHA256.digest))
     }
 
-    /// A file changed in place after its MAC held, while it is pulled, is refused: what was made
-    /// of it is never handed back.
+    /// A file changed in place after its MAC held, while it is pulled, is refused as changed
+    /// while read, and nothing it did not hold when it was authenticated is handed out: the
+    /// megabyte whose digest differs is refused before a byte of it is read.
     @Test func aFileChangedWhileItIsPulledIsRefused() throws {
         var random = SeededRandom(seed: 11)
-        let content = (0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        // Random bytes do not compress: the file is about as long as the content, 3.5 MB.
+        let content = (0..<3_500_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let path = try packed(content, "streamed-changed")
         let secret = try StepSecret(testStepSecret)
-        #expect(throws: PackedFileError.self) {
+        var pulled: [UInt8] = []
+        let error = #expect(throws: PackedFileError.self) {
             _ = try PackedFile.readStreaming(path, kind: "test content", version: 1, secret: secret) { stream in
                 var chunk = [UInt8](repeating: 0, count: 1000)
-                _ = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
-                // A byte near the end of the gzipped content, written over in place (the same inode).
+                var got = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+                pulled += chunk[..<got]
+                // A byte 2 MB in (past what the first megabyte was inflated from), written over
+                // in place: the same inode, so the same open file.
                 let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-                let end = try file.seekToEnd()
-                try file.seek(toOffset: end - 100)
+                try file.seek(toOffset: 2_000_000)
                 let byte = try file.read(upToCount: 1) ?? Data()
-                try file.seek(toOffset: end - 100)
+                try file.seek(toOffset: 2_000_000)
                 try file.write(contentsOf: Data([byte[byte.startIndex] ^ 0x40]))
                 try file.close()
-                while try chunk.withUnsafeMutableBytes({ try stream.read(into: $0) }) > 0 {}
+                repeat {
+                    got = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+                    pulled += chunk[..<got]
+                } while got > 0
                 return 0
             }
         }
+        #expect(error?.problem.contains("changed while it was read") == true)
+        #expect(pulled.count >= 1000 && pulled.count < 2_000_000)
+        #expect(pulled.elementsEqual(content.prefix(pulled.count)))
     }
 
     /// Written as its content comes, the file holds the MAC of its header line and its gzipped
