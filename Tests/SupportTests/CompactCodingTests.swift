@@ -87,8 +87,8 @@ struct CompactCodingTests {
         #expect(source.offset == bytes.count)
     }
 
-    /// The decoder asks for a megabyte at a time, more only for one value that is longer (the
-    /// text of 3 MB): the coded content of about 6.5 MB is never held whole.
+    /// The decoder asks for a megabyte at a time, more only for a value longer than that (as
+    /// the text of 3 MB above): the coded content of about 3.5 MB is never held whole.
     @Test func pulledFromASourceOnlyThePartBeingReadIsHeld() throws {
         let small = (0..<500_000).map { Inner(day: Int64($0) << 20, note: nil) }
         let bytes = try CompactCoder.encode(small)
