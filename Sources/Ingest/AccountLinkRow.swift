@@ -8,38 +8,30 @@ package struct AccountLinkRow: Sendable, Hashable, Codable {
         get { packedOriginalTransactionID.text }
         set { packedOriginalTransactionID = PackedID(newValue) }
     }
-    package var appAccountToken: String?
-    package var source: SourceLocation
     /// `originalTransactionID` as the row keeps it (`PackedID`): a row is held for every
     /// account, while the ledger is built and in a snapshot.
     private var packedOriginalTransactionID: PackedID
+    package var appAccountToken: String?
+    package var source: SourceLocation
 
     package init(accountID: String, originalTransactionID: String, appAccountToken: String?, source: SourceLocation) {
+        self.init(
+            accountID: accountID, packedOriginalTransactionID: PackedID(originalTransactionID),
+            appAccountToken: appAccountToken, source: source)
+    }
+
+    init(accountID: String, packedOriginalTransactionID: PackedID, appAccountToken: String?, source: SourceLocation) {
         self.accountID = accountID
-        packedOriginalTransactionID = PackedID(originalTransactionID)
+        self.packedOriginalTransactionID = packedOriginalTransactionID
         self.appAccountToken = appAccountToken
         self.source = source
     }
 
     // Coded as when the id was stored as text: the same keys, in the same order.
     private enum CodingKeys: String, CodingKey {
-        case accountID, originalTransactionID, appAccountToken, source
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        accountID = try container.decode(String.self, forKey: .accountID)
-        packedOriginalTransactionID = PackedID(try container.decode(String.self, forKey: .originalTransactionID))
-        appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
-        source = try container.decode(SourceLocation.self, forKey: .source)
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(accountID, forKey: .accountID)
-        try container.encode(originalTransactionID, forKey: .originalTransactionID)
-        try container.encodeIfPresent(appAccountToken, forKey: .appAccountToken)
-        try container.encode(source, forKey: .source)
+        case accountID
+        case packedOriginalTransactionID = "originalTransactionID"
+        case appAccountToken, source
     }
 }
 
@@ -58,7 +50,9 @@ package enum AccountLinkReader {
     private static func rows(path: String, rejects: RejectLog) throws -> [AccountLinkRow] {
         var rows: [AccountLinkRow] = []
         // By bytes, as ids are told apart everywhere (docs/inputs.md, "Identifiers").
-        var claimedBy: [BytesKey: (account: String, line: Int)] = [:]
+        // Keyed by packed ids, equal exactly when the texts' bytes are: Apple's 16 digits are read
+        // from the file's bytes without a block of memory each (`PackedID`).
+        var claimedBy: [PackedID: (account: String, line: Int)] = [:]
         var tokenHeldBy: [BytesKey: (account: String, line: Int)] = [:]
         var accountColumn = 0
         var transactionColumn = 0
@@ -73,28 +67,32 @@ package enum AccountLinkReader {
                 return
             }
             let account = record.string(accountColumn).trimmingSpaces
-            let original = record.string(transactionColumn).trimmingSpaces
+            let originalBytes = record.trimmed(transactionColumn)
             let token = tokenColumn.map { record.string($0).trimmingSpaces }.flatMap { $0.isEmpty ? nil : $0 }
             guard !account.isEmpty else {
                 try reject(accountColumn, "account_id", "empty account_id")
                 return
             }
-            for (column, name, text) in [
-                (accountColumn, "account_id", account), (transactionColumn, "original_transaction_id", original),
+            func holdsControl<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+                bytes.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+            }
+            for (column, name, control) in [
+                (accountColumn, "account_id", holdsControl(account.utf8)),
+                (transactionColumn, "original_transaction_id", holdsControl(originalBytes)),
             ]
-            where text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            where control {
                 try reject(column, name, "holds a control character; text fields may hold tabs but no other control characters")
                 return
             }
+            let original = PackedID(utf8: originalBytes)
             guard !original.isEmpty || token != nil else {
                 try reject(
                     transactionColumn, "original_transaction_id",
                     "neither an original_transaction_id nor an app_account_token to link")
                 return
             }
-            let originalKey = BytesKey(original)
             let tokenKey = token.map(BytesKey.init)
-            if !original.isEmpty, let claim = claimedBy[originalKey] {
+            if !original.isEmpty, let claim = claimedBy[original] {
                 if !claim.account.bytesEqual(account) {
                     try reject(
                         transactionColumn, "original_transaction_id",
@@ -113,11 +111,11 @@ package enum AccountLinkReader {
                 )
                 return
             }
-            if !original.isEmpty { claimedBy[originalKey] = (account, record.line) }
+            if !original.isEmpty { claimedBy[original] = (account, record.line) }
             if let tokenKey, holder == nil { tokenHeldBy[tokenKey] = (account, record.line) }
             rows.append(
                 AccountLinkRow(
-                    accountID: account, originalTransactionID: original, appAccountToken: token,
+                    accountID: account, packedOriginalTransactionID: original, appAccountToken: token,
                     source: SourceLocation(file: path, line: record.line)))
         } header: { columns in
             accountColumn = try columns.require("account_id", file: path, purpose: purpose)

@@ -19,12 +19,15 @@ package enum PackedFile {
     package static func write(
         _ content: [UInt8], kind: String, version: Int, to path: String, ownerOnly: Bool = false, secret: StepSecret? = nil
     ) throws -> String {
-        let first = "refund-cost \(kind) \(version)\n"
+        let first = firstLine(kind: kind, version: version)
         let compressed = try Gzip.compress(content, name: path)
         let check =
-            secret.map { "hmac-sha256 " + HMACSHA256.mac(key: $0.key, [Array(first.utf8), compressed]) }
-            ?? "sha256 \(content.withUnsafeBytes(SHA256.digest))"
-        try store(first + check + "\n", [compressed], to: path, ownerOnly: ownerOnly)
+            secret.map { secret in
+                let mac = ContentMAC(first: first, secret: secret)
+                compressed.withUnsafeBytes { mac.update($0) }
+                return mac.finish()
+            } ?? "sha256 \(content.withUnsafeBytes(SHA256.digest))"
+        try store(first + "\n" + check + "\n", [compressed], to: path, ownerOnly: ownerOnly)
         return check
     }
 
@@ -46,21 +49,45 @@ package enum PackedFile {
         kind: String, version: Int, to path: String, secret: StepSecret,
         content: (_ sink: @escaping ([UInt8]) throws -> Void) throws -> Void
     ) throws -> String {
-        let first = "refund-cost \(kind) \(version)\n"
+        let first = firstLine(kind: kind, version: version)
         let file = try create(path, ownerOnly: false)
-        try file.append(first + "hmac-sha256 " + String(repeating: "0", count: 64) + "\n")
-        let mac = HMACSHA256(key: secret.key)
-        Array(first.utf8).withUnsafeBytes { mac.update($0) }
+        try file.append(first + "\n" + ContentMAC.placeholder + "\n")
+        let mac = ContentMAC(first: first, secret: secret)
         let deflater = try Gzip.Deflater(name: path) { compressed in
             compressed.withUnsafeBytes { mac.update($0) }
             try file.append(compressed)
         }
         try content { try deflater.add($0) }
         try deflater.finish()
-        let check = "hmac-sha256 " + mac.finish()
-        try file.overwrite(Array((check + "\n").utf8), at: first.utf8.count)
+        let check = mac.finish()
+        try file.overwrite(Array((check + "\n").utf8), at: first.utf8.count + 1)
         try file.commit()
         return check
+    }
+
+    /// The first line of a `kind` file of `version`, without its line feed.
+    private static func firstLine(kind: String, version: Int) -> String { "refund-cost \(kind) \(version)" }
+
+    /// The MAC under a run's secret of a packed file's first line (and its line feed) and its
+    /// gzipped content, taken as the content is written or read: what the header's check is.
+    private final class ContentMAC {
+        /// What the header holds while a file written as its content comes is not yet complete:
+        /// a check of the same length that no MAC is.
+        static let placeholder = "hmac-sha256 " + String(repeating: "0", count: 64)
+        private let mac: HMACSHA256
+
+        init(first: String, secret: StepSecret) {
+            mac = HMACSHA256(key: secret.key)
+            Array((first + "\n").utf8).withUnsafeBytes { mac.update($0) }
+        }
+
+        func update(_ bytes: UnsafeRawBufferPointer) { mac.update(bytes) }
+
+        /// The check line's text: its kind and the MAC, once only (it ends the MAC).
+        func finish() -> String { "hmac-sha256 " + mac.finish() }
+
+        /// True when `check`, a header's, is this MAC, compared in constant time (it ends the MAC).
+        func holds(_ check: String) -> Bool { HMACSHA256.equal(check, finish()) }
     }
 
     /// Writes the header lines, then the gzipped content's pieces, whole or not at all.
@@ -160,7 +187,7 @@ package enum PackedFile {
         private let header: Header
         private let path: String
         private let inflater: Gzip.Inflater
-        private let mac: HMACSHA256
+        private let mac: ContentMAC
         private var offset: Int
         /// The megabyte being handed out: its bytes, how many, how many are handed out.
         private var chunk = [UInt8](repeating: 0, count: ContentStream.chunkBytes)
@@ -176,9 +203,7 @@ package enum PackedFile {
             self.path = path
             self.checked = checked
             inflater = try Gzip.Inflater(path: path)
-            let mac = HMACSHA256(key: secret.key)
-            Array((header.first + "\n").utf8).withUnsafeBytes { mac.update($0) }
-            self.mac = mac
+            mac = ContentMAC(first: header.first, secret: secret)
             offset = header.contentStart
         }
 
@@ -233,7 +258,7 @@ package enum PackedFile {
             var rest = [UInt8](repeating: 0, count: 1 << 16)
             while try rest.withUnsafeMutableBytes({ try read(into: $0) }) > 0 {}
             guard checked.map({ produced == $0.size }) ?? true,
-                HMACSHA256.equal(header.check, "hmac-sha256 " + mac.finish())
+                mac.holds(header.check)
             else { throw PackedFileError(path: path, problem: changedWhileRead) }
         }
     }
@@ -282,7 +307,7 @@ package enum PackedFile {
             throw PackedFileError(
                 path: path, problem: "not a refund-cost \(kind) file (empty, cut short or of another kind): make it again")
         }
-        guard first == expected + "\(version)" else {
+        guard first == firstLine(kind: kind, version: version) else {
             throw PackedFileError(
                 path: path,
                 problem:
@@ -300,16 +325,16 @@ package enum PackedFile {
     /// gzipped content, which `content` hands to the MAC (`problem` says why it is refused,
     /// when not the usual).
     private static func requireMAC(
-        _ header: Header, path: String, secret: StepSecret, problem: String? = nil, content: (HMACSHA256) throws -> Void
+        _ header: Header, path: String, secret: StepSecret, problem: String? = nil,
+        content: (_ mac: (UnsafeRawBufferPointer) -> Void) throws -> Void
     ) throws {
         guard header.check.hasPrefix("hmac-sha256 ") else {
             throw PackedFileError(
                 path: path, problem: "it is not authenticated with a secret (made without \(StepSecret.variable)): make it again")
         }
-        let mac = HMACSHA256(key: secret.key)
-        Array((header.first + "\n").utf8).withUnsafeBytes { mac.update($0) }
-        try content(mac)
-        guard HMACSHA256.equal(header.check, "hmac-sha256 " + mac.finish()) else {
+        let mac = ContentMAC(first: header.first, secret: secret)
+        try content(mac.update)
+        guard mac.holds(header.check) else {
             throw PackedFileError(
                 path: path,
                 problem: problem
@@ -355,7 +380,7 @@ package enum PackedFile {
         let got = try start.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
         let header = try Self.header(start[..<got], path: path, kind: kind, version: version)
         try requireMAC(header, path: path, secret: secret) { mac in
-            try eachChunk(of: file, from: header.contentStart) { mac.update($0) }
+            try eachChunk(of: file, from: header.contentStart, mac)
         }
         return (file, header)
     }
@@ -372,7 +397,7 @@ package enum PackedFile {
             try eachChunk(of: file, from: header.contentStart) { compressed.append(contentsOf: $0) }
             // What is held is what was authenticated: a file rewritten between the two readings is refused.
             try requireMAC(header, path: path, secret: secret, problem: changedWhileRead) { mac in
-                compressed.withUnsafeBytes { mac.update($0) }
+                compressed.withUnsafeBytes(mac)
             }
             return (compressed, header.check)
         }

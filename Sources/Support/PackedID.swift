@@ -15,12 +15,23 @@ package struct PackedID: Hashable, Comparable, Sendable {
     let form: String
 
     package init(_ id: String) {
-        if let packed = PackedID.packed(id) {
+        if let packed = PackedID.packed(id.utf8) {
             form = packed
         } else if id.utf8.first == 0 {
             form = "\u{0}" + id
         } else {
             form = id
+        }
+    }
+
+    /// The id whose text is `bytes` decoded as UTF-8 (an invalid byte read as U+FFFD, as
+    /// `String(decoding:as:)` does), made without a `String` of the text when it is packed: an
+    /// id read from a file's bytes leaves no block behind.
+    package init(utf8 bytes: UnsafeRawBufferPointer) {
+        if let packed = PackedID.packed(bytes) {
+            self.init(form: packed)
+        } else {
+            self.init(String(decoding: bytes, as: UTF8.self))
         }
     }
 
@@ -58,25 +69,27 @@ package struct PackedID: Hashable, Comparable, Sendable {
     /// fit packed (a zero byte and 14 bytes of two digits).
     static let packedDigits = 16...28
 
-    /// The packed form of `id`, nil when it is not 16 to 28 digits.
+    /// The packed form of the id whose bytes are `utf8`, nil when it is not 16 to 28 digits.
     ///
     /// A byte of two digits `a` and `b` is `10a + b + 1` (1 to 100); the last of an odd count,
     /// `d`, is `101 + d` (101 to 110). Every byte is ASCII and none is zero.
-    private static func packed(_ id: String) -> String? {
-        let utf8 = id.utf8
+    private static func packed<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> String? {
         guard packedDigits.contains(utf8.count), utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
-        var bytes: [UInt8] = [0]
-        bytes.reserveCapacity(15)
-        var iterator = utf8.makeIterator()
-        while let first = iterator.next() {
-            let high = first - UInt8(ascii: "0")
-            if let second = iterator.next() {
-                bytes.append(10 * high + (second - UInt8(ascii: "0")) + 1)
-            } else {
-                bytes.append(101 + high)
+        return String(unsafeUninitializedCapacity: 1 + (utf8.count + 1) / 2) { buffer in
+            buffer[0] = 0
+            var at = 1
+            var iterator = utf8.makeIterator()
+            while let first = iterator.next() {
+                let high = first - UInt8(ascii: "0")
+                if let second = iterator.next() {
+                    buffer[at] = 10 * high + (second - UInt8(ascii: "0")) + 1
+                } else {
+                    buffer[at] = 101 + high
+                }
+                at += 1
             }
+            return at
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func unpacked(_ packed: UnsafeBufferPointer<UInt8>) -> String {
@@ -95,5 +108,18 @@ package struct PackedID: Hashable, Comparable, Sendable {
             }
             return at
         }
+    }
+}
+
+/// Coded as its text, a single string: a record holding a packed id codes exactly as one holding
+/// the text did.
+extension PackedID: Codable {
+    package init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
     }
 }

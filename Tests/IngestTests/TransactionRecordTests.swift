@@ -157,6 +157,32 @@ struct TransactionRecordTests {
         #expect(notified.transactionID == "2000000123456789")
     }
 
+    /// A notification's transaction as it was coded when its id was a `String`: the same keys in
+    /// the same order.
+    private struct NotifiedAsText: Codable {
+        var transactionID: String
+        var productID: String
+        var revocationDate: Timestamp?
+        var rawOwnership: String?
+    }
+
+    /// A notification's transaction, its id packed, codes to the bytes it did when the id was
+    /// text, and reads back equal.
+    @Test func aNotifiedTransactionCodesAsWhenItsIdWasText() throws {
+        for (id, revoked, ownership) in [
+            ("2000000123456789", Timestamp?.none, String?.none), ("tx-7", Timestamp(milliseconds: 0), "FAMILY_SHARED"),
+        ] {
+            var copy = record(expires: nil, revoked: revoked, reason: nil, percentage: nil, price: 100, ownership: ownership)
+            copy.transactionID = id
+            let notified = NotifiedTransaction(copy)
+            let asText = NotifiedAsText(
+                transactionID: id, productID: "pro.monthly", revocationDate: revoked, rawOwnership: ownership)
+            let coded = try CompactCoder.encode(notified)
+            #expect(coded == (try CompactCoder.encode(asText)))
+            #expect(try CompactCoder.decode(NotifiedTransaction.self, from: coded) == notified)
+        }
+    }
+
     @Test func valuesAtTheEdgesStayWhatTheyMean() {
         var edge = record(
             expires: Timestamp(milliseconds: .min), revoked: nil, reason: Int(Int32.max) + 1, percentage: nil, price: 0,

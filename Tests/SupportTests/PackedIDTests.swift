@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Support
@@ -46,5 +47,35 @@ struct PackedIDTests {
         #expect(PackedID("123456789012345").form == "123456789012345")
         #expect(PackedID("12345678901234567890123456789").form == "12345678901234567890123456789")
         #expect(Array(PackedID("\u{0}12").form.utf8) == [0, 0, 49, 50])
+    }
+
+    /// An id made from a file's bytes is the one made from their text; an invalid byte reads as
+    /// U+FFFD, as the text made from them does.
+    @Test func anIdFromBytesIsTheIdOfTheirText() {
+        var cases = Self.ids.map { Array($0.utf8) }
+        cases += [[0x32, 0x30, 0xFF, 0x31], [0xC3], Array("2000000123456789".utf8) + [0x80]]
+        for bytes in cases {
+            let fromBytes = bytes.withUnsafeBytes { PackedID(utf8: $0) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(fromBytes == PackedID(text), "\(bytes)")
+            #expect(Array(fromBytes.text.utf8) == Array(text.utf8))
+        }
+        // Apple's 16 digits packed from bytes as from text: a zero byte and eight of two digits.
+        let apple = Array("2000000123456789".utf8).withUnsafeBytes { PackedID(utf8: $0) }
+        #expect(Array(apple.form.utf8) == [0, 21, 1, 1, 2, 24, 46, 68, 90])
+    }
+
+    /// An id codes as its text alone, in the step files' coding and in JSON: a record that holds
+    /// it packed codes to the bytes it did holding the text, and reads back the same id.
+    @Test func anIdCodesAsItsText() throws {
+        for id in Self.ids {
+            let packed = PackedID(id)
+            let coded = try CompactCoder.encode(packed)
+            #expect(coded == (try CompactCoder.encode(id)), "\(Array(id.utf8))")
+            #expect(try CompactCoder.decode(PackedID.self, from: coded) == packed)
+            let json = try JSONEncoder().encode([packed])
+            #expect(json == (try JSONEncoder().encode([id])))
+            #expect(try JSONDecoder().decode([PackedID].self, from: json) == [packed])
+        }
     }
 }

@@ -9,11 +9,11 @@ package struct NotifiedTransaction: Sendable, Hashable, Codable {
         get { packedTransactionID.text }
         set { packedTransactionID = PackedID(newValue) }
     }
+    /// `transactionID` as the record keeps it (`PackedID`).
+    package private(set) var packedTransactionID: PackedID
     package var productID: String
     package var revocationDate: Timestamp?
     package var rawOwnership: String?
-    /// `transactionID` as the record keeps it (`PackedID`).
-    package private(set) var packedTransactionID: PackedID
 
     package init(_ record: TransactionRecord) {
         packedTransactionID = record.packedTransactionID
@@ -24,23 +24,8 @@ package struct NotifiedTransaction: Sendable, Hashable, Codable {
 
     // Coded as when the id was stored as text: the same keys, in the same order.
     private enum CodingKeys: String, CodingKey {
-        case transactionID, productID, revocationDate, rawOwnership
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        packedTransactionID = PackedID(try container.decode(String.self, forKey: .transactionID))
-        productID = try container.decode(String.self, forKey: .productID)
-        revocationDate = try container.decodeIfPresent(Timestamp.self, forKey: .revocationDate)
-        rawOwnership = try container.decodeIfPresent(String.self, forKey: .rawOwnership)
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(transactionID, forKey: .transactionID)
-        try container.encode(productID, forKey: .productID)
-        try container.encodeIfPresent(revocationDate, forKey: .revocationDate)
-        try container.encodeIfPresent(rawOwnership, forKey: .rawOwnership)
+        case packedTransactionID = "transactionID"
+        case productID, revocationDate, rawOwnership
     }
 
     package var ownership: Ownership? { rawOwnership.flatMap(Ownership.init(rawValue:)) }

@@ -193,8 +193,8 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        packedTransactionID = PackedID(try container.decode(String.self, forKey: .transactionID))
-        packedOriginalTransactionID = PackedID(try container.decode(String.self, forKey: .originalTransactionID))
+        packedTransactionID = try container.decode(PackedID.self, forKey: .transactionID)
+        packedOriginalTransactionID = try container.decode(PackedID.self, forKey: .originalTransactionID)
         productID = try container.decode(String.self, forKey: .productID)
         let rawType = try container.decodeIfPresent(String.self, forKey: .rawType)
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
@@ -223,8 +223,8 @@ package struct TransactionRecord: Sendable, Hashable, Codable {
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(transactionID, forKey: .transactionID)
-        try container.encode(originalTransactionID, forKey: .originalTransactionID)
+        try container.encode(packedTransactionID, forKey: .transactionID)
+        try container.encode(packedOriginalTransactionID, forKey: .originalTransactionID)
         try container.encode(productID, forKey: .productID)
         try container.encodeIfPresent(rawType, forKey: .rawType)
         try container.encodeIfPresent(appAccountToken, forKey: .appAccountToken)

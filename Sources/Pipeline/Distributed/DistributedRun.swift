@@ -39,36 +39,30 @@ package enum DistributedRun {
         let pipeline = Pipeline(options, rejects: RejectLog(keepingAll: true))
         // The ledger it was made from cuts it in groups: what the cut needs of it is taken, and
         // the ledger let go, before anything is written.
-        let (snapshot, grouped): (LedgerSnapshot, (cut: GroupSnapshot.Cut?, accounts: Int)?) = try {
+        let (snapshot, cut, accounts): (LedgerSnapshot, GroupSnapshot.Cut?, Int?) = try {
             let loaded = try pipeline.load(keepingRecords: true, decoded: pieces)
             let snapshot = try LedgerSnapshot(pipeline, loaded: loaded)
-            guard grouping != .groups(1) else { return (snapshot, nil) }
+            guard grouping != .groups(1) else { return (snapshot, nil, nil) }
             let accounts = loaded.ledger.accounts.count
             let groups = grouping.groups(accounts: accounts)
-            return (snapshot, (groups > 1 ? GroupSnapshot.Cut(loaded.ledger, groups: groups) : nil, accounts))
+            return (snapshot, groups > 1 ? GroupSnapshot.Cut(loaded.ledger, groups: groups) : nil, accounts)
         }()
         // What building the ledger held goes back before the snapshot is coded.
         FreedMemory.giveBack()
         try pipeline.refuseBeyondLimit(consequence: "No snapshot was written to \(path).")
         let sha256 = try StepFiles.write(snapshot, to: path, secret: secret)
         FreedMemory.giveBack()
-        if let (cut, accounts) = grouped {
-            guard let cut else { return (snapshot, 1, accounts) }
-            let accountGroups = cut.groups
-            for group in 0..<accountGroups {
-                try StepOutput.requireOwnKind(
-                    GroupSnapshot.path(besides: path, group: AccountGroup(group: group, groups: accountGroups)),
-                    kind: GroupSnapshot.kind)
-            }
-            for group in 0..<accountGroups {
-                let part = AccountGroup(group: group, groups: accountGroups)
-                try StepFiles.write(
-                    GroupSnapshot(snapshot, cut: cut, sha256: sha256, group: part),
-                    to: GroupSnapshot.path(besides: path, group: part), secret: secret)
-            }
-            return (snapshot, accountGroups, accounts)
+        guard let cut else { return (snapshot, 1, accounts) }
+        let groups = (0..<cut.groups).map { AccountGroup(group: $0, groups: cut.groups) }
+        for part in groups {
+            try StepOutput.requireOwnKind(GroupSnapshot.path(besides: path, group: part), kind: GroupSnapshot.kind)
         }
-        return (snapshot, 1, nil)
+        for part in groups {
+            try StepFiles.write(
+                GroupSnapshot(snapshot, cut: cut, sha256: sha256, group: part),
+                to: GroupSnapshot.path(besides: path, group: part), secret: secret)
+        }
+        return (snapshot, cut.groups, accounts)
     }
 
     /// How many groups of accounts a snapshot is cut in: a number, or as many as hold at most
