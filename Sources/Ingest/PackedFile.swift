@@ -132,7 +132,8 @@ package enum PackedFile {
     }
 
     /// The content of the authenticated `kind` file at `path`, pulled by `read` a chunk at a time
-    /// (`ContentStream.read(into:)`) and never held whole, and the content's SHA-256.
+    /// (`ContentStream.read(into:)`) and never held whole, the content's SHA-256, and the check
+    /// that held (what names the file's content, as `readChecked` returns it).
     ///
     /// The file is read three times, a megabyte at a time: once for its MAC, checked before a
     /// byte is inflated; then inflated for the content's size, its SHA-256 and that of each of
@@ -143,7 +144,7 @@ package enum PackedFile {
     /// back only once the third reading's MAC held too.
     package static func readStreaming<T>(
         _ path: String, kind: String, version: Int, secret: StepSecret, _ read: (_ content: ContentStream) throws -> T
-    ) throws -> (value: T, sha256: String) {
+    ) throws -> (value: T, sha256: String, check: String) {
         let (file, header) = try openChecked(path, kind: kind, version: version, secret: secret)
         let counted = try ContentStream(file: file, header: header, path: path, secret: secret, checked: nil)
         let (sha256, size) = try digest(counted)
@@ -151,7 +152,7 @@ package enum PackedFile {
             file: file, header: header, path: path, secret: secret, checked: (size, counted.chunkDigests))
         let value = try read(content)
         try content.finish()
-        return (value, sha256)
+        return (value, sha256, header.check)
     }
 
     /// The SHA-256 and the size of what `content` inflates, once its MAC held again.

@@ -48,13 +48,13 @@ struct GzipDigestTests {
     }
 
     /// The content pulled through `readStreaming` a chunk at a time is the content, its digest
-    /// the content's.
+    /// the content's, and the check it returns the header's.
     @Test(arguments: [0, 1, 3 * (1 << 20) + 17])
     func theContentPulledAChunkAtATimeIsTheContent(bytes: Int) throws {
         var random = SeededRandom(seed: UInt64(bytes) + 1)
         let content = (0..<bytes).map { $0 % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : UInt8($0 % 5) }
         let path = try packed(content, "streamed-\(bytes)")
-        let (pulled, digest) = try PackedFile.readStreaming(
+        let (pulled, digest, check) = try PackedFile.readStreaming(
             path, kind: "test content", version: 1, secret: try StepSecret(testStepSecret)
         ) { stream in
             #expect(stream.size == bytes)
@@ -67,6 +67,9 @@ struct GzipDigestTests {
         }
         #expect(pulled == content)
         #expect(digest == content.withUnsafeBytes(SHA256.digest))
+        // The check that held is the header's, as the whole file's reading returns it.
+        let whole = try PackedFile.readChecked(path, kind: "test content", version: 1, secret: try StepSecret(testStepSecret))
+        #expect(check.hasPrefix("hmac-sha256 ") && check == whole.check && whole.content == content)
     }
 
     /// A file changed in place after its MAC held, while it is pulled, is refused as changed

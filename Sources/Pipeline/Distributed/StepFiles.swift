@@ -41,7 +41,7 @@ package enum StepFiles {
     /// Decoded as it is inflated: the coded content, several times the size of the file, is
     /// never held whole.
     package static func readSnapshot(_ path: String, secret: StepSecret) throws -> (snapshot: LedgerSnapshot, sha256: String) {
-        let (snapshot, sha256) = try PackedFile.readStreaming(
+        let (snapshot, sha256, _) = try PackedFile.readStreaming(
             path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret
         ) { content in
             try decode(path: path) { try CompactCoder.decode(LedgerSnapshot.self, size: content.size ?? 0, from: content.read) }
@@ -99,9 +99,14 @@ package enum StepFiles {
 
     /// The partial and its MAC (what its claims and a settlement record name it by).
     static func readPartialWithCheck(_ path: String, secret: StepSecret) throws -> (partial: CostPartial, check: String) {
-        let (content, check) = try PackedFile.readChecked(
-            path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
-        return (try decode(CostPartial.self, from: content, path: path), check)
+        // Decoded as it is inflated, as a snapshot is: the merge reads the partials with the
+        // whole ledger held, and a partial's content is tens of megabytes at a million accounts.
+        let (partial, _, check) = try PackedFile.readStreaming(
+            path, kind: CostPartial.kind, version: CostPartial.version, secret: secret
+        ) { content in
+            try decode(path: path) { try CompactCoder.decode(CostPartial.self, size: content.size ?? 0, from: content.read) }
+        }
+        return (partial, check)
     }
 
     package static func write(_ split: FileSplit, to path: String, secret: StepSecret) throws {
