@@ -26,7 +26,7 @@ package enum PackedFile {
                 let mac = ContentMAC(first: first, secret: secret)
                 compressed.withUnsafeBytes { mac.update($0) }
                 return mac.finish()
-            } ?? "sha256 \(content.withUnsafeBytes(SHA256.digest))"
+            } ?? CheckPrefix.digest + content.withUnsafeBytes(SHA256.digest)
         try store(first + "\n" + check + "\n", [compressed], to: path, ownerOnly: ownerOnly)
         return check
     }
@@ -66,14 +66,25 @@ package enum PackedFile {
     }
 
     /// The first line of a `kind` file of `version`, without its line feed.
-    private static func firstLine(kind: String, version: Int) -> String { "refund-cost \(kind) \(version)" }
+    private static func firstLine(kind: String, version: Int) -> String { firstLinePrefix(kind: kind) + String(version) }
+
+    /// What the first line of any `kind` file starts with: its format version follows.
+    private static func firstLinePrefix(kind: String) -> String { "refund-cost \(kind) " }
+
+    /// What a header's check starts with: the kind of check, then its hex digits.
+    private enum CheckPrefix {
+        /// An HMAC-SHA256 under a run's secret of the first line and the gzipped content.
+        static let mac = "hmac-sha256 "
+        /// The SHA-256 of the content.
+        static let digest = "sha256 "
+    }
 
     /// The MAC under a run's secret of a packed file's first line (and its line feed) and its
     /// gzipped content, taken as the content is written or read: what the header's check is.
     private final class ContentMAC {
         /// What the header holds while a file written as its content comes is not yet complete:
         /// a check of the same length that no MAC is.
-        static let placeholder = "hmac-sha256 " + String(repeating: "0", count: 64)
+        static let placeholder = CheckPrefix.mac + String(repeating: "0", count: 64)
         private let mac: HMACSHA256
 
         init(first: String, secret: StepSecret) {
@@ -84,7 +95,7 @@ package enum PackedFile {
         func update(_ bytes: UnsafeRawBufferPointer) { mac.update(bytes) }
 
         /// The check line's text: its kind and the MAC, once only (it ends the MAC).
-        func finish() -> String { "hmac-sha256 " + mac.finish() }
+        func finish() -> String { CheckPrefix.mac + mac.finish() }
 
         /// True when `check`, a header's, is this MAC, compared in constant time (it ends the MAC).
         func holds(_ check: String) -> Bool { HMACSHA256.equal(check, finish()) }
@@ -114,7 +125,7 @@ package enum PackedFile {
         let (compressed, check) = try checkedHeader(path, kind: kind, version: version, secret: secret)
         let content = try Gzip.decompress(compressed, name: path)
         if secret == nil {
-            guard check == "sha256 " + content.withUnsafeBytes(SHA256.digest) else {
+            guard check == CheckPrefix.digest + content.withUnsafeBytes(SHA256.digest) else {
                 throw PackedFileError(path: path, problem: "its content does not match its SHA-256 (a damaged or altered file)")
             }
         }
@@ -286,10 +297,10 @@ package enum PackedFile {
         guard lines.count == 3, let first = String(validating: lines[0], as: UTF8.self),
             let check = String(validating: lines[1], as: UTF8.self)
         else { return false }
-        let prefix = "refund-cost \(kind) "
+        let prefix = firstLinePrefix(kind: kind)
         let version = first.dropFirst(prefix.count)
         return first.hasPrefix(prefix) && !version.isEmpty && version.allSatisfy({ $0.isASCII && $0.isNumber })
-            && (check.hasPrefix("hmac-sha256 ") || check.hasPrefix("sha256 "))
+            && (check.hasPrefix(CheckPrefix.mac) || check.hasPrefix(CheckPrefix.digest))
     }
 
     /// The first two lines of a packed file and where its gzipped content starts.
@@ -303,7 +314,7 @@ package enum PackedFile {
     /// is that of a `kind` file of `version`.
     private static func header(_ bytes: ArraySlice<UInt8>, path: String, kind: String, version: Int) throws -> Header {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
-        let expected = "refund-cost \(kind) "
+        let expected = firstLinePrefix(kind: kind)
         guard lines.count == 3, let first = String(validating: lines[0], as: UTF8.self), first.hasPrefix(expected) else {
             throw PackedFileError(
                 path: path, problem: "not a refund-cost \(kind) file (empty, cut short or of another kind): make it again")
@@ -329,7 +340,7 @@ package enum PackedFile {
         _ header: Header, path: String, secret: StepSecret, problem: String? = nil,
         content: (_ mac: (UnsafeRawBufferPointer) -> Void) throws -> Void
     ) throws {
-        guard header.check.hasPrefix("hmac-sha256 ") else {
+        guard header.check.hasPrefix(CheckPrefix.mac) else {
             throw PackedFileError(
                 path: path, problem: "it is not authenticated with a secret (made without \(StepSecret.variable)): make it again")
         }
