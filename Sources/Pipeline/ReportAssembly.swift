@@ -88,6 +88,8 @@ enum ReportAssembly {
         let conservation = try Conservation(figures: figures, accepted: accepted)
         guard conservation.holds else { throw ConservationError(conservation: conservation) }
 
+        // What working out the figures let go goes back before the files are made.
+        FreedMemory.giveBack()
         let writeStarted = Clock.monotonicSeconds()
         let context = RunContext(
             inputs: inputs, signatures: reading.signatures, completeness: reading.completeness,

@@ -43,56 +43,70 @@ package struct FigureCounts: Sendable {
 
     package init(_ figures: ReportFigures) {
         // Distinct ids are counted by their bytes (docs/inputs.md, "Identifiers"), by sorting
-        // the ids rather than in sets of strings: these counts are made at the report's peak,
-        // beside the whole ledger, and a set takes about three times an array's room.
-        var ended: [String] = [], expired: [String] = []
-        for leak in figures.leaks {
-            if leak.isLeak { ended.append(leak.account) } else { expired.append(leak.account) }
-        }
+        // the rows' places (four bytes each) rather than copies of the ids or sets of strings:
+        // these counts are made at the report's peak, beside the whole ledger and every figure.
+        let leaks = figures.leaks
+        let ended = Self.places(of: leaks.count) { leaks[$0].isLeak }
+        let expired = Self.places(of: leaks.count) { !leaks[$0].isLeak }
+        func accountPrecedes(_ a: Int, _ b: Int) -> Bool { leaks[a].account.bytesPrecede(leaks[b].account) }
+        func sameAccount(_ a: Int, _ b: Int) -> Bool { leaks[a].account.bytesEqual(leaks[b].account) }
         leakRows = ended.count
-        leakingAccounts = ended.sortedUniqueByBytes().count
+        Self.forEachRun(of: ended, by: accountPrecedes, same: sameAccount) { _ in leakingAccounts += 1 }
         leakingAccountsBeyondGrace = figures.total.leakedAccounts
         expiryRows = expired.count
-        expiryAccounts = expired.sortedUniqueByBytes().count
+        Self.forEachRun(of: expired, by: accountPrecedes, same: sameAccount) { _ in expiryAccounts += 1 }
         refunds = figures.refunds.count
         chargebacks = figures.chargebacks.count
-        var purchases: [PackedID] = []
-        var members: [(account: String, served: Bool, unlinked: Bool)] = []
-        for person in figures.familySpend {
-            if !person.purchase.isEmpty { purchases.append(person.purchase) }
-            guard person.role == .member, let account = person.account else { continue }
-            members.append((account, person.costEntitled > .zero, person.purchase.isEmpty))
-        }
-        purchases.sort()
-        sharedPurchases = purchases.indices.count { $0 == 0 || purchases[$0] != purchases[$0 - 1] }
+        let people = figures.familySpend
+        Self.forEachRun(
+            of: Self.places(of: people.count) { !people[$0].purchase.isEmpty },
+            by: { people[$0].purchase < people[$1].purchase }, same: { people[$0].purchase == people[$1].purchase }
+        ) { _ in sharedPurchases += 1 }
+        func account(_ row: Int) -> String { people[row].account ?? "" }
         // A member is served (or unlinked) when any of their rows is.
-        members.sort { $0.account.bytesPrecede($1.account) }
-        var start = 0
-        while start < members.count {
-            var end = start
-            var served = false, unlinked = false
-            while end < members.count && members[end].account.bytesEqual(members[start].account) {
-                served = served || members[end].served
-                unlinked = unlinked || members[end].unlinked
-                end += 1
-            }
+        Self.forEachRun(
+            of: Self.places(of: people.count) { people[$0].role == .member && people[$0].account != nil },
+            by: { account($0).bytesPrecede(account($1)) }, same: { account($0).bytesEqual(account($1)) }
+        ) { rows in
             familyMembers += 1
-            if served { familyMembersServed += 1 }
-            if unlinked { familyMembersUnlinked += 1 }
-            start = end
+            if rows.contains(where: { people[Int($0)].costEntitled > .zero }) { familyMembersServed += 1 }
+            if rows.contains(where: { people[Int($0)].purchase.isEmpty }) { familyMembersUnlinked += 1 }
         }
-        leakingSubscriptions = figures.subscriptionLosses.filter { $0.leakedCost != .zero }.count
+        leakingSubscriptions = figures.subscriptionLosses.count(where: { $0.leakedCost != .zero })
         consumptionRequests = figures.consumption.count
         consumptionByOutcome = [ConsumptionOutcome.granted, .declined, .pending].map { outcome in
-            (outcome, figures.consumption.filter { $0.outcome == outcome }.count)
+            (outcome, figures.consumption.count(where: { $0.outcome == outcome }))
         }
         if figures.journalRead {
-            consumptionAnsweredInTime = figures.consumption.filter { $0.answered?.inTime ?? false }.count
-            consumptionBeforeJournal = figures.consumption.filter { $0.answered?.beforeJournal ?? false }.count
-            consumptionNeedingAttention = figures.consumption.filter(\.needsAttention).count
+            consumptionAnsweredInTime = figures.consumption.count(where: { $0.answered?.inTime ?? false })
+            consumptionBeforeJournal = figures.consumption.count(where: { $0.answered?.beforeJournal ?? false })
+            consumptionNeedingAttention = figures.consumption.count(where: \.needsAttention)
         }
         consumptionByRecommendation = RefundPreference.allCases.map { preference in
-            (preference, figures.consumption.filter { $0.preference == preference }.count)
+            (preference, figures.consumption.count(where: { $0.preference == preference }))
+        }
+    }
+
+    /// The places, four bytes each, of the rows among `count` that `isCounted`.
+    private static func places(of count: Int, where isCounted: (Int) -> Bool) -> [Int32] {
+        var places: [Int32] = []
+        for row in 0..<count where isCounted(row) { places.append(Int32(row)) }
+        return places
+    }
+
+    /// Sorts `places` by `precedes`, then hands `body` each run of places whose rows `same` tells
+    /// apart from none of the run's first: one run a distinct key.
+    private static func forEachRun(
+        of places: consuming [Int32], by precedes: (Int, Int) -> Bool, same: (Int, Int) -> Bool,
+        _ body: (ArraySlice<Int32>) -> Void
+    ) {
+        places.sort { precedes(Int($0), Int($1)) }
+        var start = 0
+        while start < places.count {
+            var end = start + 1
+            while end < places.count && same(Int(places[start]), Int(places[end])) { end += 1 }
+            body(places[start..<end])
+            start = end
         }
     }
 
