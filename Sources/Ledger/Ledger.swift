@@ -133,9 +133,10 @@ package struct Ledger: Sendable {
 
     /// The refund decisions on the transaction `id` (compared by bytes), in input order.
     package func refundDecisions(of id: String) -> ArraySlice<RefundDecision> {
-        let first = refundDecisions.firstPlace { $0.transactionID.bytesPrecede(id) }
+        let id = PackedID(id)
+        let first = refundDecisions.firstPlace { $0.packedTransactionID < id }
         var end = first
-        while end < refundDecisions.endIndex && refundDecisions[end].transactionID.bytesEqual(id) { end += 1 }
+        while end < refundDecisions.endIndex && refundDecisions[end].packedTransactionID == id { end += 1 }
         return refundDecisions[first..<end]
     }
 

@@ -230,4 +230,36 @@ struct LedgerHolderLookupTests {
         #expect(decisions(composed) == ["3 granted"])
         for none in [decomposed, "1", "100", "09", ""] { #expect(decisions(none).isEmpty, "\(none)") }
     }
+
+    /// Apple's ids (16 digits and more, which the records keep packed) are found the same way:
+    /// an id with a leading zero, one digit less or one more is another transaction's.
+    @Test func refundDecisionsOfAppleLengthIdsAreFoundByTheirId() throws {
+        let (decided, undecided, long) = ("2000000000000010", "0200000000000010", "1234567890123456789012345678")
+        var fixture = F()
+        for (number, id) in [decided, undecided, long].enumerated() {
+            let at = F.october + Int64(number) * F.hour
+            fixture.notify(
+                "ONE_TIME_CHARGE", uuid: "buy-\(number)", signed: at,
+                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
+        }
+        // In this order: the 16 digits declined, the 28 digits refunded, the 16 digits refunded.
+        for (number, (type, id)) in [("REFUND_DECLINED", decided), ("REFUND", long), ("REFUND", decided)].enumerated() {
+            let at = F.october + F.day + Int64(number) * F.hour
+            fixture.notify(
+                type, uuid: "decision-\(number)", signed: at,
+                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: F.october, signed: at))
+        }
+        let ledger = try buildLedger(try fixture.write()).ledger
+        func decisions(_ id: String) -> [String] {
+            ledger.refundDecisions(of: id).map {
+                "\(($0.signedDate.milliseconds - F.october - F.day) / F.hour) \($0.declined ? "declined" : "granted")"
+            }
+        }
+        #expect(decisions(decided) == ["0 declined", "2 granted"])
+        #expect(decisions(long) == ["1 granted"])
+        #expect(ledger.refundDecisions.map(\.transactionID).sorted() == [decided, decided, long].sorted())
+        for none in [undecided, "200000000000001", "20000000000000100", "2000000000000011"] {
+            #expect(decisions(none).isEmpty, "\(none)")
+        }
+    }
 }
