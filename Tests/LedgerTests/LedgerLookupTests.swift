@@ -231,19 +231,23 @@ struct LedgerHolderLookupTests {
         for none in [decomposed, "1", "100", "09", ""] { #expect(decisions(none).isEmpty, "\(none)") }
     }
 
-    /// Apple's ids (16 digits and more, which the records keep packed) are found the same way:
-    /// an id with a leading zero, one digit less or one more is another transaction's.
+    /// Apple's ids (16 digits and more, which the records keep packed) are found the same way,
+    /// beside short ids in the same ledger: an id with a leading zero, one digit less or one more
+    /// is another transaction's.
     @Test func refundDecisionsOfAppleLengthIdsAreFoundByTheirId() throws {
         let (decided, undecided, long) = ("2000000000000010", "0200000000000010", "1234567890123456789012345678")
         var fixture = F()
-        for (number, id) in [decided, undecided, long].enumerated() {
+        for (number, id) in [decided, undecided, long, "9", "10"].enumerated() {
             let at = F.october + Int64(number) * F.hour
             fixture.notify(
                 "ONE_TIME_CHARGE", uuid: "buy-\(number)", signed: at,
                 transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
         }
-        // In this order: the 16 digits declined, the 28 digits refunded, the 16 digits refunded.
-        for (number, (type, id)) in [("REFUND_DECLINED", decided), ("REFUND", long), ("REFUND", decided)].enumerated() {
+        // In this order: the 16 digits declined, the 28 digits refunded, 10 refunded, the 16
+        // digits refunded, 9 revoked.
+        for (number, (type, id)) in [
+            ("REFUND_DECLINED", decided), ("REFUND", long), ("REFUND", "10"), ("REFUND", decided), ("REVOKE", "9"),
+        ].enumerated() {
             let at = F.october + F.day + Int64(number) * F.hour
             fixture.notify(
                 type, uuid: "decision-\(number)", signed: at,
@@ -255,10 +259,12 @@ struct LedgerHolderLookupTests {
                 "\(($0.signedDate.milliseconds - F.october - F.day) / F.hour) \($0.declined ? "declined" : "granted")"
             }
         }
-        #expect(decisions(decided) == ["0 declined", "2 granted"])
+        #expect(decisions(decided) == ["0 declined", "3 granted"])
         #expect(decisions(long) == ["1 granted"])
-        #expect(ledger.refundDecisions.map(\.transactionID).sorted() == [decided, decided, long].sorted())
-        for none in [undecided, "200000000000001", "20000000000000100", "2000000000000011"] {
+        #expect(decisions("10") == ["2 granted"])
+        #expect(decisions("9") == ["4 granted"])
+        #expect(ledger.refundDecisions.map(\.transactionID).sorted() == [decided, decided, long, "10", "9"].sorted())
+        for none in [undecided, "200000000000001", "20000000000000100", "2000000000000011", "1", "010", ""] {
             #expect(decisions(none).isEmpty, "\(none)")
         }
     }

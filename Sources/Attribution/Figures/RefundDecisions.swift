@@ -15,7 +15,7 @@ struct RefundDecisions {
     func outcome(of request: NotificationRecord, transaction: LedgerTransaction?) -> (ConsumptionOutcome, Timestamp?) {
         var outcome = ConsumptionOutcome.pending
         var outcomeAt: Timestamp?
-        let decisions = request.transaction.map { ledger.refundDecisions(of: $0.transactionID) } ?? []
+        let decisions = request.transaction.map { ledger.refundDecisions(of: $0.packedTransactionID) } ?? []
         for decision in decisions where decision.signedDate >= request.signedDate {
             if !decision.declined && (outcomeAt.map { decision.signedDate < $0 } ?? true) {
                 outcome = .granted
