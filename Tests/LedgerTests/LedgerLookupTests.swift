@@ -199,32 +199,41 @@ struct LedgerHolderLookupTests {
         #expect(ledger.accountsWithoutTransactions.isEmpty)
     }
 
-    /// A transaction's refund decisions are found by its id's bytes, in the order they came;
-    /// ids not decided on find none.
-    @Test func refundDecisionsAreFoundByTheirTransactionInTheirOrder() throws {
-        let (composed, decomposed) = ("tx-\u{E9}", "tx-e\u{301}")
+    /// A ledger of a consumable bought for each of `purchases` at October 1 plus an hour each,
+    /// then `decisions` (type, transaction id) on October 2 plus an hour each, in that order;
+    /// returns what it finds for an id: each decision's hour and whether it declined.
+    func refundDecisions(purchases: [String], decisions: [(String, String)]) throws -> (String) -> [String] {
         var fixture = F()
-        for (number, id) in ["10", "9", composed, decomposed].enumerated() {
+        for (number, id) in purchases.enumerated() {
             let at = F.october + Int64(number) * F.hour
             fixture.notify(
                 "ONE_TIME_CHARGE", uuid: "buy-\(number)", signed: at,
                 transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
         }
-        // In this order: 10 declined, 9 refunded, 10 refunded, é (composed) refunded, 10 revoked.
-        for (number, (type, id)) in [
-            ("REFUND_DECLINED", "10"), ("REFUND", "9"), ("REFUND", "10"), ("REFUND", composed), ("REVOKE", "10"),
-        ].enumerated() {
+        for (number, (type, id)) in decisions.enumerated() {
             let at = F.october + F.day + Int64(number) * F.hour
             fixture.notify(
                 type, uuid: "decision-\(number)", signed: at,
                 transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: F.october, signed: at))
         }
         let ledger = try buildLedger(try fixture.write()).ledger
-        func decisions(_ id: String) -> [String] {
+        return { id in
             ledger.refundDecisions(of: id).map {
                 "\(($0.signedDate.milliseconds - F.october - F.day) / F.hour) \($0.declined ? "declined" : "granted")"
             }
         }
+    }
+
+    /// A transaction's refund decisions are found by its id's bytes, in the order they came;
+    /// ids not decided on find none.
+    @Test func refundDecisionsAreFoundByTheirTransactionInTheirOrder() throws {
+        let (composed, decomposed) = ("tx-\u{E9}", "tx-e\u{301}")
+        // In this order: 10 declined, 9 refunded, 10 refunded, é (composed) refunded, 10 revoked.
+        let decisions = try refundDecisions(
+            purchases: ["10", "9", composed, decomposed],
+            decisions: [
+                ("REFUND_DECLINED", "10"), ("REFUND", "9"), ("REFUND", "10"), ("REFUND", composed), ("REVOKE", "10"),
+            ])
         #expect(decisions("10") == ["0 declined", "2 granted", "4 granted"])
         #expect(decisions("9") == ["1 granted"])
         #expect(decisions(composed) == ["3 granted"])
@@ -236,34 +245,17 @@ struct LedgerHolderLookupTests {
     /// is another transaction's.
     @Test func refundDecisionsOfAppleLengthIdsAreFoundByTheirId() throws {
         let (decided, undecided, long) = ("2000000000000010", "0200000000000010", "1234567890123456789012345678")
-        var fixture = F()
-        for (number, id) in [decided, undecided, long, "9", "10"].enumerated() {
-            let at = F.october + Int64(number) * F.hour
-            fixture.notify(
-                "ONE_TIME_CHARGE", uuid: "buy-\(number)", signed: at,
-                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: at, signed: at))
-        }
         // In this order: the 16 digits declined, the 28 digits refunded, 10 refunded, the 16
         // digits refunded, 9 revoked.
-        for (number, (type, id)) in [
-            ("REFUND_DECLINED", decided), ("REFUND", long), ("REFUND", "10"), ("REFUND", decided), ("REVOKE", "9"),
-        ].enumerated() {
-            let at = F.october + F.day + Int64(number) * F.hour
-            fixture.notify(
-                type, uuid: "decision-\(number)", signed: at,
-                transaction: F.transaction(id, product: "credits.500", type: "Consumable", purchase: F.october, signed: at))
-        }
-        let ledger = try buildLedger(try fixture.write()).ledger
-        func decisions(_ id: String) -> [String] {
-            ledger.refundDecisions(of: id).map {
-                "\(($0.signedDate.milliseconds - F.october - F.day) / F.hour) \($0.declined ? "declined" : "granted")"
-            }
-        }
+        let decisions = try refundDecisions(
+            purchases: [decided, undecided, long, "9", "10"],
+            decisions: [
+                ("REFUND_DECLINED", decided), ("REFUND", long), ("REFUND", "10"), ("REFUND", decided), ("REVOKE", "9"),
+            ])
         #expect(decisions(decided) == ["0 declined", "3 granted"])
         #expect(decisions(long) == ["1 granted"])
         #expect(decisions("10") == ["2 granted"])
         #expect(decisions("9") == ["4 granted"])
-        #expect(ledger.refundDecisions.map(\.transactionID).sorted() == [decided, decided, long, "10", "9"].sorted())
         for none in [undecided, "200000000000001", "20000000000000100", "2000000000000011", "1", "010", ""] {
             #expect(decisions(none).isEmpty, "\(none)")
         }
