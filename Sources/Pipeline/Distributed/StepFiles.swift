@@ -41,11 +41,8 @@ package enum StepFiles {
     /// Decoded as it is inflated: the coded content, several times the size of the file, is
     /// never held whole.
     package static func readSnapshot(_ path: String, secret: StepSecret) throws -> (snapshot: LedgerSnapshot, sha256: String) {
-        let (snapshot, sha256, _) = try PackedFile.readStreaming(
-            path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret
-        ) { content in
-            try decode(path: path) { try CompactCoder.decode(LedgerSnapshot.self, size: content.size ?? 0, from: content.read) }
-        }
+        let (snapshot, sha256, _) = try readDecoding(
+            LedgerSnapshot.self, path: path, kind: LedgerSnapshot.kind, version: LedgerSnapshot.version, secret: secret)
         return (snapshot, sha256)
     }
 
@@ -101,11 +98,8 @@ package enum StepFiles {
     static func readPartialWithCheck(_ path: String, secret: StepSecret) throws -> (partial: CostPartial, check: String) {
         // Decoded as it is inflated, as a snapshot is: the merge reads the partials with the
         // whole ledger held, and a partial's content is tens of megabytes at a million accounts.
-        let (partial, _, check) = try PackedFile.readStreaming(
-            path, kind: CostPartial.kind, version: CostPartial.version, secret: secret
-        ) { content in
-            try decode(path: path) { try CompactCoder.decode(CostPartial.self, size: content.size ?? 0, from: content.read) }
-        }
+        let (partial, _, check) = try readDecoding(
+            CostPartial.self, path: path, kind: CostPartial.kind, version: CostPartial.version, secret: secret)
         return (partial, check)
     }
 
@@ -148,6 +142,16 @@ package enum StepFiles {
     static func readSettlement(_ path: String, secret: StepSecret) throws -> RequestSettlement {
         let content = try PackedFile.read(path, kind: RequestSettlement.kind, version: RequestSettlement.version, secret: secret)
         return try decode(RequestSettlement.self, from: content, path: path)
+    }
+
+    /// The authenticated `kind` file at `path` decoded as it is inflated (`PackedFile.readStreaming`),
+    /// the content's SHA-256 and the check that held.
+    private static func readDecoding<T: Decodable>(
+        _ type: T.Type, path: String, kind: String, version: Int, secret: StepSecret
+    ) throws -> (value: T, sha256: String, check: String) {
+        try PackedFile.readStreaming(path, kind: kind, version: version, secret: secret) { content in
+            try decode(path: path) { try CompactCoder.decode(type, size: content.size ?? 0, from: content.read) }
+        }
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from content: [UInt8], path: String) throws -> T {
