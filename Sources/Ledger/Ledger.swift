@@ -131,10 +131,8 @@ package struct Ledger: Sendable {
 
     var membersByPurchase: [Int: [Int]] = [:]
 
-    /// The refund decisions on the transaction `id` (compared by bytes), in input order.
-    package func refundDecisions(of id: String) -> ArraySlice<RefundDecision> { refundDecisions(of: PackedID(id)) }
-
-    /// The refund decisions on the transaction whose id is `id` as records keep it, in input order.
+    /// The refund decisions on the transaction whose id is `id` as records keep it (equal exactly
+    /// when the texts' bytes are), in input order.
     package func refundDecisions(of id: PackedID) -> ArraySlice<RefundDecision> {
         let first = refundDecisions.firstPlace { $0.packedTransactionID < id }
         var end = first

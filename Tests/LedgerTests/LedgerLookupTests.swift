@@ -218,7 +218,7 @@ struct LedgerHolderLookupTests {
         }
         let ledger = try buildLedger(try fixture.write()).ledger
         return { id in
-            ledger.refundDecisions(of: id).map {
+            ledger.refundDecisions(of: PackedID(id)).map {
                 "\(($0.signedDate.milliseconds - F.october - F.day) / F.hour) \($0.declined ? "declined" : "granted")"
             }
         }
